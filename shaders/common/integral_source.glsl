@@ -1,0 +1,24 @@
+// common/integral_source.glsl — the unsigned-integer operand of an integral pass.
+//
+// Declares `u_source` and `uint source_at(ivec2 p)`, which returns the texel at
+// p as an unsigned integer, or 0 outside the texture (the implicit zero padding
+// that lets the scans handle odd sizes and the prescans' extra output).
+//
+// Variant SOURCE_UNORM8: u_source is the uploaded R8 image (normalised, value =
+// byte / 255); the byte is recovered exactly as round(value * 255).
+// Otherwise u_source is an R32UI texture.
+
+#ifdef SOURCE_UNORM8
+uniform sampler2D u_source;
+#else
+uniform usampler2D u_source;
+#endif
+
+uint source_at(ivec2 p) {
+  if (any(lessThan(p, ivec2(0))) || any(greaterThanEqual(p, textureSize(u_source, 0)))) return 0u;
+#ifdef SOURCE_UNORM8
+  return uint(texelFetch(u_source, p, 0).r * 255.0 + 0.5);
+#else
+  return texelFetch(u_source, p, 0).r;
+#endif
+}

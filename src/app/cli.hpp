@@ -1,0 +1,30 @@
+// Shared pieces of the glsurf command line.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace glsurf::app {
+
+// Remaining command-line words after the subcommand; options are taken out as
+// they are read, and finish() rejects whatever is left.
+class Args {
+ public:
+  Args(std::vector<std::string> words) : words_(std::move(words)) {}
+  bool flag(const std::string& name);
+  std::string option(const std::string& name, const std::string& fallback);
+  int option_int(const std::string& name, int fallback, int min_value, int max_value);
+  // The first word, when it is not an option (a sub-subcommand such as
+  // `bench integral`); empty otherwise.
+  std::string next_word();
+  // Words left that are not options: call after every option has been taken.
+  std::vector<std::string> positionals();
+  void finish() const;  // throws glsurf::Error naming an unknown option
+
+ private:
+  std::vector<std::string> words_;
+};
+
+int bench(Args args);
+
+}  // namespace glsurf::app

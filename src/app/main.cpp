@@ -1,0 +1,137 @@
+// glsurf — SURF on the GPU through OpenGL. Command-line entry point.
+#include "app/cli.hpp"
+#include "gl/context.hpp"
+#include "gl/error.hpp"
+
+#include <cstdio>
+#include <exception>
+#include <stdexcept>
+
+namespace glsurf::app {
+
+namespace {
+
+const char* kUsage =
+    "usage: glsurf <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  info [--window]        OpenGL vendor, renderer, version, context path and limits\n"
+    "                         (headless EGL by default; --window opens a GLFW window)\n"
+    "  bench integral         median GPU and CPU times of the integral image\n"
+    "        [--runs N] [--warmup N] [--image PATH] [--sizes WxH,WxH,...] [--top-pixels T0]\n"
+    "  help                   this text\n";
+
+int info(Args args) {
+  const bool window = args.flag("--window");
+  args.finish();
+  const gl::Context ctx = window ? gl::Context::window(320, 240, "glsurf info", false)
+                                 : gl::Context::headless();
+  const gl::ContextInfo& i = ctx.info();
+  std::printf("context:          %s\n", gl::to_string(i.path));
+  if (!i.egl_device.empty()) std::printf("EGL device:       %s\n", i.egl_device.c_str());
+  std::printf("vendor:           %s\n", i.vendor.c_str());
+  std::printf("renderer:         %s\n", i.renderer.c_str());
+  std::printf("version:          %s\n", i.version.c_str());
+  std::printf("GLSL:             %s\n", i.glsl_version.c_str());
+  std::printf("max texture size: %d\n", i.max_texture_size);
+  std::printf("draw buffers:     %d (colour attachments %d)\n", i.max_draw_buffers, i.max_color_attachments);
+  std::printf("texture units:    %d (fragment)\n", i.max_texture_units);
+  std::printf("timer queries:    %s\n", i.timer_query ? "yes" : "no");
+  return 0;
+}
+
+}  // namespace
+
+bool Args::flag(const std::string& name) {
+  for (auto it = words_.begin(); it != words_.end(); ++it) {
+    if (*it == name) {
+      words_.erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string Args::option(const std::string& name, const std::string& fallback) {
+  for (auto it = words_.begin(); it != words_.end(); ++it) {
+    if (*it == name) {
+      if (it + 1 == words_.end()) throw Error("option " + name + " needs a value");
+      std::string value = *(it + 1);
+      words_.erase(it, it + 2);
+      return value;
+    }
+  }
+  return fallback;
+}
+
+int Args::option_int(const std::string& name, int fallback, int min_value, int max_value) {
+  const std::string text = option(name, "");
+  if (text.empty()) return fallback;
+  size_t used = 0;
+  long value = 0;
+  try {
+    value = std::stol(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || value < min_value || value > max_value) {
+    throw Error("option " + name + " needs an integer from " + std::to_string(min_value) +
+                " to " + std::to_string(max_value) + ", got '" + text + "'");
+  }
+  return static_cast<int>(value);
+}
+
+std::string Args::next_word() {
+  if (words_.empty() || (words_[0].size() > 1 && words_[0][0] == '-')) return "";
+  std::string word = words_.front();
+  words_.erase(words_.begin());
+  return word;
+}
+
+std::vector<std::string> Args::positionals() {
+  std::vector<std::string> out;
+  for (auto it = words_.begin(); it != words_.end();) {
+    if (it->size() > 1 && (*it)[0] == '-') {
+      ++it;
+    } else {
+      out.push_back(*it);
+      it = words_.erase(it);
+    }
+  }
+  return out;
+}
+
+void Args::finish() const {
+  if (!words_.empty()) throw Error("unexpected argument '" + words_.front() + "' (see glsurf help)");
+}
+
+}  // namespace glsurf::app
+
+int main(int argc, char** argv) {
+  using namespace glsurf;
+  if (argc < 2) {
+    std::fputs(app::kUsage, stderr);
+    return 2;
+  }
+  const std::string command = argv[1];
+  app::Args args(std::vector<std::string>(argv + 2, argv + argc));
+  try {
+    if (command == "info") return app::info(std::move(args));
+    if (command == "bench") return app::bench(std::move(args));
+    if (command == "help" || command == "--help" || command == "-h") {
+      std::fputs(app::kUsage, stdout);
+      return 0;
+    }
+    std::fprintf(stderr, "glsurf: unknown command '%s'\n%s", command.c_str(), app::kUsage);
+    return 2;
+  } catch (const Error& e) {
+    std::fprintf(stderr, "glsurf: error: %s\n", e.what());
+    return 1;
+  } catch (const std::logic_error& e) {
+    std::fprintf(stderr, "glsurf: internal error: %s\n", e.what());
+    return 3;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "glsurf: error: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,57 @@
+// An OpenGL 3.3 core context, headless (EGL) or in a window (GLFW), behind one
+// interface. Everything else in glsurf takes the context as given and never
+// asks how it was made.
+//
+//   Context ctx = Context::headless();        // EGL device, else Mesa surfaceless
+//   Context win = Context::window(800, 600, "glsurf");
+//
+// Creation throws glsurf::Error with one line that says what was tried and why
+// each path failed. The context is current on the creating thread.
+#pragma once
+
+#include <memory>
+#include <string>
+
+struct GLFWwindow;
+
+namespace glsurf::gl {
+
+enum class ContextPath { EglDevice, EglSurfaceless, Glfw };
+
+const char* to_string(ContextPath path);
+
+struct ContextInfo {
+  ContextPath path = ContextPath::EglDevice;
+  std::string vendor, renderer, version, glsl_version;
+  std::string egl_device;      // EGL device extensions / name where known
+  int max_texture_size = 0;    // GL_MAX_TEXTURE_SIZE
+  int max_draw_buffers = 0;    // GL_MAX_DRAW_BUFFERS (multiple render targets)
+  int max_color_attachments = 0;
+  int max_texture_units = 0;   // GL_MAX_TEXTURE_IMAGE_UNITS (fragment stage)
+  bool timer_query = false;    // GL_TIME_ELAPSED queries usable
+};
+
+class Context {
+ public:
+  static Context headless();
+  static Context window(int width, int height, const std::string& title, bool visible = true);
+
+  Context(Context&&) noexcept;
+  Context& operator=(Context&&) noexcept;
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+  ~Context();
+
+  ContextPath path() const;
+  const ContextInfo& info() const;
+  void make_current() const;
+  GLFWwindow* glfw_window() const;  // nullptr for headless contexts
+
+  struct Impl;
+
+ private:
+  explicit Context(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace glsurf::gl

@@ -1,0 +1,54 @@
+#include "gl/error.hpp"
+
+#include "gl/gl.hpp"
+
+namespace glsurf {
+
+void detail::contract_failure(const char* function, const char* condition,
+                              const std::string& message) {
+  throw std::logic_error(std::string(function) + ": " + message + " (violated: " + condition + ")");
+}
+
+}  // namespace glsurf
+
+namespace glsurf::gl {
+
+const char* gl_enum_name(unsigned value) {
+  switch (value) {
+    case GL_NO_ERROR: return "GL_NO_ERROR";
+    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
+    case GL_FRAMEBUFFER_UNDEFINED: return "GL_FRAMEBUFFER_UNDEFINED";
+    case GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT: return "GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT";
+    case GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT: return "GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT";
+    case GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER: return "GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER";
+    case GL_FRAMEBUFFER_INCOMPLETE_READ_BUFFER: return "GL_FRAMEBUFFER_INCOMPLETE_READ_BUFFER";
+    case GL_FRAMEBUFFER_UNSUPPORTED: return "GL_FRAMEBUFFER_UNSUPPORTED";
+    case GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE: return "GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE";
+    case GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS: return "GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS";
+    case GL_R8: return "GL_R8";
+    case GL_R32UI: return "GL_R32UI";
+    case GL_RGBA32UI: return "GL_RGBA32UI";
+    case GL_R32F: return "GL_R32F";
+    case GL_RG32F: return "GL_RG32F";
+    case GL_RGBA32F: return "GL_RGBA32F";
+    default: return "unknown GL enum";
+  }
+}
+
+void check_gl_errors(const std::string& where) {
+  std::string found;
+  // A lost context can return the same error forever; bound the loop.
+  for (int i = 0; i < 16; ++i) {
+    const GLenum e = glGetError();
+    if (e == GL_NO_ERROR) break;
+    if (!found.empty()) found += ", ";
+    found += gl_enum_name(e);
+  }
+  if (!found.empty()) throw Error("OpenGL error after " + where + ": " + found);
+}
+
+}  // namespace glsurf::gl

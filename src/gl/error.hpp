@@ -1,0 +1,43 @@
+// Errors in three tiers (DESIGN.md, "Errors"):
+//   * environment failures (no context, GL too old, shader errors, incomplete
+//     framebuffer, unreadable file) throw glsurf::Error with one readable line
+//     (plus the driver's log where there is one);
+//   * programmer mistakes (reading and writing one texture in a pass, size
+//     mismatches) fail GLSURF_EXPECTS, which throws std::logic_error naming the
+//     function;
+//   * the GL error queue is drained by check_gl_errors() after every pass in
+//     test builds (PassRunner::set_check_every_pass) and at stage boundaries.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace glsurf {
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+namespace detail {
+[[noreturn]] void contract_failure(const char* function, const char* condition,
+                                   const std::string& message);
+}  // namespace detail
+
+}  // namespace glsurf
+
+#define GLSURF_EXPECTS(condition, message)                                       \
+  do {                                                                           \
+    if (!(condition)) ::glsurf::detail::contract_failure(__func__, #condition, (message)); \
+  } while (false)
+
+namespace glsurf::gl {
+
+// Drains the GL error queue; throws glsurf::Error naming `where` and every
+// error found. Cheap when the queue is empty.
+void check_gl_errors(const std::string& where);
+
+// Name of a GL enum we report in messages (errors, framebuffer status, formats).
+const char* gl_enum_name(unsigned value);
+
+}  // namespace glsurf::gl

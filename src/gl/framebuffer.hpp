@@ -1,0 +1,40 @@
+// A move-only framebuffer object whose colour attachments are fixed at
+// construction (one per fragment output, in order: location i -> attachment i).
+// Completeness is checked once, here; an incomplete one throws glsurf::Error
+// naming every attached texture and its format.
+#pragma once
+
+#include "gl/texture.hpp"
+
+#include <string>
+#include <vector>
+
+namespace glsurf::gl {
+
+class Framebuffer {
+ public:
+  Framebuffer() = default;
+  Framebuffer(std::vector<const Texture*> colors, std::string label);
+  Framebuffer(Framebuffer&& other) noexcept;
+  Framebuffer& operator=(Framebuffer&& other) noexcept;
+  Framebuffer(const Framebuffer&) = delete;
+  Framebuffer& operator=(const Framebuffer&) = delete;
+  ~Framebuffer();
+
+  unsigned id() const { return id_; }
+  int width() const { return width_; }
+  int height() const { return height_; }
+  const std::string& label() const { return label_; }
+  bool writes(const Texture& t) const;  // is `t` one of the attachments?
+  const std::vector<std::string>& attachment_labels() const { return attachment_labels_; }
+
+ private:
+  void release();
+  unsigned id_ = 0;
+  int width_ = 0, height_ = 0;
+  std::string label_;
+  std::vector<unsigned> attachments_;  // texture names, for the read/write check
+  std::vector<std::string> attachment_labels_;
+};
+
+}  // namespace glsurf::gl

@@ -1,0 +1,102 @@
+#include "gl/pass.hpp"
+
+#include "gl/error.hpp"
+#include "gl/gl.hpp"
+
+#include <utility>
+
+namespace glsurf::gl {
+
+#ifndef NDEBUG
+constexpr bool kCheckEveryPassDefault = true;
+#else
+constexpr bool kCheckEveryPassDefault = false;
+#endif
+
+PassRunner::PassRunner() : check_every_pass_(kCheckEveryPassDefault) {
+  glGenVertexArrays(1, &vao_);
+  glGetIntegerv(GL_MAX_TEXTURE_IMAGE_UNITS, &max_units_);
+  check_gl_errors("creating the pass runner");
+}
+
+PassRunner::PassRunner(PassRunner&& other) noexcept
+    : vao_(std::exchange(other.vao_, 0)), max_units_(other.max_units_),
+      check_every_pass_(other.check_every_pass_), passes_run_(other.passes_run_) {}
+
+PassRunner& PassRunner::operator=(PassRunner&& other) noexcept {
+  if (this != &other) {
+    if (vao_) glDeleteVertexArrays(1, &vao_);
+    vao_ = std::exchange(other.vao_, 0);
+    max_units_ = other.max_units_;
+    check_every_pass_ = other.check_every_pass_;
+    passes_run_ = other.passes_run_;
+  }
+  return *this;
+}
+
+PassRunner::~PassRunner() {
+  if (vao_) glDeleteVertexArrays(1, &vao_);
+}
+
+namespace {
+
+struct SetUniform {
+  GLint location;
+  void operator()(int v) const { glUniform1i(location, v); }
+  void operator()(unsigned v) const { glUniform1ui(location, v); }
+  void operator()(float v) const { glUniform1f(location, v); }
+  void operator()(const glm::ivec2& v) const { glUniform2i(location, v.x, v.y); }
+  void operator()(const glm::vec2& v) const { glUniform2f(location, v.x, v.y); }
+  void operator()(const glm::vec4& v) const { glUniform4f(location, v.x, v.y, v.z, v.w); }
+};
+
+}  // namespace
+
+void PassRunner::run(const char* name, const Program& program, const Framebuffer& target,
+                     std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms) {
+  GLSURF_EXPECTS(static_cast<int>(inputs.size()) <= max_units_,
+                 std::string(name) + ": more inputs than texture units");
+  for (const Input& in : inputs) {
+    GLSURF_EXPECTS(in.texture, std::string(name) + ": input '" + in.sampler + "' is empty");
+    GLSURF_EXPECTS(!target.writes(in.texture),
+                   std::string(name) + ": reads and writes texture '" + in.texture.label() + "'");
+  }
+
+  glUseProgram(program.id());
+  GLint unit = 0;
+  for (const Input& in : inputs) {
+    glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
+    glBindTexture(GL_TEXTURE_2D, in.texture.id());
+    glUniform1i(program.uniform_location(in.sampler), unit);
+    ++unit;
+  }
+  for (const Uniform& u : uniforms) {
+    std::visit(SetUniform{program.uniform_location(u.name)}, u.value);
+  }
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target.id());
+  glViewport(0, 0, target.width(), target.height());
+  glBindVertexArray(vao_);
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+
+  // Leave nothing bound behind.
+  glBindVertexArray(0);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+  for (GLint i = unit - 1; i >= 0; --i) {
+    glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(i));
+    glBindTexture(GL_TEXTURE_2D, 0);
+  }
+  glUseProgram(0);
+  ++passes_run_;
+  if (check_every_pass_) check_gl_errors(std::string("pass '") + name + "' into '" + target.label() + "'");
+}
+
+PingPong::PingPong(int width, int height, Format format, const std::string& label) {
+  for (int i = 0; i < 2; ++i) {
+    textures_[i] = Texture(width, height, format, label + "_" + std::to_string(i));
+  }
+  for (int i = 0; i < 2; ++i) {
+    targets_[i] = Framebuffer({&textures_[i]}, label + "_" + std::to_string(i));
+  }
+}
+
+}  // namespace glsurf::gl

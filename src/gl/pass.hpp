@@ -1,0 +1,78 @@
+// The pass runner: every GPU stage in glsurf is a sequence of these.
+//
+//   runner.run("integral_scan_up", scan_up, target_fbo,
+//              {{"u_source", level0}},             // sampler -> texture
+//              {{"u_axis", glm::ivec2(1, 0)}});     // uniforms
+//
+// run() binds the program, the inputs (texture unit i for input i) and the
+// target, sets the viewport to the target's size, draws one full-screen
+// triangle, and unbinds everything again. It refuses (GLSURF_EXPECTS) to read
+// a texture that the target writes. With check_every_pass on (tests, debug
+// builds) it drains the GL error queue after each pass and names the pass.
+#pragma once
+
+#include "gl/framebuffer.hpp"
+#include "gl/program.hpp"
+#include "gl/texture.hpp"
+
+#include <glm/vec2.hpp>
+#include <glm/vec4.hpp>
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <variant>
+
+namespace glsurf::gl {
+
+struct Input {
+  const char* sampler;
+  const Texture& texture;
+};
+
+struct Uniform {
+  const char* name;
+  std::variant<int, unsigned, float, glm::ivec2, glm::vec2, glm::vec4> value;
+};
+
+class PassRunner {
+ public:
+  PassRunner();  // needs a current context; owns the empty VAO the triangle is drawn from
+  PassRunner(PassRunner&& other) noexcept;
+  PassRunner& operator=(PassRunner&& other) noexcept;
+  PassRunner(const PassRunner&) = delete;
+  PassRunner& operator=(const PassRunner&) = delete;
+  ~PassRunner();
+
+  void run(const char* name, const Program& program, const Framebuffer& target,
+           std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms = {});
+
+  void set_check_every_pass(bool on) { check_every_pass_ = on; }
+  bool check_every_pass() const { return check_every_pass_; }
+  std::uint64_t passes_run() const { return passes_run_; }
+
+ private:
+  unsigned vao_ = 0;
+  int max_units_ = 0;
+  bool check_every_pass_ = false;
+  std::uint64_t passes_run_ = 0;
+};
+
+// Two same-sized textures with a framebuffer each, for iterated passes that
+// read the previous result: read front(), write into back(), then swap().
+class PingPong {
+ public:
+  PingPong() = default;
+  PingPong(int width, int height, Format format, const std::string& label);
+
+  const Texture& front() const { return textures_[front_]; }
+  const Framebuffer& back() const { return targets_[1 - front_]; }
+  void swap() { front_ = 1 - front_; }
+
+ private:
+  Texture textures_[2];
+  Framebuffer targets_[2];
+  int front_ = 0;
+};
+
+}  // namespace glsurf::gl

@@ -1,0 +1,125 @@
+#include "gl/program.hpp"
+
+#include "gl/error.hpp"
+#include "gl/gl.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace glsurf::gl {
+
+namespace {
+
+std::string shader_log(GLuint shader) {
+  GLint length = 0;
+  glGetShaderiv(shader, GL_INFO_LOG_LENGTH, &length);
+  std::string log(static_cast<size_t>(std::max(length, 1)), '\0');
+  glGetShaderInfoLog(shader, length, nullptr, log.data());
+  log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));
+  return log;
+}
+
+std::string program_log(GLuint program) {
+  GLint length = 0;
+  glGetProgramiv(program, GL_INFO_LOG_LENGTH, &length);
+  std::string log(static_cast<size_t>(std::max(length, 1)), '\0');
+  glGetProgramInfoLog(program, length, nullptr, log.data());
+  log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));
+  return log;
+}
+
+std::string variant_suffix(const std::vector<std::string>& defines) {
+  std::string s;
+  for (const std::string& d : defines) s += (s.empty() ? " [" : ", ") + d;
+  return s.empty() ? s : s + "]";
+}
+
+GLuint compile(const ShaderSource& source, GLenum stage, const std::string& path,
+               const std::vector<std::string>& defines) {
+  const ShaderSource::Expanded expanded = source.load(path, defines);
+  GLuint shader = glCreateShader(stage);
+  const char* text = expanded.text.c_str();
+  glShaderSource(shader, 1, &text, nullptr);
+  glCompileShader(shader);
+  GLint ok = GL_FALSE;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    const std::string log = annotate_log(shader_log(shader), expanded.files);
+    glDeleteShader(shader);
+    const std::string first = log.substr(0, log.find('\n'));
+    throw Error("shader compile failed: " + (first.empty() ? path : first) +
+                variant_suffix(defines) + "\n" + log);
+  }
+  return shader;
+}
+
+}  // namespace
+
+Program::Program(const ShaderSource& source, const std::string& vertex_path,
+                 const std::string& fragment_path, const std::vector<std::string>& defines)
+    : label_(fragment_path + variant_suffix(defines)) {
+  GLuint vs = compile(source, GL_VERTEX_SHADER, vertex_path, defines);
+  GLuint fs = 0;
+  try {
+    fs = compile(source, GL_FRAGMENT_SHADER, fragment_path, defines);
+  } catch (...) {
+    glDeleteShader(vs);
+    throw;
+  }
+  id_ = glCreateProgram();
+  glAttachShader(id_, vs);
+  glAttachShader(id_, fs);
+  glLinkProgram(id_);
+  glDetachShader(id_, vs);
+  glDetachShader(id_, fs);
+  glDeleteShader(vs);
+  glDeleteShader(fs);
+  GLint ok = GL_FALSE;
+  glGetProgramiv(id_, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    const std::string log = program_log(id_);
+    release();
+    throw Error("shader link failed: " + vertex_path + " + " + label_ + "\n" + log);
+  }
+  if (GLEW_KHR_debug) glObjectLabel(GL_PROGRAM, id_, -1, label_.c_str());
+
+  GLint count = 0;
+  glGetProgramiv(id_, GL_ACTIVE_UNIFORMS, &count);
+  for (GLint i = 0; i < count; ++i) {
+    char name[256];
+    GLsizei length = 0;
+    GLint size = 0;
+    GLenum type = 0;
+    glGetActiveUniform(id_, static_cast<GLuint>(i), sizeof name, &length, &size, &type, name);
+    locations_[std::string(name, static_cast<size_t>(length))] = glGetUniformLocation(id_, name);
+  }
+  check_gl_errors("linking " + label_);
+}
+
+Program::Program(Program&& other) noexcept
+    : id_(std::exchange(other.id_, 0)), label_(std::move(other.label_)),
+      locations_(std::move(other.locations_)) {}
+
+Program& Program::operator=(Program&& other) noexcept {
+  if (this != &other) {
+    release();
+    id_ = std::exchange(other.id_, 0);
+    label_ = std::move(other.label_);
+    locations_ = std::move(other.locations_);
+  }
+  return *this;
+}
+
+Program::~Program() { release(); }
+
+void Program::release() {
+  if (id_) glDeleteProgram(id_);
+  id_ = 0;
+}
+
+int Program::uniform_location(const std::string& name) const {
+  const auto it = locations_.find(name);
+  return it == locations_.end() ? -1 : it->second;
+}
+
+}  // namespace glsurf::gl

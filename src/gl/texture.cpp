@@ -1,0 +1,160 @@
+#include "gl/texture.hpp"
+
+#include "gl/error.hpp"
+#include "gl/gl.hpp"
+
+#include <utility>
+
+namespace glsurf::gl {
+
+namespace {
+
+struct FormatInfo {
+  GLenum internal, format, type;
+  int channels;
+  bool integer;
+};
+
+FormatInfo info(Format f) {
+  switch (f) {
+    case Format::R8: return {GL_R8, GL_RED, GL_UNSIGNED_BYTE, 1, false};
+    case Format::R32UI: return {GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, 1, true};
+    case Format::RGBA32UI: return {GL_RGBA32UI, GL_RGBA_INTEGER, GL_UNSIGNED_INT, 4, true};
+    case Format::R32F: return {GL_R32F, GL_RED, GL_FLOAT, 1, false};
+    case Format::RG32F: return {GL_RG32F, GL_RG, GL_FLOAT, 2, false};
+    case Format::RGBA32F: return {GL_RGBA32F, GL_RGBA, GL_FLOAT, 4, false};
+  }
+  return {GL_R8, GL_RED, GL_UNSIGNED_BYTE, 1, false};
+}
+
+// Binds `id` to GL_TEXTURE_2D for the lifetime of the guard, then restores
+// whatever was bound, so texture helpers leave no state behind.
+class BindGuard {
+ public:
+  explicit BindGuard(GLuint id) {
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &previous_);
+    glBindTexture(GL_TEXTURE_2D, id);
+  }
+  ~BindGuard() { glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(previous_)); }
+  BindGuard(const BindGuard&) = delete;
+  BindGuard& operator=(const BindGuard&) = delete;
+
+ private:
+  GLint previous_ = 0;
+};
+
+}  // namespace
+
+const char* to_string(Format format) { return gl_enum_name(info(format).internal); }
+int channels(Format format) { return info(format).channels; }
+
+Texture::Texture(int width, int height, Format format, std::string label)
+    : width_(width), height_(height), format_(format), label_(std::move(label)) {
+  GLSURF_EXPECTS(width > 0 && height > 0, "texture '" + label_ + "' needs a positive size");
+  GLint max_size = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+  if (width > max_size || height > max_size) {
+    throw Error("texture '" + label_ + "' of " + std::to_string(width) + "x" +
+                std::to_string(height) + " exceeds GL_MAX_TEXTURE_SIZE " + std::to_string(max_size));
+  }
+  const FormatInfo fi = info(format);
+  glGenTextures(1, &id_);
+  BindGuard bind(id_);
+  glTexImage2D(GL_TEXTURE_2D, 0, static_cast<GLint>(fi.internal), width, height, 0, fi.format, fi.type, nullptr);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, 0);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+  if (GLEW_KHR_debug) glObjectLabel(GL_TEXTURE, id_, -1, label_.c_str());
+  const GLenum e = glGetError();
+  if (e != GL_NO_ERROR) {
+    throw Error("cannot allocate texture '" + label_ + "' " + std::to_string(width) + "x" +
+                std::to_string(height) + " " + to_string(format) + ": " + gl_enum_name(e));
+  }
+}
+
+Texture::Texture(Texture&& other) noexcept
+    : id_(std::exchange(other.id_, 0)), width_(other.width_), height_(other.height_),
+      format_(other.format_), label_(std::move(other.label_)) {}
+
+Texture& Texture::operator=(Texture&& other) noexcept {
+  if (this != &other) {
+    release();
+    id_ = std::exchange(other.id_, 0);
+    width_ = other.width_;
+    height_ = other.height_;
+    format_ = other.format_;
+    label_ = std::move(other.label_);
+  }
+  return *this;
+}
+
+Texture::~Texture() { release(); }
+
+void Texture::release() {
+  if (id_) glDeleteTextures(1, &id_);
+  id_ = 0;
+}
+
+namespace {
+
+void upload_any(const Texture& t, const void* data) {
+  const FormatInfo fi = info(t.format());
+  BindGuard bind(t.id());
+  GLint alignment = 4;
+  glGetIntegerv(GL_UNPACK_ALIGNMENT, &alignment);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);  // rows of odd-width R8 images are not padded
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, t.width(), t.height(), fi.format, fi.type, data);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, alignment);
+  check_gl_errors("uploading texture '" + t.label() + "'");
+}
+
+template <typename T>
+std::vector<T> download_any(const Texture& t) {
+  const FormatInfo fi = info(t.format());
+  std::vector<T> out(static_cast<size_t>(t.width()) * t.height() * fi.channels);
+  BindGuard bind(t.id());
+  GLint alignment = 4;
+  glGetIntegerv(GL_PACK_ALIGNMENT, &alignment);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glGetTexImage(GL_TEXTURE_2D, 0, fi.format, fi.type, out.data());
+  glPixelStorei(GL_PACK_ALIGNMENT, alignment);
+  check_gl_errors("reading back texture '" + t.label() + "'");
+  return out;
+}
+
+}  // namespace
+
+void Texture::upload(const std::uint8_t* data) {
+  GLSURF_EXPECTS(format_ == Format::R8, "'" + label_ + "' is not R8");
+  upload_any(*this, data);
+}
+
+void Texture::upload(const std::uint32_t* data) {
+  GLSURF_EXPECTS(info(format_).integer, "'" + label_ + "' is not an integer texture");
+  upload_any(*this, data);
+}
+
+void Texture::upload(const float* data) {
+  GLSURF_EXPECTS(!info(format_).integer && format_ != Format::R8, "'" + label_ + "' is not a float texture");
+  upload_any(*this, data);
+}
+
+std::vector<std::uint32_t> Texture::download_u32() const {
+  GLSURF_EXPECTS(info(format_).integer, "'" + label_ + "' is not an integer texture");
+  return download_any<std::uint32_t>(*this);
+}
+
+std::vector<float> Texture::download_f32() const {
+  GLSURF_EXPECTS(!info(format_).integer && format_ != Format::R8, "'" + label_ + "' is not a float texture");
+  return download_any<float>(*this);
+}
+
+std::vector<std::uint8_t> Texture::download_u8() const {
+  GLSURF_EXPECTS(format_ == Format::R8, "'" + label_ + "' is not R8");
+  return download_any<std::uint8_t>(*this);
+}
+
+}  // namespace glsurf::gl

@@ -1,0 +1,57 @@
+// A move-only 2-D texture with one mip level and nearest sampling: every pass
+// in glsurf addresses texels exactly (texelFetch), so filtering is never wanted
+// and integer textures stay complete.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace glsurf::gl {
+
+enum class Format {
+  R8,       // unsigned normalised 8-bit: the uploaded grey image
+  R32UI,    // 32-bit unsigned integer: the integral image (wrap-around sums)
+  RGBA32UI,
+  R32F,
+  RG32F,
+  RGBA32F,
+};
+
+const char* to_string(Format format);
+int channels(Format format);
+
+class Texture {
+ public:
+  Texture() = default;
+  Texture(int width, int height, Format format, std::string label);
+  Texture(Texture&& other) noexcept;
+  Texture& operator=(Texture&& other) noexcept;
+  Texture(const Texture&) = delete;
+  Texture& operator=(const Texture&) = delete;
+  ~Texture();
+
+  unsigned id() const { return id_; }
+  int width() const { return width_; }
+  int height() const { return height_; }
+  Format format() const { return format_; }
+  const std::string& label() const { return label_; }
+  explicit operator bool() const { return id_ != 0; }
+
+  // Whole-texture transfers; sizes must match width*height*channels.
+  void upload(const std::uint8_t* data);   // R8 only
+  void upload(const std::uint32_t* data);  // R32UI / RGBA32UI
+  void upload(const float* data);          // float formats
+  std::vector<std::uint32_t> download_u32() const;
+  std::vector<float> download_f32() const;
+  std::vector<std::uint8_t> download_u8() const;
+
+ private:
+  void release();
+  unsigned id_ = 0;
+  int width_ = 0, height_ = 0;
+  Format format_ = Format::R8;
+  std::string label_;
+};
+
+}  // namespace glsurf::gl

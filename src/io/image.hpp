@@ -1,0 +1,40 @@
+// Grey 8-bit images: the input of every glsurf stage.
+//
+// Pixel (x, y) is pixels[y * width + x]; row 0 is the top row of the picture
+// (DESIGN.md: origin at the centre of the top-left pixel, x right, y down).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace glsurf {
+
+struct GrayImage {
+  int width = 0;
+  int height = 0;
+  std::vector<std::uint8_t> pixels;
+
+  GrayImage() = default;
+  GrayImage(int w, int h, std::uint8_t fill = 0)
+      : width(w), height(h), pixels(static_cast<size_t>(w) * h, fill) {}
+  std::uint8_t at(int x, int y) const { return pixels[static_cast<size_t>(y) * width + x]; }
+  std::uint8_t& at(int x, int y) { return pixels[static_cast<size_t>(y) * width + x]; }
+};
+
+struct LoadLimits {
+  long long max_pixels = 16384LL * 16384;  // checked from the header, before decoding
+  int max_side = 16384;
+};
+
+// Loads PNG, JPEG, BMP, PGM/PPM, TGA (stb_image) and converts colour to grey with
+// the ITU-R BT.601 weights in OpenCV's fixed point: (4899 R + 9617 G + 1868 B) / 2^14,
+// rounded. Throws glsurf::Error "PATH: reason" for a missing, unreadable, unsupported
+// or too large file.
+GrayImage load_gray(const std::string& path, const LoadLimits& limits = {});
+
+// Bilinear resampling to an exact size (pixel centres aligned, as cv::resize
+// INTER_LINEAR); used to make benchmark inputs of standard sizes from real photos.
+GrayImage resize(const GrayImage& image, int width, int height);
+
+}  // namespace glsurf

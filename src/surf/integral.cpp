@@ -1,0 +1,230 @@
+#include "surf/integral.hpp"
+
+#include "gl/error.hpp"
+
+#include <algorithm>
+
+namespace glsurf {
+
+using gl::Format;
+using gl::Framebuffer;
+using gl::Texture;
+
+const char* to_string(IntegralMethod method) {
+  return method == IntegralMethod::Blelloch2D ? "2-D (Terriberry)" : "1-D (rows, columns)";
+}
+
+namespace {
+
+int half_up(int n) { return (n + 1) / 2; }
+
+// Size of a texture `along` texels along `axis` and `across` texels across it.
+glm::ivec2 oriented(glm::ivec2 axis, int along, int across) {
+  return axis.x == 1 ? glm::ivec2(along, across) : glm::ivec2(across, along);
+}
+
+}  // namespace
+
+// Every program variant the stage uses, compiled once. Index [unorm] selects
+// the SOURCE_UNORM8 variant that reads the R8 image directly.
+struct IntegralStage::Programs {
+  gl::Program scan_up[2], scan_down[2], scan_down_top[2];
+  gl::Program sweep2d_up[2], sweep2d_down[2], doubling[2];
+
+  explicit Programs(const gl::ShaderSource& src) {
+    const std::string vs = "common/fullscreen.vert";
+    for (int unorm = 0; unorm < 2; ++unorm) {
+      std::vector<std::string> defs;
+      if (unorm) defs.push_back("SOURCE_UNORM8");
+      std::vector<std::string> top_defs = defs;
+      top_defs.push_back("TOP_LEVEL");
+      scan_up[unorm] = gl::Program(src, vs, "integral/scan_up.frag", defs);
+      scan_down[unorm] = gl::Program(src, vs, "integral/scan_down.frag", defs);
+      scan_down_top[unorm] = gl::Program(src, vs, "integral/scan_down.frag", top_defs);
+      sweep2d_up[unorm] = gl::Program(src, vs, "integral/sweep2d_up.frag", defs);
+      sweep2d_down[unorm] = gl::Program(src, vs, "integral/sweep2d_down.frag", defs);
+      doubling[unorm] = gl::Program(src, vs, "integral/doubling.frag", defs);
+    }
+  }
+};
+
+// Blelloch's exclusive scan along one axis of a fixed-size source, every row
+// (or column) in parallel. up[m] is level m + 1 of the up-sweep, down[m] is
+// the prescan D_m (one texel longer along the axis than level m).
+struct IntegralStage::AxisScan {
+  glm::ivec2 axis{1, 0};
+  bool source_unorm8 = false;
+  std::vector<Texture> up, down;
+  std::vector<Framebuffer> up_targets, down_targets;
+
+  AxisScan(glm::ivec2 axis_, int length, int across, bool unorm8, const std::string& label)
+      : axis(axis_), source_unorm8(unorm8) {
+    std::vector<int> lengths{length};  // len_0 .. len_M, len_M = 1
+    while (lengths.back() > 1) lengths.push_back(half_up(lengths.back()));
+    const int levels = static_cast<int>(lengths.size()) - 1;  // M
+    up.reserve(levels);
+    down.reserve(levels + 1);
+    for (int m = 1; m <= levels; ++m) {
+      const glm::ivec2 s = oriented(axis, lengths[m], across);
+      up.emplace_back(s.x, s.y, Format::R32UI, label + "_up" + std::to_string(m));
+    }
+    for (int m = 0; m <= levels; ++m) {
+      const glm::ivec2 s = oriented(axis, lengths[m] + 1, across);
+      down.emplace_back(s.x, s.y, Format::R32UI, label + "_down" + std::to_string(m));
+    }
+    for (const Texture& t : up) up_targets.emplace_back(std::vector<const Texture*>{&t}, t.label());
+    for (const Texture& t : down) down_targets.emplace_back(std::vector<const Texture*>{&t}, t.label());
+  }
+
+  int passes() const { return static_cast<int>(up.size() + down.size()); }
+
+  const Texture& run(gl::PassRunner& runner, const Programs& p, const Texture& source) const {
+    const int levels = static_cast<int>(up.size());
+    const Texture* level = &source;
+    for (int m = 1; m <= levels; ++m) {
+      const bool unorm = m == 1 && source_unorm8;
+      runner.run("integral_scan_up", p.scan_up[unorm], up_targets[m - 1],
+                 {{"u_source", *level}}, {{"u_axis", axis}});
+      level = &up[m - 1];
+    }
+    for (int m = levels; m >= 0; --m) {
+      const Texture& u = m == 0 ? source : up[m - 1];
+      const bool unorm = m == 0 && source_unorm8;
+      if (m == levels) {
+        runner.run("integral_scan_down", p.scan_down_top[unorm], down_targets[m],
+                   {{"u_source", u}}, {{"u_axis", axis}});
+      } else {
+        runner.run("integral_scan_down", p.scan_down[unorm], down_targets[m],
+                   {{"u_partial", down[m + 1]}, {"u_source", u}}, {{"u_axis", axis}});
+      }
+    }
+    return down[0];
+  }
+};
+
+// Level k >= 1 of the 2-D pyramid and what the down-sweep needs from it.
+struct IntegralStage::Level {
+  Texture block, top_row, left_column;  // U_k, H_k, V_k
+  Framebuffer up_target;
+  AxisScan row_prefix, col_prefix;      // X_k (scan of H_k), Y_k (scan of V_k)
+  Texture below;                        // D_{k-1}
+  Framebuffer below_target;
+
+  Level(int k, glm::ivec2 size, glm::ivec2 finer)
+      : block(size.x, size.y, Format::R32UI, "integral_U" + std::to_string(k)),
+        top_row(size.x, size.y, Format::R32UI, "integral_H" + std::to_string(k)),
+        left_column(size.x, size.y, Format::R32UI, "integral_V" + std::to_string(k)),
+        up_target({&block, &top_row, &left_column}, "integral_UHV" + std::to_string(k)),
+        row_prefix({1, 0}, size.x, size.y, false, "integral_X" + std::to_string(k)),
+        col_prefix({0, 1}, size.y, size.x, false, "integral_Y" + std::to_string(k)),
+        below(finer.x + 1, finer.y + 1, Format::R32UI,
+              k == 1 ? std::string("integral") : "integral_D" + std::to_string(k - 1)),
+        below_target({&below}, below.label()) {}
+};
+
+IntegralStage::IntegralStage(const gl::ShaderSource& shaders, IntegralConfig config)
+    : config_(config), programs_(std::make_unique<Programs>(shaders)) {
+  GLSURF_EXPECTS(config.top_pixels >= 0, "top_pixels must be >= 0");
+}
+
+IntegralStage::IntegralStage(IntegralStage&&) noexcept = default;
+IntegralStage& IntegralStage::operator=(IntegralStage&&) noexcept = default;
+IntegralStage::~IntegralStage() = default;
+
+void IntegralStage::configure(int width, int height) {
+  GLSURF_EXPECTS(width > 0 && height > 0, "image size must be positive");
+  width_ = width;
+  height_ = height;
+  levels_.clear();
+  rows_.reset();
+  columns_.reset();
+  result_ = nullptr;
+
+  if (config_.method == IntegralMethod::Blelloch1D) {
+    rows_ = std::make_unique<AxisScan>(glm::ivec2(1, 0), width, height, true, "integral_rows");
+    columns_ = std::make_unique<AxisScan>(glm::ivec2(0, 1), height, width + 1, false, "integral");
+    result_ = &columns_->down[0];
+    return;
+  }
+
+  glm::ivec2 size(width, height);  // of U_k
+  while (static_cast<long long>(size.x) * size.y > config_.top_pixels && size != glm::ivec2(1)) {
+    const glm::ivec2 finer = size;
+    size = glm::ivec2(half_up(size.x), half_up(size.y));
+    levels_.emplace_back(static_cast<int>(levels_.size()) + 1, size, finer);
+  }
+  top_size_ = size;
+  top_steps_ = 1;  // at least one step, which also applies the (1, 1) shift
+  while ((1 << top_steps_) < std::max(size.x, size.y)) ++top_steps_;
+  top_ = gl::PingPong(size.x + 1, size.y + 1, Format::R32UI,
+                      levels_.empty() ? "integral" : "integral_D" + std::to_string(levels_.size()));
+  result_ = levels_.empty() ? nullptr : &levels_.front().below;
+}
+
+int IntegralStage::passes_per_run() const {
+  if (config_.method == IntegralMethod::Blelloch1D) return rows_->passes() + columns_->passes();
+  int n = top_steps_;
+  for (const Level& l : levels_) n += 2 + l.row_prefix.passes() + l.col_prefix.passes();
+  return n;
+}
+
+const Texture& IntegralStage::result() const {
+  GLSURF_EXPECTS(width_ > 0, "configure() first");
+  return result_ ? *result_ : top_.front();
+}
+
+const Texture& IntegralStage::run(gl::PassRunner& runner, const Texture& image) {
+  GLSURF_EXPECTS(width_ > 0, "configure() before run()");
+  GLSURF_EXPECTS(image.width() == width_ && image.height() == height_ && image.format() == Format::R8,
+                 "input must be the configured size and R8");
+  if (config_.method == IntegralMethod::Blelloch1D) {
+    run_1d(runner, image);
+  } else {
+    run_2d(runner, image);
+  }
+  gl::check_gl_errors("integral image");
+  return result();
+}
+
+void IntegralStage::run_1d(gl::PassRunner& runner, const Texture& image) {
+  const Texture& row_sums = rows_->run(runner, *programs_, image);
+  columns_->run(runner, *programs_, row_sums);
+}
+
+void IntegralStage::run_2d(gl::PassRunner& runner, const Texture& image) {
+  const Programs& p = *programs_;
+  const int levels = static_cast<int>(levels_.size());
+  auto block = [&](int k) -> const Texture& { return k == 0 ? image : levels_[k - 1].block; };
+
+  // Up-sweep: U_k, H_k, V_k for k = 1..K (eqs. 7-9).
+  for (int k = 1; k <= levels; ++k) {
+    runner.run("integral_sweep2d_up", p.sweep2d_up[k == 1], levels_[k - 1].up_target,
+               {{"u_source", block(k - 1)}});
+  }
+  // Row prefix X_k of H_k and column prefix Y_k of V_k (eqs. 10-11).
+  for (const Level& l : levels_) {
+    l.row_prefix.run(runner, p, l.top_row);
+    l.col_prefix.run(runner, p, l.left_column);
+  }
+  // Top of the pyramid: D_K by ping-pong doubling (eq. 13).
+  for (int j = 0; j < top_steps_; ++j) {
+    const bool first = j == 0;
+    const Texture& source = first ? block(levels) : top_.front();
+    runner.run("integral_doubling", p.doubling[first && levels == 0], top_.back(),
+               {{"u_source", source}},
+               {{"u_step", 1 << j}, {"u_shift", first ? glm::ivec2(1) : glm::ivec2(0)}});
+    top_.swap();
+  }
+  // Down-sweep: D_{k-1} from D_k, X_k, Y_k and U_{k-1} (eq. 12).
+  for (int k = levels; k >= 1; --k) {
+    const Level& l = levels_[k - 1];
+    const Texture& coarse = k == levels ? top_.front() : levels_[k].below;
+    runner.run("integral_sweep2d_down", p.sweep2d_down[k == 1], l.below_target,
+               {{"u_partial", coarse},
+                {"u_row_prefix", l.row_prefix.down[0]},
+                {"u_col_prefix", l.col_prefix.down[0]},
+                {"u_source", block(k - 1)}});
+  }
+}
+
+}  // namespace glsurf

@@ -1,0 +1,95 @@
+// GPU integral image (summed-area table), exact in 32-bit unsigned integers.
+//
+// Output: an R32UI texture of (W + 1) x (H + 1) texels for a W x H image,
+//     S(x, y) = sum of I(i, j) over i < x, j < y   (mod 2^32),
+// the layout of cpu::IntegralImage (see src/cpu/integral.hpp for why wrap-around
+// keeps box sums exact). Texel row y holds image row y (y down).
+//
+// Two methods, both from Terriberry et al. 2008, section III-A:
+//
+//   Blelloch2D  the paper's "novel 2-D parallelization". An up-sweep builds
+//               three pyramids per level with MRT: U (2x2 block sums), H (top
+//               row pairs), V (left column pairs) [eqs. 7-9]. The row prefix X
+//               of H and the column prefix Y of V are computed on every level
+//               with Blelloch's 1-D scan [eqs. 3-6, 10-11]. A down-sweep then
+//               rebuilds the 2-D prefix level by level from D, X, Y and U
+//               [eq. 12]. Once a level has at most `top_pixels` texels, the top
+//               of the pyramid is summed by the ping-pong doubling of eq. 13.
+//   Blelloch1D  the baseline: Blelloch's scan along every row, then along every
+//               column of the result.
+//
+// Parameters
+//   | field       | default | meaning                                              |
+//   |-------------|---------|------------------------------------------------------|
+//   | method      | 2-D     | Blelloch2D or Blelloch1D                             |
+//   | top_pixels  | 8192    | T0: switch to eq. 13 once w_k * h_k <= T0 (paper's   |
+//   |             |         | optimum on a GeForce 7; 0 recurses down to 1 x 1)    |
+//
+// Usage: configure(width, height) once per image size (allocates every texture
+// and framebuffer and checks them), then run() per frame with no allocation.
+#pragma once
+
+#include "gl/framebuffer.hpp"
+#include "gl/pass.hpp"
+#include "gl/program.hpp"
+#include "gl/shader_source.hpp"
+#include "gl/texture.hpp"
+
+#include <glm/vec2.hpp>
+
+#include <memory>
+#include <vector>
+
+namespace glsurf {
+
+enum class IntegralMethod { Blelloch2D, Blelloch1D };
+const char* to_string(IntegralMethod method);
+
+struct IntegralConfig {
+  IntegralMethod method = IntegralMethod::Blelloch2D;
+  int top_pixels = 8192;
+};
+
+class IntegralStage {
+ public:
+  explicit IntegralStage(const gl::ShaderSource& shaders, IntegralConfig config = {});
+  IntegralStage(IntegralStage&&) noexcept;
+  IntegralStage& operator=(IntegralStage&&) noexcept;
+  ~IntegralStage();
+
+  void configure(int width, int height);
+
+  // `image`: the R8 grey image, width x height as configured. Returns the
+  // integral texture, valid until the next configure().
+  const gl::Texture& run(gl::PassRunner& runner, const gl::Texture& image);
+
+  const gl::Texture& result() const;
+  int width() const { return width_; }
+  int height() const { return height_; }
+  const IntegralConfig& config() const { return config_; }
+  int passes_per_run() const;  // number of draws run() issues for this size
+
+  struct Programs;
+  struct AxisScan;
+  struct Level;
+
+ private:
+  void run_2d(gl::PassRunner& runner, const gl::Texture& image);
+  void run_1d(gl::PassRunner& runner, const gl::Texture& image);
+
+  IntegralConfig config_;
+  std::unique_ptr<Programs> programs_;
+  int width_ = 0, height_ = 0;
+
+  // Blelloch2D: levels_[k - 1] holds U_k, H_k, V_k, the scans giving X_k and
+  // Y_k, and D_{k-1}; the top D_K comes from the doubling ping-pong.
+  std::vector<Level> levels_;
+  gl::PingPong top_;
+  int top_steps_ = 0;
+  glm::ivec2 top_size_{0, 0};  // size of U_K
+  // Blelloch1D: rows, then columns.
+  std::unique_ptr<AxisScan> rows_, columns_;
+  const gl::Texture* result_ = nullptr;
+};
+
+}  // namespace glsurf

@@ -1,0 +1,42 @@
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include "support.hpp"
+
+#include <random>
+
+namespace glsurf::test {
+
+gl::Context& headless_context() {
+  static gl::Context context = gl::Context::headless();
+  context.make_current();
+  return context;
+}
+
+GrayImage random_image(int width, int height, unsigned seed) {
+  GrayImage image(width, height);
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> byte(0, 255);
+  for (auto& p : image.pixels) p = static_cast<std::uint8_t>(byte(rng));
+  return image;
+}
+
+std::string first_difference(const std::vector<std::uint32_t>& gpu, const cpu::IntegralImage& cpu) {
+  if (gpu.size() != cpu.sums.size()) {
+    return "size " + std::to_string(gpu.size()) + " != " + std::to_string(cpu.sums.size());
+  }
+  const size_t stride = static_cast<size_t>(cpu.width) + 1;
+  size_t count = 0, first = gpu.size();
+  for (size_t i = 0; i < gpu.size(); ++i) {
+    if (gpu[i] != cpu.sums[i]) {
+      if (first == gpu.size()) first = i;
+      ++count;
+    }
+  }
+  if (count == 0) return "";
+  return std::to_string(count) + " entries differ, first at (x=" + std::to_string(first % stride) +
+         ", y=" + std::to_string(first / stride) + "): gpu " + std::to_string(gpu[first]) +
+         ", cpu " + std::to_string(cpu.sums[first]);
+}
+
+}  // namespace glsurf::test

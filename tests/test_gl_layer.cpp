@@ -1,0 +1,172 @@
+// The GL layer on llvmpipe through EGL: context facts, textures, the pass
+// runner's refusals, shader errors with file and line.
+#include <doctest/doctest.h>
+
+#include "gl/error.hpp"
+#include "gl/framebuffer.hpp"
+#include "gl/gl.hpp"
+#include "gl/pass.hpp"
+#include "gl/program.hpp"
+#include "gl/timer.hpp"
+#include "support.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
+using namespace glsurf;
+
+namespace {
+
+struct ShaderDir {
+  std::filesystem::path root;
+  ShaderDir() {
+    root = std::filesystem::temp_directory_path() / ("glsurf_broken_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(root / "common");
+    std::filesystem::create_directories(root / "broken");
+    write("common/fullscreen.vert", gl::ShaderSource::embedded().read("common/fullscreen.vert"));
+  }
+  ~ShaderDir() { std::filesystem::remove_all(root); }
+  void write(const std::string& path, const std::string& text) const { std::ofstream(root / path) << text; }
+};
+
+}  // namespace
+
+TEST_SUITE("gl") {
+
+TEST_CASE("the headless context is OpenGL 3.3+ through EGL with the limits we need") {
+  const gl::ContextInfo& info = test::headless_context().info();
+  MESSAGE("renderer: " << info.renderer << ", " << info.version << ", " << std::string(gl::to_string(info.path)));
+  CHECK(info.path != gl::ContextPath::Glfw);
+  CHECK(info.max_texture_size >= 4096);
+  CHECK(info.max_draw_buffers >= 4);  // 3 render targets in the 2-D up-sweep
+  CHECK(!info.renderer.empty());
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+TEST_CASE("textures round-trip exactly, odd widths included") {
+  test::headless_context();
+  const GrayImage image = test::random_image(13, 5, 1);
+  gl::Texture t(13, 5, gl::Format::R8, "odd");
+  t.upload(image.pixels.data());
+  CHECK(t.download_u8() == image.pixels);
+  std::vector<std::uint32_t> values(7 * 3);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = 0xFFFFFFF0u + static_cast<std::uint32_t>(i);
+  gl::Texture u(7, 3, gl::Format::R32UI, "u32");
+  u.upload(values.data());
+  CHECK(u.download_u32() == values);
+  gl::Texture moved = std::move(u);
+  CHECK(!u);
+  CHECK(moved.download_u32() == values);
+  CHECK_THROWS_AS(moved.download_u8(), std::logic_error);
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+TEST_CASE("a texture larger than GL_MAX_TEXTURE_SIZE is refused with its size") {
+  const int max = test::headless_context().info().max_texture_size;
+  CHECK_THROWS_WITH_AS(gl::Texture(max + 1, 1, gl::Format::R32UI, "huge"),
+                       doctest::Contains("GL_MAX_TEXTURE_SIZE"), Error);
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+TEST_CASE("the pass runner refuses to read the texture it writes") {
+  test::headless_context();
+  gl::PassRunner runner;
+  const gl::ShaderSource shaders = gl::ShaderSource::embedded();
+  gl::Program program(shaders, "common/fullscreen.vert", "integral/scan_up.frag");
+  gl::Texture a(4, 4, gl::Format::R32UI, "a");
+  gl::Framebuffer target({&a}, "a");
+  CHECK_THROWS_WITH_AS(runner.run("self", program, target, {{"u_source", a}}, {{"u_axis", glm::ivec2(1, 0)}}),
+                       doctest::Contains("reads and writes texture 'a'"), std::logic_error);
+  CHECK(runner.passes_run() == 0);
+  gl::Texture b(4, 4, gl::Format::R32UI, "b");
+  gl::Framebuffer ab({&a, &b}, "ab");
+  CHECK_THROWS_AS(runner.run("self", program, ab, {{"u_source", b}}), std::logic_error);
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+TEST_CASE("a pass runs on the GPU: the up-sweep sums pairs, wrapping mod 2^32") {
+  test::headless_context();
+  gl::PassRunner runner;
+  runner.set_check_every_pass(true);
+  gl::Program program(gl::ShaderSource::embedded(), "common/fullscreen.vert", "integral/scan_up.frag");
+  const std::vector<std::uint32_t> in{1, 2, 3, 4, 5, 0xFFFFFFFFu, 2, 7, 9};  // 3 x 3
+  gl::Texture source(3, 3, gl::Format::R32UI, "source");
+  source.upload(in.data());
+  gl::Texture out(2, 3, gl::Format::R32UI, "pairs");
+  const std::vector<std::uint32_t> sentinel(6, 0xDEADBEEFu);
+  out.upload(sentinel.data());
+  gl::Framebuffer target({&out}, "pairs");
+  runner.run("integral_scan_up", program, target, {{"u_source", source}}, {{"u_axis", glm::ivec2(1, 0)}});
+  CHECK(runner.passes_run() == 1);
+  // rows: (1+2, 3+0), (4+5, 0xFFFFFFFF+0), (2+7, 9+0) — column 3 is zero padding
+  CHECK(out.download_u32() == std::vector<std::uint32_t>{3, 3, 9, 0xFFFFFFFFu, 9, 9});
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+TEST_CASE("ping-pong alternates between two targets") {
+  test::headless_context();
+  gl::PingPong pp(2, 2, gl::Format::R32UI, "pp");
+  const unsigned front = pp.front().id();
+  CHECK(pp.back().writes(pp.front()) == false);
+  pp.swap();
+  CHECK(pp.front().id() != front);
+  CHECK(pp.back().writes(pp.front()) == false);
+  pp.swap();
+  CHECK(pp.front().id() == front);
+}
+
+TEST_CASE("a GPU timer measures a non-negative time") {
+  test::headless_context();
+  gl::GpuTimer timer;
+  timer.begin();
+  timer.end();
+  CHECK(timer.milliseconds() >= 0.0);
+  CHECK_THROWS_AS(timer.end(), std::logic_error);
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+TEST_CASE("a broken shader reports its file and line") {
+  test::headless_context();
+  ShaderDir dir;
+  dir.write("broken/bad.frag",
+            "#version 330 core\n"
+            "// line 2\n"
+            "out vec4 color;\n"
+            "void main() {\n"
+            "  color = vec4(1.0);\n"
+            "  color += undeclared_thing;\n"  // line 6
+            "}\n");
+  const gl::ShaderSource src = gl::ShaderSource::directory(dir.root.string());
+  CHECK_THROWS_WITH_AS(gl::Program(src, "common/fullscreen.vert", "broken/bad.frag"),
+                       doctest::Contains("broken/bad.frag:6"), Error);
+
+  // The error sits in an included file, after a variant define was inserted.
+  dir.write("broken/inc.glsl",
+            "// line 1\n"
+            "// line 2\n"
+            "float helper() { return missing_value; }\n");  // line 3
+  dir.write("broken/uses_inc.frag",
+            "#version 330 core\n"
+            "#include \"broken/inc.glsl\"\n"
+            "out vec4 color;\n"
+            "void main() { color = vec4(helper()); }\n");
+  CHECK_THROWS_WITH_AS(gl::Program(src, "common/fullscreen.vert", "broken/uses_inc.frag", {"SOME_VARIANT"}),
+                       doctest::Contains("broken/inc.glsl:3"), Error);
+
+  // After the include, lines of the main file are still right.
+  dir.write("broken/after_inc.frag",
+            "#version 330 core\n"
+            "#include \"broken/inc2.glsl\"\n"
+            "out vec4 color;\n"
+            "void main() {\n"
+            "  color = vec4(oops);\n"  // line 5
+            "}\n");
+  dir.write("broken/inc2.glsl", "float fine() { return 1.0; }\n");
+  CHECK_THROWS_WITH_AS(gl::Program(src, "common/fullscreen.vert", "broken/after_inc.frag"),
+                       doctest::Contains("broken/after_inc.frag:5"), Error);
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+}  // TEST_SUITE

@@ -1,0 +1,170 @@
+// GPU integral image against the CPU reference, bit for bit, on llvmpipe
+// through EGL. Tolerance: none — both are exact wrap-around uint32 sums.
+//
+// Each case first fills the output texture with a sentinel (0xDEADBEEF) and
+// counts the draws, so a GPU path that did nothing cannot pass.
+#include <doctest/doctest.h>
+
+#include "gl/error.hpp"
+#include "gl/pass.hpp"
+#include "io/image.hpp"
+#include "support.hpp"
+#include "surf/integral.hpp"
+
+using namespace glsurf;
+
+namespace {
+
+// Runs the stage on `image` and returns the downloaded integral texture.
+std::vector<std::uint32_t> gpu_integral(IntegralStage& stage, gl::PassRunner& runner, const GrayImage& image) {
+  gl::Texture texture(image.width, image.height, gl::Format::R8, "image");
+  texture.upload(image.pixels.data());
+  stage.configure(image.width, image.height);
+  const gl::Texture& result = stage.result();
+  REQUIRE(result.width() == image.width + 1);
+  REQUIRE(result.height() == image.height + 1);
+  const std::vector<std::uint32_t> sentinel(static_cast<size_t>(result.width()) * result.height(), 0xDEADBEEFu);
+  const_cast<gl::Texture&>(result).upload(sentinel.data());
+
+  const std::uint64_t before = runner.passes_run();
+  const gl::Texture& out = stage.run(runner, texture);
+  CHECK(&out == &stage.result());
+  CHECK(runner.passes_run() - before == static_cast<std::uint64_t>(stage.passes_per_run()));
+  return out.download_u32();
+}
+
+struct Size { int w, h; };
+
+// 22 sizes from 1x1 to 2048x2048: degenerate rows and columns, odd and prime
+// sides, powers of two and the camera sizes.
+const Size kSizes[] = {{1, 1},     {1, 2},     {2, 1},     {2, 2},      {3, 3},     {1, 97},
+                       {97, 1},    {5, 7},     {13, 11},   {31, 17},    {64, 64},   {100, 1},
+                       {1, 300},   {127, 129}, {257, 255}, {320, 240},  {641, 479}, {1000, 3},
+                       {1021, 1031}, {1024, 768}, {1920, 1080}, {2048, 2048}};
+
+}  // namespace
+
+TEST_SUITE("gl") {
+
+TEST_CASE("GPU integral equals the CPU reference exactly on random images") {
+  test::headless_context();
+  gl::PassRunner runner;
+  runner.set_check_every_pass(true);
+  const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
+  IntegralStage two_d(shaders, {IntegralMethod::Blelloch2D, 8192});
+  IntegralStage one_d(shaders, {IntegralMethod::Blelloch1D, 8192});
+  unsigned seed = 1;
+  for (const Size s : kSizes) {
+    const GrayImage image = test::random_image(s.w, s.h, seed++);
+    const cpu::IntegralImage reference = cpu::integral_image(image);
+    INFO("size " << s.w << "x" << s.h);
+    CHECK(test::first_difference(gpu_integral(two_d, runner, image), reference) == "");
+    CHECK(test::first_difference(gpu_integral(one_d, runner, image), reference) == "");
+  }
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+TEST_CASE("2-D integral is exact whatever the switch-over threshold T0") {
+  // T0 = 0 recurses to a 1x1 top; a huge T0 does everything by eq. 13.
+  test::headless_context();
+  gl::PassRunner runner;
+  runner.set_check_every_pass(true);
+  const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
+  for (const int t0 : {0, 1, 64, 1000, 1 << 30}) {
+    IntegralStage stage(shaders, {IntegralMethod::Blelloch2D, t0});
+    unsigned seed = 100;
+    for (const Size s : {Size{1, 1}, Size{2, 3}, Size{1, 50}, Size{50, 1}, Size{33, 65}, Size{100, 37},
+                         Size{255, 257}}) {
+      const GrayImage image = test::random_image(s.w, s.h, seed++);
+      INFO("T0 " << t0 << ", size " << s.w << "x" << s.h);
+      CHECK(test::first_difference(gpu_integral(stage, runner, image), cpu::integral_image(image)) == "");
+    }
+  }
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+TEST_CASE("GPU integral of a real photograph is exact, and the stage is reusable frame after frame") {
+  test::headless_context();
+  gl::PassRunner runner;
+  runner.set_check_every_pass(true);
+  const GrayImage photo = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
+  const cpu::IntegralImage reference = cpu::integral_image(photo);
+  IntegralStage stage(gl::ShaderSource::from_environment());
+  gl::Texture texture(photo.width, photo.height, gl::Format::R8, "image");
+  stage.configure(photo.width, photo.height);
+  for (int frame = 0; frame < 3; ++frame) {
+    // Alternate with another image of the same size so stale results would show.
+    const GrayImage& input = frame == 1 ? test::random_image(photo.width, photo.height, 9) : photo;
+    texture.upload(input.pixels.data());
+    const auto gpu = stage.run(runner, texture).download_u32();
+    CHECK(test::first_difference(gpu, frame == 1 ? cpu::integral_image(input) : reference) == "");
+  }
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+TEST_CASE("all-255 images of 4096x4096 and 4112x4112: exact tables, exact large box sums") {
+  // 4096^2 * 255 = 4,278,190,080 just fits below 2^32; 4112^2 * 255 =
+  // 4,311,678,720 does not, so its bottom-right corner entries wrap. Box sums of
+  // up to 16,843,009 pixels stay exact either way.
+  test::headless_context();
+  gl::PassRunner runner;
+  runner.set_check_every_pass(true);
+  const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
+  for (const int n : {4096, 4112}) {
+    const GrayImage image(n, n, 255);
+    const cpu::IntegralImage reference = cpu::integral_image(image);
+    for (const IntegralMethod method : {IntegralMethod::Blelloch2D, IntegralMethod::Blelloch1D}) {
+      INFO(n << "x" << n << " " << std::string(to_string(method)));
+      IntegralStage stage(shaders, {method, 8192});
+      cpu::IntegralImage gpu;
+      gpu.width = gpu.height = n;
+      gpu.sums = gpu_integral(stage, runner, image);
+      CHECK(test::first_difference(gpu.sums, reference) == "");
+      const std::uint64_t corner = std::uint64_t(n) * n * 255;
+      CHECK(gpu.at(n, n) == static_cast<std::uint32_t>(corner));
+      struct Box { int x0, y0, x1, y1; };
+      for (const Box b : {Box{0, 0, 4096, 4096}, Box{100, 50, n, n}, Box{n - 4000, 1, n, n - 12},
+                          Box{0, n - 3, n, n}, Box{17, 0, 18, n}}) {
+        const std::uint64_t expected = std::uint64_t(b.x1 - b.x0) * (b.y1 - b.y0) * 255;
+        REQUIRE(expected < (std::uint64_t(1) << 32));
+        CHECK(gpu.box_sum(b.x0, b.y0, b.x1, b.y1) == expected);
+      }
+    }
+  }
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+TEST_CASE("configure and run refuse wrong inputs") {
+  test::headless_context();
+  gl::PassRunner runner;
+  IntegralStage stage(gl::ShaderSource::from_environment());
+  gl::Texture texture(8, 8, gl::Format::R8, "image");
+  CHECK_THROWS_AS(stage.run(runner, texture), std::logic_error);  // not configured
+  stage.configure(8, 9);
+  CHECK_THROWS_AS(stage.run(runner, texture), std::logic_error);  // wrong size
+  CHECK_THROWS_AS(stage.configure(0, 5), std::logic_error);
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+}  // TEST_SUITE
+
+TEST_SUITE("window") {
+
+TEST_CASE("GLFW window context runs the same integral exactly") {
+  if (!std::getenv("DISPLAY")) {
+    MESSAGE("skipped: no DISPLAY (run under xvfb-run -a)");
+    return;
+  }
+  gl::Context window = gl::Context::window(64, 64, "glsurf test", false);
+  CHECK(window.path() == gl::ContextPath::Glfw);
+  gl::PassRunner runner;
+  runner.set_check_every_pass(true);
+  const GrayImage image = test::random_image(333, 251, 77);
+  for (const IntegralMethod method : {IntegralMethod::Blelloch2D, IntegralMethod::Blelloch1D}) {
+    IntegralStage stage(gl::ShaderSource::from_environment(), {method, 8192});
+    CHECK(test::first_difference(gpu_integral(stage, runner, image), cpu::integral_image(image)) == "");
+  }
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+}  // TEST_SUITE
