@@ -51,10 +51,11 @@ struct GpuResult {
   double gpu_ms = 0, wall_ms = 0;
   int passes = 0;
   bool exact = false;
+  std::vector<gl::PassRunner::PassTime> per_pass;  // mean per run, with --profile
 };
 
 GpuResult time_gpu(IntegralStage& stage, gl::PassRunner& runner, const gl::Texture& image,
-                   const cpu::IntegralImage& reference, int warmup, int runs) {
+                   const cpu::IntegralImage& reference, int warmup, int runs, bool profile) {
   stage.configure(image.width(), image.height());
   GpuResult r;
   r.passes = stage.passes_per_run();
@@ -77,12 +78,21 @@ GpuResult time_gpu(IntegralStage& stage, gl::PassRunner& runner, const gl::Textu
   r.gpu_ms = median(gpu);
   r.wall_ms = median(wall);
   r.exact = stage.result().download_u32() == reference.sums;
+  if (profile) {
+    // Separate runs: per-pass queries cannot nest inside the whole-run timer.
+    runner.set_profiling(true);
+    for (int i = 0; i < runs; ++i) stage.run(runner, image);
+    r.per_pass = runner.take_profile();
+    runner.set_profiling(false);
+    for (auto& p : r.per_pass) p.milliseconds /= runs;
+  }
   return r;
 }
 
 int bench_integral(Args& args) {
   const int runs = args.option_int("--runs", 7, 1, 1000);
   const int warmup = args.option_int("--warmup", 2, 0, 1000);
+  const bool profile = args.flag("--profile");
   const int top_pixels = args.option_int("--top-pixels", IntegralConfig{}.top_pixels, 0, 1 << 30);
   const std::string image_path = args.option("--image", GLSURF_ASSET_DIR "/graf1.png");
   const auto sizes = parse_sizes(
@@ -122,14 +132,20 @@ int bench_integral(Args& args) {
       reference = cpu::integral_image(image);
       if (i >= warmup) cpu_ms.push_back(ms_since(t0));
     }
-    const GpuResult a = time_gpu(two_d, runner, texture, reference, warmup, runs);
-    const GpuResult b = time_gpu(one_d, runner, texture, reference, warmup, runs);
+    const GpuResult a = time_gpu(two_d, runner, texture, reference, warmup, runs, profile);
+    const GpuResult b = time_gpu(one_d, runner, texture, reference, warmup, runs, profile);
     all_exact = all_exact && a.exact && b.exact;
     char label[32];
     std::snprintf(label, sizeof label, "%dx%d", w, h);
     std::printf("%-11s | %8.2f %8.2f %6d %8s | %8.2f %8.2f %6d %8s | %8.2f\n", label, a.gpu_ms,
                 a.wall_ms, a.passes, a.exact ? "yes" : "NO", b.gpu_ms, b.wall_ms, b.passes,
                 b.exact ? "yes" : "NO", median(cpu_ms));
+    for (const GpuResult* g : {&a, &b}) {
+      for (const auto& p : g->per_pass) {
+        std::printf("            %s %-24s %8.2f ms mean per run (%d draws)\n", g == &a ? "2-D" : "1-D",
+                    p.name.c_str(), p.milliseconds, p.count / runs);
+      }
+    }
     std::fflush(stdout);
   }
   if (!all_exact) {

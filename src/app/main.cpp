@@ -19,6 +19,7 @@ const char* kUsage =
     "                         (headless EGL by default; --window opens a GLFW window)\n"
     "  bench integral         median GPU and CPU times of the integral image\n"
     "        [--runs N] [--warmup N] [--image PATH] [--sizes WxH,WxH,...] [--top-pixels T0]\n"
+    "        [--profile]      (adds GPU time per pass name)\n"
     "  help                   this text\n";
 
 int info(Args args) {

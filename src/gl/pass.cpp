@@ -21,7 +21,11 @@ PassRunner::PassRunner() : check_every_pass_(kCheckEveryPassDefault) {
 
 PassRunner::PassRunner(PassRunner&& other) noexcept
     : vao_(std::exchange(other.vao_, 0)), max_units_(other.max_units_),
-      check_every_pass_(other.check_every_pass_), passes_run_(other.passes_run_) {}
+      check_every_pass_(other.check_every_pass_), passes_run_(other.passes_run_),
+      profiling_(other.profiling_), queries_(std::move(other.queries_)),
+      pending_(std::move(other.pending_)) {
+  other.queries_.clear();
+}
 
 PassRunner& PassRunner::operator=(PassRunner&& other) noexcept {
   if (this != &other) {
@@ -30,12 +34,39 @@ PassRunner& PassRunner::operator=(PassRunner&& other) noexcept {
     max_units_ = other.max_units_;
     check_every_pass_ = other.check_every_pass_;
     passes_run_ = other.passes_run_;
+    if (!queries_.empty()) glDeleteQueries(static_cast<GLsizei>(queries_.size()), queries_.data());
+    profiling_ = other.profiling_;
+    queries_ = std::move(other.queries_);
+    pending_ = std::move(other.pending_);
+    other.queries_.clear();
   }
   return *this;
 }
 
 PassRunner::~PassRunner() {
   if (vao_) glDeleteVertexArrays(1, &vao_);
+  if (!queries_.empty()) glDeleteQueries(static_cast<GLsizei>(queries_.size()), queries_.data());
+}
+
+void PassRunner::set_profiling(bool on) {
+  profiling_ = on;
+  if (!on) pending_.clear();
+}
+
+std::vector<PassRunner::PassTime> PassRunner::take_profile() {
+  std::vector<PassTime> out;
+  for (const auto& [name, query] : pending_) {
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+    auto it = out.begin();
+    while (it != out.end() && it->name != name) ++it;
+    if (it == out.end()) it = out.insert(out.end(), PassTime{name, 0.0, 0});
+    it->milliseconds += static_cast<double>(ns) * 1e-6;
+    ++it->count;
+  }
+  pending_.clear();
+  check_gl_errors("reading pass timers");
+  return out;
 }
 
 namespace {
@@ -76,7 +107,19 @@ void PassRunner::run(const char* name, const Program& program, const Framebuffer
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target.id());
   glViewport(0, 0, target.width(), target.height());
   glBindVertexArray(vao_);
-  glDrawArrays(GL_TRIANGLES, 0, 3);
+  if (profiling_) {
+    if (pending_.size() == queries_.size()) {
+      queries_.push_back(0);
+      glGenQueries(1, &queries_.back());
+    }
+    const GLuint query = queries_[pending_.size()];
+    pending_.emplace_back(name, query);
+    glBeginQuery(GL_TIME_ELAPSED, query);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glEndQuery(GL_TIME_ELAPSED);
+  } else {
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+  }
 
   // Leave nothing bound behind.
   glBindVertexArray(0);

@@ -21,7 +21,9 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <utility>
 #include <variant>
+#include <vector>
 
 namespace glsurf::gl {
 
@@ -48,6 +50,18 @@ class PassRunner {
            std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms = {});
 
   void set_check_every_pass(bool on) { check_every_pass_ = on; }
+
+  // Per-pass GPU timing: while on, every pass runs inside its own
+  // GL_TIME_ELAPSED query (so no other timer may be running). take_profile()
+  // waits for the results and returns the total per pass name, in the order the
+  // names first ran, then clears them.
+  struct PassTime {
+    std::string name;
+    double milliseconds = 0;
+    int count = 0;
+  };
+  void set_profiling(bool on);
+  std::vector<PassTime> take_profile();
   bool check_every_pass() const { return check_every_pass_; }
   std::uint64_t passes_run() const { return passes_run_; }
 
@@ -56,6 +70,9 @@ class PassRunner {
   int max_units_ = 0;
   bool check_every_pass_ = false;
   std::uint64_t passes_run_ = 0;
+  bool profiling_ = false;
+  std::vector<unsigned> queries_;                    // pool, grown on first use
+  std::vector<std::pair<const char*, unsigned>> pending_;  // (name, query) this frame
 };
 
 // Two same-sized textures with a framebuffer each, for iterated passes that
