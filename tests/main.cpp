@@ -3,7 +3,10 @@
 
 #include "support.hpp"
 
+#include <fstream>
 #include <random>
+
+#include <unistd.h>
 
 namespace glsurf::test {
 
@@ -11,6 +14,18 @@ gl::Context& headless_context() {
   static gl::Context context = gl::Context::headless();
   context.make_current();
   return context;
+}
+
+ScratchShaderDir::ScratchShaderDir(const std::string& name) {
+  root = std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(root / "common");
+  std::filesystem::create_directories(root / "broken");
+}
+
+ScratchShaderDir::~ScratchShaderDir() { std::filesystem::remove_all(root); }
+
+void ScratchShaderDir::write(const std::string& path, const std::string& text) const {
+  std::ofstream(root / path) << text;
 }
 
 GrayImage random_image(int width, int height, unsigned seed) {

@@ -7,6 +7,7 @@
 #include "io/image.hpp"
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,16 @@ namespace glsurf::test {
 // One headless EGL context for the whole test process (created on first use;
 // a failure to create it fails the GL tests, it does not skip them).
 gl::Context& headless_context();
+
+// A scratch shader folder (with common/ and broken/), removed on destruction.
+struct ScratchShaderDir {
+  std::filesystem::path root;
+  explicit ScratchShaderDir(const std::string& name);
+  ~ScratchShaderDir();
+  ScratchShaderDir(const ScratchShaderDir&) = delete;
+  ScratchShaderDir& operator=(const ScratchShaderDir&) = delete;
+  void write(const std::string& path, const std::string& text) const;
+};
 
 GrayImage random_image(int width, int height, unsigned seed);
 

@@ -10,28 +10,7 @@
 #include "gl/timer.hpp"
 #include "support.hpp"
 
-#include <filesystem>
-#include <fstream>
-
-#include <unistd.h>
-
 using namespace glsurf;
-
-namespace {
-
-struct ShaderDir {
-  std::filesystem::path root;
-  ShaderDir() {
-    root = std::filesystem::temp_directory_path() / ("glsurf_broken_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(root / "common");
-    std::filesystem::create_directories(root / "broken");
-    write("common/fullscreen.vert", gl::ShaderSource::embedded().read("common/fullscreen.vert"));
-  }
-  ~ShaderDir() { std::filesystem::remove_all(root); }
-  void write(const std::string& path, const std::string& text) const { std::ofstream(root / path) << text; }
-};
-
-}  // namespace
 
 TEST_SUITE("gl") {
 
@@ -129,7 +108,8 @@ TEST_CASE("a GPU timer measures a non-negative time") {
 
 TEST_CASE("a broken shader reports its file and line") {
   test::headless_context();
-  ShaderDir dir;
+  test::ScratchShaderDir dir("glsurf_broken");
+  dir.write("common/fullscreen.vert", gl::ShaderSource::embedded().read("common/fullscreen.vert"));
   dir.write("broken/bad.frag",
             "#version 330 core\n"
             "// line 2\n"

@@ -4,36 +4,14 @@
 
 #include "gl/error.hpp"
 #include "gl/shader_source.hpp"
-
-#include <filesystem>
-#include <fstream>
-
-#include <unistd.h>
+#include "support.hpp"
 
 using namespace glsurf;
-
-namespace {
-
-// A scratch shader folder, removed at the end of the test.
-struct ShaderDir {
-  std::filesystem::path root;
-  ShaderDir() {
-    root = std::filesystem::temp_directory_path() / ("glsurf_shaders_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(root / "common");
-    std::filesystem::create_directories(root / "broken");
-  }
-  ~ShaderDir() { std::filesystem::remove_all(root); }
-  void write(const std::string& path, const std::string& text) const {
-    std::ofstream(root / path) << text;
-  }
-};
-
-}  // namespace
 
 TEST_SUITE("cpu") {
 
 TEST_CASE("includes are spliced once with #line directives, defines follow #version") {
-  ShaderDir dir;
+  test::ScratchShaderDir dir("glsurf_shaders");
   dir.write("common/a.glsl", "float a() { return 1.0; }\n");
   dir.write("main.frag",
             "#version 330 core\n"
@@ -56,7 +34,7 @@ TEST_CASE("includes are spliced once with #line directives, defines follow #vers
 }
 
 TEST_CASE("a shader without #version first, or a missing file, is an error naming it") {
-  ShaderDir dir;
+  test::ScratchShaderDir dir("glsurf_shaders");
   dir.write("bad.frag", "void main() {}\n");
   const gl::ShaderSource src = gl::ShaderSource::directory(dir.root.string());
   CHECK_THROWS_WITH_AS(src.load("bad.frag"), doctest::Contains("bad.frag:1"), Error);

@@ -3,8 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
-packages=(cmake g++ make libglfw3-dev libglew-dev libglm-dev libstb-dev doctest-dev
-          libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth)
+mapfile -t packages < tools/packages.txt
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -10,21 +10,15 @@ namespace glsurf::gl {
 
 namespace {
 
-std::string shader_log(GLuint shader) {
+// The info log of a shader or a program (the two differ only in the getters).
+std::string info_log(GLuint object, void (*get_iv)(GLuint, GLenum, GLint*),
+                     void (*get_log)(GLuint, GLsizei, GLsizei*, GLchar*)) {
   GLint length = 0;
-  glGetShaderiv(shader, GL_INFO_LOG_LENGTH, &length);
+  get_iv(object, GL_INFO_LOG_LENGTH, &length);
   std::string log(static_cast<size_t>(std::max(length, 1)), '\0');
-  glGetShaderInfoLog(shader, length, nullptr, log.data());
-  log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));
-  return log;
-}
-
-std::string program_log(GLuint program) {
-  GLint length = 0;
-  glGetProgramiv(program, GL_INFO_LOG_LENGTH, &length);
-  std::string log(static_cast<size_t>(std::max(length, 1)), '\0');
-  glGetProgramInfoLog(program, length, nullptr, log.data());
-  log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));
+  GLsizei written = 0;
+  get_log(object, static_cast<GLsizei>(log.size()), &written, log.data());
+  log.resize(static_cast<size_t>(written));
   return log;
 }
 
@@ -44,7 +38,7 @@ GLuint compile(const ShaderSource& source, GLenum stage, const std::string& path
   GLint ok = GL_FALSE;
   glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
   if (!ok) {
-    const std::string log = annotate_log(shader_log(shader), expanded.files);
+    const std::string log = annotate_log(info_log(shader, glGetShaderiv, glGetShaderInfoLog), expanded.files);
     glDeleteShader(shader);
     const std::string first = log.substr(0, log.find('\n'));
     throw Error("shader compile failed: " + (first.empty() ? path : first) +
@@ -77,7 +71,7 @@ Program::Program(const ShaderSource& source, const std::string& vertex_path,
   GLint ok = GL_FALSE;
   glGetProgramiv(id_, GL_LINK_STATUS, &ok);
   if (!ok) {
-    const std::string log = program_log(id_);
+    const std::string log = info_log(id_, glGetProgramiv, glGetProgramInfoLog);
     release();
     throw Error("shader link failed: " + vertex_path + " + " + label_ + "\n" + log);
   }
