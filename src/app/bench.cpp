@@ -40,7 +40,7 @@ std::vector<std::pair<int, int>> parse_sizes(const std::string& text) {
     char x = 0;
     std::stringstream s(item);
     if (!(s >> w >> x >> h) || x != 'x' || w < 1 || h < 1 || !s.eof()) {
-      throw Error("--sizes wants WxH[,WxH...], got '" + item + "'");
+      throw UsageError("--sizes wants WxH[,WxH...], got '" + item + "'");
     }
     sizes.emplace_back(w, h);
   }
@@ -160,7 +160,7 @@ int bench_integral(Args& args) {
 int bench(Args args) {
   const std::string what = args.next_word();
   if (what != "integral") {
-    throw Error("bench needs one stage to time; available: integral");
+    throw UsageError("bench needs one stage to time; available: integral");
   }
   return bench_integral(args);
 }

@@ -4,7 +4,15 @@
 #include <string>
 #include <vector>
 
+#include "gl/error.hpp"
+
 namespace glsurf::app {
+
+// A bad command line: exit status 2 (glsurf::Error otherwise exits 1).
+class UsageError : public Error {
+ public:
+  using Error::Error;
+};
 
 // Remaining command-line words after the subcommand; options are taken out as
 // they are read, and finish() rejects whatever is left.

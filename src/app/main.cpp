@@ -56,7 +56,7 @@ bool Args::flag(const std::string& name) {
 std::string Args::option(const std::string& name, const std::string& fallback) {
   for (auto it = words_.begin(); it != words_.end(); ++it) {
     if (*it == name) {
-      if (it + 1 == words_.end()) throw Error("option " + name + " needs a value");
+      if (it + 1 == words_.end()) throw UsageError("option " + name + " needs a value");
       std::string value = *(it + 1);
       words_.erase(it, it + 2);
       return value;
@@ -76,7 +76,7 @@ int Args::option_int(const std::string& name, int fallback, int min_value, int m
     used = 0;
   }
   if (used != text.size() || value < min_value || value > max_value) {
-    throw Error("option " + name + " needs an integer from " + std::to_string(min_value) +
+    throw UsageError("option " + name + " needs an integer from " + std::to_string(min_value) +
                 " to " + std::to_string(max_value) + ", got '" + text + "'");
   }
   return static_cast<int>(value);
@@ -103,7 +103,7 @@ std::vector<std::string> Args::positionals() {
 }
 
 void Args::finish() const {
-  if (!words_.empty()) throw Error("unexpected argument '" + words_.front() + "' (see glsurf help)");
+  if (!words_.empty()) throw UsageError("unexpected argument '" + words_.front() + "'");
 }
 
 }  // namespace glsurf::app
@@ -124,6 +124,9 @@ int main(int argc, char** argv) {
       return 0;
     }
     std::fprintf(stderr, "glsurf: unknown command '%s'\n%s", command.c_str(), app::kUsage);
+    return 2;
+  } catch (const app::UsageError& e) {
+    std::fprintf(stderr, "glsurf: error: %s (see glsurf help)\n", e.what());
     return 2;
   } catch (const Error& e) {
     std::fprintf(stderr, "glsurf: error: %s\n", e.what());

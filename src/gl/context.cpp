@@ -9,6 +9,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -199,6 +200,14 @@ void Context::make_current() const {
 }
 
 Context Context::headless() {
+  // GLSURF_EGL_PLATFORM=device or =surfaceless restricts the search to one path.
+  const char* only_env = std::getenv("GLSURF_EGL_PLATFORM");
+  const std::string only = only_env ? only_env : "";
+  if (!only.empty() && only != "device" && only != "surfaceless") {
+    throw Error("GLSURF_EGL_PLATFORM must be 'device' or 'surfaceless', not '" + only + "'");
+  }
+  const bool use_device = only.empty() || only == "device";
+  const bool use_surfaceless = only.empty() || only == "surfaceless";
   std::vector<std::string> tried;
   const char* client_ext = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
   auto get_platform_display = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(
@@ -237,7 +246,9 @@ Context Context::headless() {
   if (!get_platform_display) {
     tried.push_back("EGL: eglGetPlatformDisplayEXT unavailable");
   } else {
-    if (has_extension(client_ext, "EGL_EXT_platform_device")) {
+    if (!use_device) {
+      tried.push_back("EGL device platform: skipped (GLSURF_EGL_PLATFORM)");
+    } else if (has_extension(client_ext, "EGL_EXT_platform_device")) {
       auto query_devices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(
           eglGetProcAddress("eglQueryDevicesEXT"));
       auto query_device_string = reinterpret_cast<PFNEGLQUERYDEVICESTRINGEXTPROC>(
@@ -263,7 +274,9 @@ Context Context::headless() {
     } else {
       tried.push_back("EGL device platform: EGL_EXT_platform_device not offered");
     }
-    if (has_extension(client_ext, "EGL_MESA_platform_surfaceless")) {
+    if (!use_surfaceless) {
+      tried.push_back("EGL Mesa surfaceless: skipped (GLSURF_EGL_PLATFORM)");
+    } else if (has_extension(client_ext, "EGL_MESA_platform_surfaceless")) {
       EGLDisplay display = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
       if (auto impl = try_display(display, ContextPath::EglSurfaceless, "EGL Mesa surfaceless", "")) {
         return Context(std::move(impl));
@@ -274,6 +287,8 @@ Context Context::headless() {
   }
   std::string msg = "no OpenGL 3.3 context could be created headless; tried ";
   for (size_t i = 0; i < tried.size(); ++i) msg += (i ? "; " : "") + tried[i];
+  msg += ". Nothing worked: without a GPU driver, Mesa's software renderer needs the "
+         "Debian packages libegl-mesa0 and libgl1-mesa-dri";
   throw Error(msg);
 }
 
