@@ -3,7 +3,7 @@
 //
 //   * files are named by their path under shaders/ ("integral/scan_up.frag");
 //   * by default the text is the copy embedded at build time
-//     (cmake/embed_shaders.cmake), so the binary runs from anywhere;
+//     (tools/embed_shaders.cmake), so the binary runs from anywhere;
 //     GLSURF_SHADER_DIR=/path/to/shaders makes the loader read the files
 //     instead, for editing shaders without rebuilding;
 //   * `#include "common/x.glsl"` splices a file in, once per program;
