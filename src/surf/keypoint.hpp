@@ -1,0 +1,66 @@
+// Keypoints, detector parameters and the scale space shared by the GPU
+// detector and the CPU reference.
+//
+// Scale space (Bay et al. 2008, OpenSURF): octave o has n_octave_layers + 2
+// layers of box filters of side
+//
+//     L(o, l) = 3 * (2^(o+1) * (l + 1) + 1)       l = 0 .. n_octave_layers + 1
+//
+// i.e. 9-15-21-27, 15-27-39-51, 27-51-75-99, 51-99-147-195 for the default 4
+// octaves of 2 + 2 layers, sampled every 2^o pixels: sample (i, j) of octave o
+// is the filter centred on pixel (x, y) = (j * 2^o, i * 2^o). (OpenCV's SURF
+// uses the sizes (9 + 6l) * 2^o instead; octave 0 is the same.) A filter of
+// side L approximates Gaussian second derivatives of scale sigma = 1.2 L / 9.
+//
+// Keypoint fields follow OpenCV's KeyPoint as its SURF fills them:
+//   x, y       position in pixels; (0, 0) is the centre of the top-left pixel,
+//              x right, y down
+//   size       the interpolated filter side L in pixels (not rounded);
+//              sigma = 1.2 * size / 9 = 0.1333 * size
+//   angle      orientation in degrees, -1 until orientation is computed
+//   response   det(H) at the detected sample (see below), before interpolation
+//   octave     o
+//   laplacian  sign of the trace Dxx + Dyy: +1 for a dark blob on a light
+//              background, -1 for a light blob on dark (OpenCV's class_id)
+#pragma once
+
+#include <vector>
+
+namespace glsurf {
+
+struct KeyPoint {
+  float x = 0, y = 0;
+  float size = 0;
+  float angle = -1;
+  float response = 0;
+  int octave = 0;
+  int laplacian = 0;
+};
+
+// Parameters, named like OpenCV's cv::xfeatures2d::SURF.
+//   | field              | default | meaning                                          |
+//   |--------------------|---------|--------------------------------------------------|
+//   | hessian_threshold  | 100     | keep samples with det(H) > threshold; det is in  |
+//   |                    |         | (grey level)^2 of a 0-255 image, as OpenCV's     |
+//   | n_octaves          | 4       | octaves of the scale space                       |
+//   | n_octave_layers    | 2       | layers searched per octave (each needs the one   |
+//   |                    |         | below and above: n_octave_layers + 2 filters)    |
+//   | max_features       | 0       | keep the N strongest responses; 0 keeps all      |
+struct DetectorConfig {
+  float hessian_threshold = 100.0f;
+  int n_octaves = 4;
+  int n_octave_layers = 2;
+  int max_features = 0;
+};
+
+inline int filter_size(int octave, int layer) { return 3 * ((2 << octave) * (layer + 1) + 1); }
+inline int sample_step(int octave) { return 1 << octave; }
+
+// The smallest image side the detector accepts: the smallest filter and the
+// 3x3 neighbourhood around it must fit.
+inline int min_image_side(const DetectorConfig&) { return filter_size(0, 2) + 2; }
+
+// Deterministic order of results: strongest response first; ties by y, x, size.
+void sort_by_strength(std::vector<KeyPoint>& keypoints);
+
+}  // namespace glsurf

@@ -1,0 +1,133 @@
+// The CPU reference detector: hand-worked box-filter responses, synthetic
+// Gaussian blobs of known position and scale, degenerate inputs.
+#include <doctest/doctest.h>
+
+#include "cpu/detector.hpp"
+#include "gl/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace glsurf;
+
+namespace {
+
+// A Gaussian blob of standard deviation sigma centred at (cx, cy) on a flat
+// background; amplitude > 0 is a light blob, < 0 a dark one.
+GrayImage blob_image(int w, int h, double cx, double cy, double sigma, double background, double amplitude) {
+  GrayImage image(w, h);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const double r2 = (x - cx) * (x - cx) + (y - cy) * (y - cy);
+      const double v = background + amplitude * std::exp(-r2 / (2 * sigma * sigma));
+      image.at(x, y) = static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0, 255.0)));
+    }
+  return image;
+}
+
+// Where the box-filter det(H) of a Gaussian blob of standard deviation sigma
+// peaks over the filter side L, from the continuous model: each lobe's mean is
+// the blob's mass over the lobe (products of normal CDFs, pixel i covering
+// [i - 0.5, i + 0.5)) over its area; at the blob's centre Dxy = 0 and
+// det = Dxx^2. Maximised over real lobe widths l (L = 3l) by golden section.
+// This is independent of the detector's discrete sums and interpolation.
+double box_peak_filter_side(double sigma) {
+  auto cdf = [&](double v) { return 0.5 * std::erfc(-v / (sigma * std::sqrt(2.0))); };
+  auto mass = [&](double a, double b) { return cdf(b) - cdf(a); };  // 1-D, [a, b)
+  auto dxx = [&](double l) {
+    const double c = (3 * l - 1) / 2;                 // centre offset, (L - 1) / 2
+    const double y0 = -(l - 1) - 0.5, y1 = l - 0.5;   // rows of height 2l - 1
+    const double left = mass(-c - 0.5, -c + l - 0.5), mid = mass(-c + l - 0.5, -c + 2 * l - 0.5),
+                 right = mass(-c + 2 * l - 0.5, c + 0.5);
+    return (left - 2 * mid + right) * mass(y0, y1) / (l * (2 * l - 1));
+  };
+  double a = 1.0, b = 40.0 * sigma;
+  const double g = (std::sqrt(5.0) - 1) / 2;
+  for (int i = 0; i < 200; ++i) {
+    const double m1 = b - g * (b - a), m2 = a + g * (b - a);
+    if (dxx(m1) * dxx(m1) > dxx(m2) * dxx(m2)) b = m2; else a = m1;
+  }
+  return 3 * (a + b) / 2;
+}
+
+}  // namespace
+
+TEST_SUITE("cpu") {
+
+TEST_CASE("filter sizes and steps follow Bay et al. / OpenSURF") {
+  CHECK(filter_size(0, 0) == 9);
+  CHECK(filter_size(0, 3) == 27);
+  CHECK(filter_size(1, 0) == 15);
+  CHECK(filter_size(1, 3) == 51);
+  CHECK(filter_size(2, 0) == 27);
+  CHECK(filter_size(2, 3) == 99);
+  CHECK(filter_size(3, 1) == 99);
+  CHECK(sample_step(3) == 8);
+}
+
+TEST_CASE("box-filter responses, worked by hand for L = 9") {
+  // A light vertical bar 3 px wide (x = 3..5) under the centre of a 9x9 filter:
+  // only the middle Dxx lobe sees it: Dxx = -2 * (3 * 5 * 10) / 15 = -20.
+  GrayImage bar(9, 9, 0);
+  for (int y = 0; y < 9; ++y)
+    for (int x = 3; x < 6; ++x) bar.at(x, y) = 10;
+  const cpu::HessianResponse r = cpu::hessian_at(cpu::integral_image(bar), 4, 4, 9);
+  CHECK(r.dxx == doctest::Approx(-20.0f));
+  CHECK(r.dyy == doctest::Approx(0.0f));
+  CHECK(r.dxy == doctest::Approx(0.0f));
+
+  // One pixel of 81 at (2, 2): in the top-left Dxy square (area 9), the left
+  // Dxx lobe and the top Dyy lobe (area 15 each).
+  GrayImage dot(9, 9, 0);
+  dot.at(2, 2) = 81;
+  const cpu::HessianResponse d = cpu::hessian_at(cpu::integral_image(dot), 4, 4, 9);
+  CHECK(d.dxx == doctest::Approx(81.0f / 15));
+  CHECK(d.dyy == doctest::Approx(81.0f / 15));
+  CHECK(d.dxy == doctest::Approx(9.0f));
+  const cpu::HessianLayer layer = cpu::hessian_layer(cpu::integral_image(dot), 9, 1);
+  CHECK(layer.valid[4 * 9 + 4] == 1);
+  CHECK(layer.valid[4 * 9 + 3] == 0);  // the filter would leave the image
+  CHECK(layer.det_at(4, 4) == doctest::Approx(5.4 * 5.4 - 0.81 * 81));
+}
+
+TEST_CASE("the box filters select a smaller scale than their nominal sigma = 1.2 L / 9") {
+  // Scale selection with box filters peaks near L = 5 sigma, not at the
+  // L = 7.5 sigma that the nominal 1.2 L / 9 suggests (see the model above).
+  for (const double sigma : {2.0, 4.0, 8.0}) {
+    const double peak = box_peak_filter_side(sigma);
+    CHECK(peak > 4.5 * sigma);
+    CHECK(peak < 6.0 * sigma);
+  }
+}
+
+TEST_CASE("Gaussian blobs are found at their position and scale, with the Laplacian's sign") {
+  // Position within 0.5 px; size within 10 % of where the continuous model of
+  // the same box filters peaks; both contrasts; centres off the pixel grid.
+  for (const double sigma : {3.0, 4.5, 7.0, 10.0}) {
+    for (const double amplitude : {150.0, -150.0}) {
+      const double cx = 100.3, cy = 90.6;
+      const GrayImage image = blob_image(220, 200, cx, cy, sigma, amplitude > 0 ? 40 : 210, amplitude);
+      DetectorConfig config;
+      config.hessian_threshold = 10;
+      const std::vector<KeyPoint> ks = cpu::detect(image, config);
+      INFO("sigma " << sigma << ", amplitude " << amplitude << ", " << ks.size() << " keypoints");
+      REQUIRE(!ks.empty());
+      const KeyPoint& k = ks.front();  // the strongest
+      CHECK(std::hypot(k.x - cx, k.y - cy) < 0.5);
+      const double expected = box_peak_filter_side(sigma);
+      INFO("size " << k.size << ", model " << expected);
+      CHECK(std::abs(k.size - expected) < 0.1 * expected);
+      CHECK(k.laplacian == (amplitude > 0 ? -1 : 1));
+    }
+  }
+}
+
+TEST_CASE("a constant image has no keypoints; a too small one is an error") {
+  CHECK(cpu::detect(GrayImage(64, 48, 128), DetectorConfig{}).empty());
+  const int side = min_image_side(DetectorConfig{});
+  CHECK_NOTHROW(cpu::detect(GrayImage(side, side, 7), DetectorConfig{}));
+  CHECK_THROWS_WITH_AS(cpu::detect(GrayImage(side - 1, 100, 7), DetectorConfig{}),
+                       doctest::Contains("smaller than the smallest filter"), Error);
+}
+
+}  // TEST_SUITE
