@@ -34,7 +34,7 @@ struct Input {
 
 struct Uniform {
   const char* name;
-  std::variant<int, unsigned, float, glm::ivec2, glm::vec2, glm::vec4> value;
+  std::variant<int, unsigned, float, glm::ivec2, glm::ivec4, glm::vec2, glm::vec4> value;
 };
 
 class PassRunner {

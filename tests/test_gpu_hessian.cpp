@@ -1,0 +1,88 @@
+// GPU Hessian responses against the CPU reference on a real photograph and a
+// random image, every octave and layer.
+//
+// Tolerance: box sums are exact integers on both sides; then each side does
+// the same few float32 operations, but the GPU may fuse multiply-adds and
+// divide through a reciprocal. So each value may differ by a few float32
+// rounding steps of the terms it is made of: |gpu - cpu| <= 1e-5 * (|Dxx Dyy|
+// + 0.81 Dxy^2 + 1) for det, which we bound with the magnitude of the CPU
+// value's own terms, recomputed here from hessian_at.
+#include <doctest/doctest.h>
+
+#include "cpu/detector.hpp"
+#include "gl/error.hpp"
+#include "gl/pass.hpp"
+#include "support.hpp"
+#include "surf/hessian.hpp"
+#include "surf/integral.hpp"
+
+#include <cmath>
+
+using namespace glsurf;
+
+namespace {
+
+void compare_with_cpu(const GrayImage& image, const DetectorConfig& config) {
+  gl::PassRunner runner;
+  runner.set_check_every_pass(true);
+  const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
+  gl::Texture texture(image.width, image.height, gl::Format::R8, "image");
+  texture.upload(image.pixels.data());
+  IntegralStage integral(shaders);
+  integral.configure(image.width, image.height);
+  HessianStage hessian(shaders, config);
+  hessian.configure(image.width, image.height);
+  hessian.run(runner, integral.run(runner, texture));
+
+  const cpu::IntegralImage sums = cpu::integral_image(image);
+  const int layers = config.n_octave_layers + 2;
+  for (const HessianOctave& oct : hessian.octaves()) {
+    for (int l = 0; l < layers; ++l) {
+      const int group = l / 4, channel = l % 4;
+      const std::vector<float> det = oct.det[group].download_f32();
+      const std::vector<float> trace = oct.trace[group].download_f32();
+      const cpu::HessianLayer ref = cpu::hessian_layer(sums, filter_size(oct.octave, l), oct.step);
+      REQUIRE(ref.width == oct.grid.x);
+      REQUIRE(ref.height == oct.grid.y);
+      int bad = 0, valid = 0;
+      for (int i = 0; i < ref.height; ++i) {
+        for (int j = 0; j < ref.width; ++j) {
+          const size_t k = static_cast<size_t>(i) * ref.width + j;
+          const float gd = det[4 * k + channel], gt = trace[4 * k + channel];
+          if (!ref.valid[k]) {
+            bad += gd != 0.0f || gt != 0.0f;
+            continue;
+          }
+          ++valid;
+          const cpu::HessianResponse r = cpu::hessian_at(sums, j * oct.step, i * oct.step, ref.filter);
+          const double scale = std::abs(r.dxx * r.dyy) + 0.81 * r.dxy * r.dxy + 1.0;
+          const double tscale = std::abs(r.dxx) + std::abs(r.dyy) + 1.0;
+          bad += std::abs(gd - ref.det[k]) > 1e-5 * scale || std::abs(gt - ref.trace[k]) > 1e-5 * tscale;
+        }
+      }
+      INFO("octave " << oct.octave << " layer " << l << " (L = " << ref.filter << "): " << valid
+                     << " valid samples");
+      CHECK(bad == 0);
+    }
+  }
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+}  // namespace
+
+TEST_SUITE("gl") {
+
+TEST_CASE("GPU Hessian (single pass) equals the CPU reference on a photograph") {
+  test::headless_context();
+  compare_with_cpu(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), DetectorConfig{});
+}
+
+TEST_CASE("GPU Hessian (single pass) equals the CPU reference on a random image, 3 layers per octave") {
+  test::headless_context();
+  DetectorConfig config;
+  config.n_octave_layers = 3;  // 5 filters: two texture groups per octave
+  config.n_octaves = 3;
+  compare_with_cpu(test::random_image(203, 151, 5), config);
+}
+
+}  // TEST_SUITE
