@@ -10,6 +10,8 @@
 #include "gl/timer.hpp"
 #include "support.hpp"
 
+#include <chrono>
+
 using namespace glsurf;
 
 TEST_SUITE("gl") {
@@ -96,13 +98,73 @@ TEST_CASE("ping-pong alternates between two targets") {
   CHECK(pp.front().id() == front);
 }
 
-TEST_CASE("a GPU timer measures a non-negative time") {
+TEST_CASE("a GPU timer measures real draws: more than zero, no more than the wall clock") {
   test::headless_context();
+  gl::PassRunner runner;
+  gl::Program program(gl::ShaderSource::embedded(), "common/fullscreen.vert", "integral/scan_up.frag");
+  gl::Texture source(2048, 1024, gl::Format::R32UI, "source");
+  gl::Texture out(1024, 1024, gl::Format::R32UI, "out");
+  gl::Framebuffer target({&out}, "out");
   gl::GpuTimer timer;
-  timer.begin();
-  timer.end();
-  CHECK(timer.milliseconds() >= 0.0);
+  for (int frame = 0; frame < 3; ++frame) {  // the first query of a context is the suspicious one
+    glFinish();
+    const auto t0 = std::chrono::steady_clock::now();
+    timer.begin();
+    for (int i = 0; i < 4; ++i) {
+      runner.run("integral_scan_up", program, target, {{"u_source", source}}, {{"u_axis", glm::ivec2(1, 0)}});
+    }
+    timer.end();
+    glFinish();
+    const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const double gpu = timer.milliseconds();
+    INFO("frame " << frame << ": GPU " << gpu << " ms, wall " << wall << " ms");
+    CHECK(gpu > 0.0);
+    CHECK(gpu <= wall * 1.05 + 0.5);
+  }
   CHECK_THROWS_AS(timer.end(), std::logic_error);
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+TEST_CASE("the pass runner refuses misspelt samplers and uniforms, and restores the target") {
+  test::headless_context();
+  gl::PassRunner runner;
+  gl::Program program(gl::ShaderSource::embedded(), "common/fullscreen.vert", "integral/scan_up.frag");
+  gl::Texture source(4, 4, gl::Format::R32UI, "source");
+  gl::Texture out(2, 4, gl::Format::R32UI, "out");
+  gl::Framebuffer target({&out}, "out");
+  CHECK_THROWS_WITH_AS(runner.run("p", program, target, {{"u_sourse", source}}, {{"u_axis", glm::ivec2(1, 0)}}),
+                       doctest::Contains("no sampler 'u_sourse'"), std::logic_error);
+  CHECK_THROWS_WITH_AS(runner.run("p", program, target, {{"u_source", source}}, {{"u_axsi", glm::ivec2(1, 0)}}),
+                       doctest::Contains("no uniform 'u_axsi'"), std::logic_error);
+  CHECK(runner.passes_run() == 0);
+
+  gl::Texture other(3, 5, gl::Format::R32UI, "other");
+  gl::Framebuffer bound({&other}, "other");
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, bound.id());
+  glViewport(1, 2, 3, 4);
+  runner.run("p", program, target, {{"u_source", source}}, {{"u_axis", glm::ivec2(1, 0)}});
+  GLint after = 0, viewport[4] = {0, 0, 0, 0};
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &after);
+  glGetIntegerv(GL_VIEWPORT, viewport);
+  CHECK(static_cast<unsigned>(after) == bound.id());
+  CHECK(viewport[0] == 1);
+  CHECK(viewport[3] == 4);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+TEST_CASE("destroying or replacing one headless context leaves the others working") {
+  {
+    gl::Context second = gl::Context::headless();
+    second = gl::Context::headless();  // the first "second" is destroyed here
+    gl::Texture t(3, 3, gl::Format::R8, "in second");
+    CHECK(t.download_u8().size() == 9);
+  }
+  test::headless_context();  // make the shared test context current again
+  const GrayImage image = test::random_image(5, 3, 2);
+  gl::Texture t(5, 3, gl::Format::R8, "after");
+  t.upload(image.pixels.data());
+  CHECK(t.download_u8() == image.pixels);
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
 

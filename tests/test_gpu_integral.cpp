@@ -134,15 +134,48 @@ TEST_CASE("all-255 images of 4096x4096 and 4112x4112: exact tables, exact large 
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
 
+TEST_CASE("the result is the same texture every frame, and fresh, at every size") {
+  // Sizes below T0 end in the doubling ping-pong, with odd and even step counts.
+  test::headless_context();
+  gl::PassRunner runner;
+  const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
+  for (const IntegralMethod method : {IntegralMethod::Blelloch2D, IntegralMethod::Blelloch1D}) {
+    IntegralStage stage(shaders, {method, 8192});
+    for (const Size s : {Size{1, 1}, Size{2, 2}, Size{5, 5}, Size{6, 6}, Size{9, 9}, Size{90, 90}, Size{200, 100}}) {
+      stage.configure(s.w, s.h);
+      const gl::Texture& result = stage.result();
+      gl::Texture texture(s.w, s.h, gl::Format::R8, "image");
+      for (unsigned frame = 0; frame < 3; ++frame) {
+        const GrayImage image = test::random_image(s.w, s.h, 1000 + frame);
+        texture.upload(image.pixels.data());
+        const gl::Texture& out = stage.run(runner, texture);
+        INFO(std::string(to_string(method)) << " " << s.w << "x" << s.h << " frame " << frame);
+        CHECK(&out == &result);
+        CHECK(test::first_difference(result.download_u32(), cpu::integral_image(image)) == "");
+      }
+    }
+  }
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
 TEST_CASE("configure and run refuse wrong inputs") {
   test::headless_context();
   gl::PassRunner runner;
-  IntegralStage stage(gl::ShaderSource::from_environment());
-  gl::Texture texture(8, 8, gl::Format::R8, "image");
-  CHECK_THROWS_AS(stage.run(runner, texture), std::logic_error);  // not configured
-  stage.configure(8, 9);
-  CHECK_THROWS_AS(stage.run(runner, texture), std::logic_error);  // wrong size
-  CHECK_THROWS_AS(stage.configure(0, 5), std::logic_error);
+  for (const IntegralMethod method : {IntegralMethod::Blelloch2D, IntegralMethod::Blelloch1D}) {
+    IntegralStage stage(gl::ShaderSource::from_environment(), {method, 8192});
+    gl::Texture texture(8, 8, gl::Format::R8, "image");
+    CHECK_THROWS_AS(stage.run(runner, texture), std::logic_error);  // not configured
+    CHECK_THROWS_AS(stage.passes_per_run(), std::logic_error);
+    CHECK_THROWS_AS(stage.result(), std::logic_error);
+    stage.configure(8, 9);
+    CHECK_THROWS_AS(stage.run(runner, texture), std::logic_error);  // wrong size
+    CHECK_THROWS_AS(stage.configure(0, 5), std::logic_error);
+    // The integral image is one texel larger than the image on each side.
+    const int max = test::headless_context().info().max_texture_size;
+    CHECK_THROWS_WITH_AS(stage.configure(max, 1), doctest::Contains("is too large"), Error);
+    CHECK(stage.width() == 8);  // a failed configure leaves the stage as it was
+    CHECK(stage.passes_per_run() > 0);
+  }
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
 

@@ -102,6 +102,13 @@ int bench_integral(Args& args) {
   const GrayImage photo = load_gray(image_path);
   gl::Context ctx = gl::Context::headless();
   const gl::ContextInfo& info = ctx.info();
+  for (const auto& [w, h] : sizes) {  // before any allocation
+    if (w + 1 > info.max_texture_size || h + 1 > info.max_texture_size) {
+      throw UsageError("--sizes " + std::to_string(w) + "x" + std::to_string(h) +
+                       ": the integral image needs (W+1)x(H+1) texels, at most " +
+                       std::to_string(info.max_texture_size) + " per side here");
+    }
+  }
   const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
   gl::PassRunner runner;
   IntegralStage two_d(shaders, {IntegralMethod::Blelloch2D, top_pixels});
@@ -114,7 +121,8 @@ int bench_integral(Args& args) {
               software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
   std::printf("  input: %s resampled to each size; median of %d runs after %d warm-up; T0 = %d\n",
               image_path.c_str(), runs, warmup, top_pixels);
-  std::printf("  GPU = GL_TIME_ELAPSED query; wall = glFinish to glFinish; exact = equals the CPU\n\n");
+  std::printf("  GPU = GL_TIME_ELAPSED query%s; wall = glFinish to glFinish; exact = equals the CPU\n\n",
+              info.timer_query ? "" : " (not available on this driver: n/a)");
   std::printf("%-11s | %-34s | %-34s | %s\n", "", "2-D (Terriberry)", "1-D (rows, columns)",
               "CPU reference");
   std::printf("%-11s | %8s %8s %6s %8s | %8s %8s %6s %8s | %8s\n", "size", "GPU ms", "wall ms",
@@ -137,8 +145,14 @@ int bench_integral(Args& args) {
     all_exact = all_exact && a.exact && b.exact;
     char label[32];
     std::snprintf(label, sizeof label, "%dx%d", w, h);
-    std::printf("%-11s | %8.2f %8.2f %6d %8s | %8.2f %8.2f %6d %8s | %8.2f\n", label, a.gpu_ms,
-                a.wall_ms, a.passes, a.exact ? "yes" : "NO", b.gpu_ms, b.wall_ms, b.passes,
+    auto gpu_ms = [&](double ms) {
+      char text[16];
+      if (info.timer_query) std::snprintf(text, sizeof text, "%8.2f", ms);
+      else std::snprintf(text, sizeof text, "%8s", "n/a");
+      return std::string(text);
+    };
+    std::printf("%-11s | %s %8.2f %6d %8s | %s %8.2f %6d %8s | %8.2f\n", label, gpu_ms(a.gpu_ms).c_str(),
+                a.wall_ms, a.passes, a.exact ? "yes" : "NO", gpu_ms(b.gpu_ms).c_str(), b.wall_ms, b.passes,
                 b.exact ? "yes" : "NO", median(cpu_ms));
     for (const GpuResult* g : {&a, &b}) {
       for (const auto& p : g->per_pass) {

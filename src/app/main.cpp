@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
       std::fputs(app::kUsage, stdout);
       return 0;
     }
-    std::fprintf(stderr, "glsurf: unknown command '%s'\n%s", command.c_str(), app::kUsage);
+    std::fprintf(stderr, "glsurf: error: unknown command '%s' (see glsurf help)\n", command.c_str());
     return 2;
   } catch (const app::UsageError& e) {
     std::fprintf(stderr, "glsurf: error: %s (see glsurf help)\n", e.what());

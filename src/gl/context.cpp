@@ -10,6 +10,7 @@
 #include <GLFW/glfw3.h>
 
 #include <cstdlib>
+#include <map>
 #include <cstring>
 #include <vector>
 
@@ -24,22 +25,47 @@ const char* to_string(ContextPath path) {
   return "?";
 }
 
+namespace {
+
+// eglGetPlatformDisplay returns one EGLDisplay per device and eglTerminate is
+// not reference-counted, and glfwTerminate closes every window: count the users
+// so that destroying one Context never pulls the ground from under another.
+std::map<EGLDisplay, int>& display_users() {
+  static std::map<EGLDisplay, int> users;
+  return users;
+}
+int& glfw_users() {
+  static int users = 0;
+  return users;
+}
+
+void release_display(EGLDisplay display) {
+  if (--display_users()[display] == 0) {
+    display_users().erase(display);
+    eglTerminate(display);
+  }
+}
+
+}  // namespace
+
 struct Context::Impl {
   ContextPath path = ContextPath::EglDevice;
   ContextInfo info;
-  EGLDisplay display = EGL_NO_DISPLAY;
+  EGLDisplay display = EGL_NO_DISPLAY;  // counted in display_users() while set
   EGLContext context = EGL_NO_CONTEXT;
-  GLFWwindow* window = nullptr;
+  GLFWwindow* window = nullptr;         // counted in glfw_users() while set
 
   ~Impl() {
     if (window) {
       glfwDestroyWindow(window);
-      glfwTerminate();
+      if (--glfw_users() == 0) glfwTerminate();
     }
     if (display != EGL_NO_DISPLAY) {
-      eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+      if (eglGetCurrentContext() == context) {
+        eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+      }
       if (context != EGL_NO_CONTEXT) eglDestroyContext(display, context);
-      eglTerminate(display);
+      release_display(display);
     }
   }
 };
@@ -78,9 +104,11 @@ std::string egl_error_name(EGLint e) {
 void load_and_check_gl(ContextPath path) {
   glewExperimental = GL_TRUE;
   const GLenum r = glewInit();
-  // On an EGL context GLEW (built for GLX) loads the core functions and then
-  // fails to find an X display for its GLX extensions; that is success here.
-  const bool ok = r == GLEW_OK || (path != ContextPath::Glfw && r == GLEW_ERROR_NO_GLX_DISPLAY);
+  // On an EGL context (ours, or GLFW's on Wayland) GLEW, built for GLX, loads
+  // the core functions and then fails to find an X display for its GLX
+  // extensions; that is success here: the entry points are checked below.
+  (void)path;
+  const bool ok = r == GLEW_OK || r == GLEW_ERROR_NO_GLX_DISPLAY;
   if (!ok) {
     throw Error(std::string("GLEW could not load OpenGL entry points: ") +
                 reinterpret_cast<const char*>(glewGetErrorString(r)));
@@ -135,6 +163,29 @@ ContextInfo query_info(ContextPath path) {
   GLint bits = 0;  // a timer with zero counter bits cannot time anything
   glGetQueryiv(GL_TIME_ELAPSED, GL_QUERY_COUNTER_BITS, &bits);
   info.timer_query = bits > 0;
+  if (info.timer_query) {
+    // Mesa 22.3's llvmpipe answers the first GL_TIME_ELAPSED query around
+    // real work in a context with a bogus huge value (the time since boot);
+    // spend it here on a 1x1 clear.
+    GLuint query = 0, texture = 0, framebuffer = 0;
+    GLuint64 ns = 0;
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, 1, 1, 0, GL_RED, GL_UNSIGNED_BYTE, nullptr);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glGenFramebuffers(1, &framebuffer);
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture, 0);
+    glGenQueries(1, &query);
+    glBeginQuery(GL_TIME_ELAPSED, query);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glEndQuery(GL_TIME_ELAPSED);
+    glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteQueries(1, &query);
+    glDeleteFramebuffers(1, &framebuffer);
+    glDeleteTextures(1, &texture);
+  }
   check_gl_errors("reading context limits");
   return info;
 }
@@ -192,10 +243,11 @@ const ContextInfo& Context::info() const { return impl_->info; }
 GLFWwindow* Context::glfw_window() const { return impl_->window; }
 
 void Context::make_current() const {
+  GLSURF_EXPECTS(impl_ != nullptr, "use of a moved-from Context");
   if (impl_->window) {
     glfwMakeContextCurrent(impl_->window);
-  } else {
-    eglMakeCurrent(impl_->display, EGL_NO_SURFACE, EGL_NO_SURFACE, impl_->context);
+  } else if (!eglMakeCurrent(impl_->display, EGL_NO_SURFACE, EGL_NO_SURFACE, impl_->context)) {
+    throw Error("cannot make the OpenGL context current: " + egl_error_name(eglGetError()));
   }
 }
 
@@ -221,11 +273,12 @@ Context Context::headless() {
       tried.push_back(label + ": eglInitialize failed (" + egl_error_name(eglGetError()) + ")");
       return nullptr;
     }
+    ++display_users()[display];
     std::string why;
     EGLContext context = create_egl_context(display, why);
     if (context == EGL_NO_CONTEXT) {
       tried.push_back(label + ": " + why);
-      eglTerminate(display);
+      release_display(display);
       return nullptr;
     }
     auto impl = std::make_unique<Impl>();
@@ -298,6 +351,7 @@ Context Context::window(int width, int height, const std::string& title, bool vi
     glfwGetError(&desc);
     throw Error(std::string("no window system for a GLFW window: ") + (desc ? desc : "glfwInit failed"));
   }
+  ++glfw_users();
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -307,7 +361,7 @@ Context Context::window(int width, int height, const std::string& title, bool vi
   if (!window) {
     const char* desc = nullptr;
     glfwGetError(&desc);
-    glfwTerminate();
+    if (--glfw_users() == 0) glfwTerminate();
     throw Error(std::string("could not open an OpenGL 3.3 core window: ") + (desc ? desc : "unknown GLFW error"));
   }
   auto impl = std::make_unique<Impl>();

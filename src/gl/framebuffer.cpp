@@ -17,11 +17,13 @@ Framebuffer::Framebuffer(std::vector<const Texture*> colors, std::string label)
     throw Error("framebuffer '" + label_ + "' needs " + std::to_string(colors.size()) +
                 " render targets, the driver allows " + std::to_string(max_attachments));
   }
+  for (const Texture* t : colors) {
+    GLSURF_EXPECTS(t && *t, "framebuffer '" + label_ + "' given an empty texture");
+  }
   width_ = colors[0]->width();
   height_ = colors[0]->height();
   std::string described;
   for (const Texture* t : colors) {
-    GLSURF_EXPECTS(t && *t, "framebuffer '" + label_ + "' given an empty texture");
     GLSURF_EXPECTS(t->width() == width_ && t->height() == height_,
                    "attachments of framebuffer '" + label_ + "' differ in size");
     attachments_.push_back(t->id());
@@ -49,7 +51,12 @@ Framebuffer::Framebuffer(std::vector<const Texture*> colors, std::string label)
     throw Error("framebuffer '" + label_ + "' is incomplete (" + gl_enum_name(status) +
                 ") with attachments: " + described);
   }
-  check_gl_errors("creating framebuffer '" + label_ + "'");
+  try {
+    check_gl_errors("creating framebuffer '" + label_ + "'");
+  } catch (...) {
+    release();
+    throw;
+  }
 }
 
 Framebuffer::Framebuffer(Framebuffer&& other) noexcept

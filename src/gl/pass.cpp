@@ -94,6 +94,19 @@ void PassRunner::run(const char* name, const Program& program, const Framebuffer
                    std::string(name) + ": reads and writes texture '" + in.texture.label() + "'");
   }
 
+  // A misspelt name would otherwise be ignored by GL without a word.
+  for (const Input& in : inputs) {
+    GLSURF_EXPECTS(program.uniform_location(in.sampler) != -1,
+                   std::string(name) + ": " + program.label() + " has no sampler '" + in.sampler + "'");
+  }
+  for (const Uniform& u : uniforms) {
+    GLSURF_EXPECTS(program.uniform_location(u.name) != -1,
+                   std::string(name) + ": " + program.label() + " has no uniform '" + u.name + "'");
+  }
+
+  GLint previous_target = 0, previous_viewport[4] = {0, 0, 0, 0};
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_target);
+  glGetIntegerv(GL_VIEWPORT, previous_viewport);
   glUseProgram(program.id());
   GLint unit = 0;
   for (const Input& in : inputs) {
@@ -122,9 +135,10 @@ void PassRunner::run(const char* name, const Program& program, const Framebuffer
     glDrawArrays(GL_TRIANGLES, 0, 3);
   }
 
-  // Leave nothing bound behind.
+  // Leave nothing behind: unbind what we bound, restore target and viewport.
   glBindVertexArray(0);
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(previous_target));
+  glViewport(previous_viewport[0], previous_viewport[1], previous_viewport[2], previous_viewport[3]);
   for (GLint i = unit - 1; i >= 0; --i) {
     glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(i));
     glBindTexture(GL_TEXTURE_2D, 0);

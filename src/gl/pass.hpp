@@ -71,12 +71,14 @@ class PassRunner {
   bool check_every_pass_ = false;
   std::uint64_t passes_run_ = 0;
   bool profiling_ = false;
-  std::vector<unsigned> queries_;                    // pool, grown on first use
-  std::vector<std::pair<const char*, unsigned>> pending_;  // (name, query) this frame
+  std::vector<unsigned> queries_;                           // pool, grown on first use
+  std::vector<std::pair<std::string, unsigned>> pending_;  // (name, query) this frame
 };
 
 // Two same-sized textures with a framebuffer each, for iterated passes that
 // read the previous result: read front(), write into back(), then swap().
+// reset(steps) before a run of `steps` passes makes the last one write
+// texture(0), so the result lives in the same texture every frame.
 class PingPong {
  public:
   PingPong() = default;
@@ -85,6 +87,8 @@ class PingPong {
   const Texture& front() const { return textures_[front_]; }
   const Framebuffer& back() const { return targets_[1 - front_]; }
   void swap() { front_ = 1 - front_; }
+  void reset(int steps) { front_ = steps % 2; }
+  const Texture& texture(int i) const { return textures_[i]; }
 
  private:
   Texture textures_[2];

@@ -87,7 +87,12 @@ Program::Program(const ShaderSource& source, const std::string& vertex_path,
     glGetActiveUniform(id_, static_cast<GLuint>(i), sizeof name, &length, &size, &type, name);
     locations_[std::string(name, static_cast<size_t>(length))] = glGetUniformLocation(id_, name);
   }
-  check_gl_errors("linking " + label_);
+  try {
+    check_gl_errors("linking " + label_);
+  } catch (...) {
+    release();
+    throw;
+  }
 }
 
 Program::Program(Program&& other) noexcept

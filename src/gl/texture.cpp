@@ -51,8 +51,10 @@ int channels(Format format) { return info(format).channels; }
 Texture::Texture(int width, int height, Format format, std::string label)
     : width_(width), height_(height), format_(format), label_(std::move(label)) {
   GLSURF_EXPECTS(width > 0 && height > 0, "texture '" + label_ + "' needs a positive size");
+  check_gl_errors("before creating texture '" + label_ + "'");  // do not take the blame for others
   GLint max_size = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+  if (max_size == 0) throw Error("cannot create texture '" + label_ + "': no current OpenGL context");
   if (width > max_size || height > max_size) {
     throw Error("texture '" + label_ + "' of " + std::to_string(width) + "x" +
                 std::to_string(height) + " exceeds GL_MAX_TEXTURE_SIZE " + std::to_string(max_size));
@@ -70,6 +72,7 @@ Texture::Texture(int width, int height, Format format, std::string label)
   if (GLEW_KHR_debug) glObjectLabel(GL_TEXTURE, id_, -1, label_.c_str());
   const GLenum e = glGetError();
   if (e != GL_NO_ERROR) {
+    release();
     throw Error("cannot allocate texture '" + label_ + "' " + std::to_string(width) + "x" +
                 std::to_string(height) + " " + to_string(format) + ": " + gl_enum_name(e));
   }

@@ -1,6 +1,7 @@
 #include "surf/integral.hpp"
 
 #include "gl/error.hpp"
+#include "gl/gl.hpp"
 
 #include <algorithm>
 
@@ -133,35 +134,50 @@ IntegralStage::~IntegralStage() = default;
 
 void IntegralStage::configure(int width, int height) {
   GLSURF_EXPECTS(width > 0 && height > 0, "image size must be positive");
+  GLint max_size = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+  if (width + 1 > max_size || height + 1 > max_size) {
+    throw Error("image of " + std::to_string(width) + "x" + std::to_string(height) +
+                " is too large: its integral image needs " + std::to_string(width + 1) + "x" +
+                std::to_string(height + 1) + " texels and the driver allows " +
+                std::to_string(max_size) + " per side");
+  }
+  // Build everything first, then commit: a failure leaves the stage as it was.
+  std::vector<Level> levels;
+  gl::PingPong top;
+  int top_steps = 0;
+  std::unique_ptr<AxisScan> rows, columns;
+  if (config_.method == IntegralMethod::Blelloch1D) {
+    rows = std::make_unique<AxisScan>(glm::ivec2(1, 0), width, height, true, "integral_rows");
+    columns = std::make_unique<AxisScan>(glm::ivec2(0, 1), height, width + 1, false, "integral");
+  } else {
+    glm::ivec2 size(width, height);  // of U_k
+    while (static_cast<long long>(size.x) * size.y > config_.top_pixels && size != glm::ivec2(1)) {
+      const glm::ivec2 finer = size;
+      size = glm::ivec2(half_up(size.x), half_up(size.y));
+      levels.emplace_back(static_cast<int>(levels.size()) + 1, size, finer);
+    }
+    top_steps = 1;  // at least one step, which also applies the (1, 1) shift
+    while ((1 << top_steps) < std::max(size.x, size.y)) ++top_steps;
+    top = gl::PingPong(size.x + 1, size.y + 1, Format::R32UI,
+                       levels.empty() ? "integral" : "integral_D" + std::to_string(levels.size()));
+  }
   width_ = width;
   height_ = height;
-  levels_.clear();
-  rows_.reset();
-  columns_.reset();
-  result_ = nullptr;
-
-  if (config_.method == IntegralMethod::Blelloch1D) {
-    rows_ = std::make_unique<AxisScan>(glm::ivec2(1, 0), width, height, true, "integral_rows");
-    columns_ = std::make_unique<AxisScan>(glm::ivec2(0, 1), height, width + 1, false, "integral");
+  levels_ = std::move(levels);
+  top_ = std::move(top);
+  top_steps_ = top_steps;
+  rows_ = std::move(rows);
+  columns_ = std::move(columns);
+  if (columns_) {
     result_ = &columns_->down[0];
-    return;
+  } else {
+    result_ = levels_.empty() ? &top_.texture(0) : &levels_.front().below;
   }
-
-  glm::ivec2 size(width, height);  // of U_k
-  while (static_cast<long long>(size.x) * size.y > config_.top_pixels && size != glm::ivec2(1)) {
-    const glm::ivec2 finer = size;
-    size = glm::ivec2(half_up(size.x), half_up(size.y));
-    levels_.emplace_back(static_cast<int>(levels_.size()) + 1, size, finer);
-  }
-  top_size_ = size;
-  top_steps_ = 1;  // at least one step, which also applies the (1, 1) shift
-  while ((1 << top_steps_) < std::max(size.x, size.y)) ++top_steps_;
-  top_ = gl::PingPong(size.x + 1, size.y + 1, Format::R32UI,
-                      levels_.empty() ? "integral" : "integral_D" + std::to_string(levels_.size()));
-  result_ = levels_.empty() ? nullptr : &levels_.front().below;
 }
 
 int IntegralStage::passes_per_run() const {
+  GLSURF_EXPECTS(width_ > 0, "configure() first");
   if (config_.method == IntegralMethod::Blelloch1D) return rows_->passes() + columns_->passes();
   int n = top_steps_;
   for (const Level& l : levels_) n += 2 + l.row_prefix.passes() + l.col_prefix.passes();
@@ -170,7 +186,7 @@ int IntegralStage::passes_per_run() const {
 
 const Texture& IntegralStage::result() const {
   GLSURF_EXPECTS(width_ > 0, "configure() first");
-  return result_ ? *result_ : top_.front();
+  return *result_;
 }
 
 const Texture& IntegralStage::run(gl::PassRunner& runner, const Texture& image) {
@@ -206,7 +222,8 @@ void IntegralStage::run_2d(gl::PassRunner& runner, const Texture& image) {
     l.row_prefix.run(runner, p, l.top_row);
     l.col_prefix.run(runner, p, l.left_column);
   }
-  // Top of the pyramid: D_K by ping-pong doubling (eq. 13).
+  // Top of the pyramid: D_K by ping-pong doubling (eq. 13), ending in texture 0.
+  top_.reset(top_steps_);
   for (int j = 0; j < top_steps_; ++j) {
     const bool first = j == 0;
     const Texture& source = first ? block(levels) : top_.front();

@@ -60,7 +60,9 @@ class IntegralStage {
   void configure(int width, int height);
 
   // `image`: the R8 grey image, width x height as configured. Returns the
-  // integral texture, valid until the next configure().
+  // integral texture: the same texture as result(), for every run, until the
+  // next configure(). Throws glsurf::Error from configure() when the integral
+  // image ((W + 1) x (H + 1)) exceeds GL_MAX_TEXTURE_SIZE.
   const gl::Texture& run(gl::PassRunner& runner, const gl::Texture& image);
 
   const gl::Texture& result() const;
@@ -86,7 +88,6 @@ class IntegralStage {
   std::vector<Level> levels_;
   gl::PingPong top_;
   int top_steps_ = 0;
-  glm::ivec2 top_size_{0, 0};  // size of U_K
   // Blelloch1D: rows, then columns.
   std::unique_ptr<AxisScan> rows_, columns_;
   const gl::Texture* result_ = nullptr;
