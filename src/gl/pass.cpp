@@ -77,6 +77,7 @@ struct SetUniform {
   void operator()(unsigned v) const { glUniform1ui(location, v); }
   void operator()(float v) const { glUniform1f(location, v); }
   void operator()(const glm::ivec2& v) const { glUniform2i(location, v.x, v.y); }
+  void operator()(const glm::ivec3& v) const { glUniform3i(location, v.x, v.y, v.z); }
   void operator()(const glm::ivec4& v) const { glUniform4i(location, v.x, v.y, v.z, v.w); }
   void operator()(const glm::vec2& v) const { glUniform2f(location, v.x, v.y); }
   void operator()(const glm::vec4& v) const { glUniform4f(location, v.x, v.y, v.z, v.w); }

@@ -16,6 +16,7 @@
 #include "gl/texture.hpp"
 
 #include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
 #include <cstdint>
@@ -34,7 +35,7 @@ struct Input {
 
 struct Uniform {
   const char* name;
-  std::variant<int, unsigned, float, glm::ivec2, glm::ivec4, glm::vec2, glm::vec4> value;
+  std::variant<int, unsigned, float, glm::ivec2, glm::ivec3, glm::ivec4, glm::vec2, glm::vec4> value;
 };
 
 class PassRunner {
