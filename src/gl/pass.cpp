@@ -87,6 +87,27 @@ struct SetUniform {
 
 void PassRunner::run(const char* name, const Program& program, const Framebuffer& target,
                      std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms) {
+  run_in({0, 0, target.width(), target.height()}, name, program, target, inputs, uniforms);
+}
+
+void PassRunner::clear(const Framebuffer& target, const glm::vec4& value) {
+  GLint previous_target = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_target);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target.id());
+  const GLfloat v[4] = {value.x, value.y, value.z, value.w};
+  for (size_t i = 0; i < target.attachment_labels().size(); ++i) {
+    glClearBufferfv(GL_COLOR, static_cast<GLint>(i), v);
+  }
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(previous_target));
+  if (check_every_pass_) check_gl_errors("clearing '" + target.label() + "'");
+}
+
+void PassRunner::run_in(const Region& region, const char* name, const Program& program,
+                        const Framebuffer& target, std::initializer_list<Input> inputs,
+                        std::initializer_list<Uniform> uniforms) {
+  GLSURF_EXPECTS(region.x >= 0 && region.y >= 0 && region.width > 0 && region.height > 0 &&
+                     region.x + region.width <= target.width() && region.y + region.height <= target.height(),
+                 std::string(name) + ": region outside target '" + target.label() + "'");
   GLSURF_EXPECTS(static_cast<int>(inputs.size()) <= max_units_,
                  std::string(name) + ": more inputs than texture units");
   for (const Input& in : inputs) {
@@ -120,7 +141,7 @@ void PassRunner::run(const char* name, const Program& program, const Framebuffer
     std::visit(SetUniform{program.uniform_location(u.name)}, u.value);
   }
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target.id());
-  glViewport(0, 0, target.width(), target.height());
+  glViewport(region.x, region.y, region.width, region.height);
   glBindVertexArray(vao_);
   if (profiling_) {
     if (pending_.size() == queries_.size()) {

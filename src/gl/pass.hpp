@@ -50,6 +50,18 @@ class PassRunner {
   void run(const char* name, const Program& program, const Framebuffer& target,
            std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms = {});
 
+  // The same, drawing only into `region` of the target (for atlases: several
+  // maps in one texture). gl_FragCoord keeps the target's coordinates; the
+  // shader subtracts the region's origin.
+  struct Region {
+    int x = 0, y = 0, width = 0, height = 0;
+  };
+  void run_in(const Region& region, const char* name, const Program& program, const Framebuffer& target,
+              std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms = {});
+
+  // Sets every texel of every attachment of `target` to `value`.
+  void clear(const Framebuffer& target, const glm::vec4& value);
+
   void set_check_every_pass(bool on) { check_every_pass_ = on; }
 
   // Per-pass GPU timing: while on, every pass runs inside its own
