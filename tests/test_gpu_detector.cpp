@@ -37,18 +37,22 @@ std::vector<KeyPoint> gpu_candidates(const GrayImage& image, const DetectorConfi
   extrema.run(runner, hessian);
 
   std::vector<KeyPoint> out;
-  for (const CandidateMap& m : extrema.maps()) {
-    const std::vector<float> v = m.keypoints.download_f32();
-    for (size_t i = 0; i < v.size(); i += 4) {
-      if (v[i + 3] == 0.0f) continue;
-      KeyPoint k;
-      k.x = v[i];
-      k.y = v[i + 1];
-      k.size = std::abs(v[i + 2]);
-      k.laplacian = v[i + 2] > 0 ? 1 : -1;
-      k.response = v[i + 3];
-      k.octave = m.octave;
-      out.push_back(k);
+  const std::vector<float> v = extrema.atlas().download_f32();
+  const int stride = extrema.atlas().width();
+  for (const AtlasRect& r : extrema.rects()) {
+    for (int y = r.y; y < r.y + r.height; ++y) {
+      for (int x = r.x; x < r.x + r.width; ++x) {
+        const size_t i = 4 * (static_cast<size_t>(y) * stride + x);
+        if (v[i + 3] == 0.0f) continue;
+        KeyPoint k;
+        k.x = v[i];
+        k.y = v[i + 1];
+        k.size = std::abs(v[i + 2]);
+        k.laplacian = v[i + 2] > 0 ? 1 : -1;
+        k.response = v[i + 3];
+        k.octave = r.octave;
+        out.push_back(k);
+      }
     }
   }
   return out;

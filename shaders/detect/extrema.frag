@@ -12,11 +12,14 @@
 //           u_step       sampling step 2^o
 //           u_filters    filter sides of layers l-1, l, l+1
 //           u_image_size W, H
+//           u_origin     where the octave's grid starts in the atlas
 // Output:   RGBA32F (x, y, size * laplacian, response) of the keypoint found
-//           at this sample, in pixels; all zero where there is none. Size is
-//           the interpolated filter side; laplacian = sign of the trace (+1
-//           dark blob, -1 light blob).
-// Viewport: the octave's sample grid.
+//           at this sample, in pixels; fragments without one are discarded,
+//           so the layers of an octave share one map (a sample is a keypoint
+//           in at most one layer: its maximum dominates the layers beside it).
+//           Size is the interpolated filter side; laplacian = sign of the
+//           trace (+1 dark blob, -1 light blob).
+// Viewport: the octave's sample grid, at u_origin in the candidate atlas.
 #include "common/precision.glsl"
 
 uniform sampler2D u_below;
@@ -28,6 +31,7 @@ uniform float u_threshold;
 uniform int u_step;
 uniform ivec3 u_filters;
 uniform ivec2 u_image_size;
+uniform ivec2 u_origin;
 
 layout(location = 0) out vec4 o_keypoint;
 
@@ -38,22 +42,21 @@ float det_at(int layer, ivec2 p) {
 }
 
 void main() {
-  o_keypoint = vec4(0.0);
-  ivec2 p = ivec2(gl_FragCoord.xy);
+  ivec2 p = ivec2(gl_FragCoord.xy) - u_origin;
   // The whole 3x3x3 block must be inside the image; the largest filter decides.
   int half_side = u_filters.z / 2;
   ivec2 lo = (p - 1) * u_step, hi = (p + 1) * u_step;
-  if (any(lessThan(lo, ivec2(half_side))) || any(greaterThan(hi + half_side, u_image_size - 1))) return;
+  if (any(lessThan(lo, ivec2(half_side))) || any(greaterThan(hi + half_side, u_image_size - 1))) discard;
 
   float v = det_at(1, p);
-  if (!(v > u_threshold)) return;
+  if (!(v > u_threshold)) discard;
   float n[27];  // [layer * 9 + (dy + 1) * 3 + (dx + 1)]
   for (int s = 0; s < 3; ++s) {
     for (int dy = -1; dy <= 1; ++dy) {
       for (int dx = -1; dx <= 1; ++dx) {
         float u = det_at(s, p + ivec2(dx, dy));
         n[s * 9 + (dy + 1) * 3 + (dx + 1)] = u;
-        if (!(s == 1 && dx == 0 && dy == 0) && !(v > u)) return;
+        if (!(s == 1 && dx == 0 && dy == 0) && !(v > u)) discard;
       }
     }
   }
@@ -68,11 +71,11 @@ void main() {
   float dys = (n[25] - n[19] - n[7] + n[1]) * 0.25;
   mat3 a = mat3(dxx, dxy, dxs, dxy, dyy, dys, dxs, dys, dss);  // symmetric
   float d = determinant(a);
-  if (abs(d) < 1e-12) return;
+  if (abs(d) < 1e-12) discard;
   // Cramer's rule, as the CPU reference.
   vec3 offset = vec3(determinant(mat3(g, a[1], a[2])), determinant(mat3(a[0], g, a[2])),
                      determinant(mat3(a[0], a[1], g))) / d;
-  if (any(greaterThan(abs(offset), vec3(0.5)))) return;
+  if (any(greaterThan(abs(offset), vec3(0.5)))) discard;
 
   float laplacian = texelFetch(u_trace, p, 0)[u_channels.y] >= 0.0 ? 1.0 : -1.0;
   vec2 position = (vec2(p) + offset.xy) * float(u_step);

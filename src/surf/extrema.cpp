@@ -2,45 +2,55 @@
 
 #include "gl/error.hpp"
 
+#include <algorithm>
+
 namespace glsurf {
 
 ExtremaStage::ExtremaStage(const gl::ShaderSource& shaders, const DetectorConfig& config)
     : config_(config), program_(shaders, "common/fullscreen.vert", "detect/extrema.frag") {}
 
 void ExtremaStage::configure(const HessianStage& hessian, int width, int height) {
-  std::vector<CandidateMap> maps;
+  std::vector<AtlasRect> rects;
+  int atlas_w = 0, atlas_h = 0, column_y = 0;
   for (const HessianOctave& oct : hessian.octaves()) {
-    for (int l = 1; l <= config_.n_octave_layers; ++l) {
-      CandidateMap m;
-      m.octave = oct.octave;
-      m.layer = l;
-      const std::string label = "candidates_o" + std::to_string(oct.octave) + "_l" + std::to_string(l);
-      m.keypoints = gl::Texture(oct.grid.x, oct.grid.y, gl::Format::RGBA32F, label);
-      m.target = gl::Framebuffer({&m.keypoints}, label);
-      maps.push_back(std::move(m));
+    AtlasRect r{oct.octave, 0, 0, oct.grid.x, oct.grid.y};
+    if (oct.octave > 0) {
+      r.x = rects.front().width;
+      r.y = column_y;
+      column_y += r.height;
     }
+    atlas_w = std::max(atlas_w, r.x + r.width);
+    atlas_h = std::max(atlas_h, r.y + r.height);
+    rects.push_back(r);
   }
-  maps_ = std::move(maps);
+  gl::Texture atlas(atlas_w, atlas_h, gl::Format::RGBA32F, "candidates");
+  gl::Framebuffer target({&atlas}, "candidates");
+  rects_ = std::move(rects);
+  atlas_ = std::move(atlas);
+  target_ = std::move(target);
   width_ = width;
   height_ = height;
 }
 
 void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
   GLSURF_EXPECTS(width_ > 0, "configure() before run()");
-  for (const CandidateMap& m : maps_) {
-    const HessianOctave& oct = hessian.octaves()[static_cast<size_t>(m.octave)];
-    const int l = m.layer;
-    runner.run("detect_extrema", program_, m.target,
-               {{"u_below", oct.det[static_cast<size_t>((l - 1) / 4)]},
-                {"u_mid", oct.det[static_cast<size_t>(l / 4)]},
-                {"u_above", oct.det[static_cast<size_t>((l + 1) / 4)]},
-                {"u_trace", oct.trace[static_cast<size_t>(l / 4)]}},
-               {{"u_channels", glm::ivec3((l - 1) % 4, l % 4, (l + 1) % 4)},
-                {"u_threshold", config_.hessian_threshold},
-                {"u_step", oct.step},
-                {"u_filters", glm::ivec3(filter_size(m.octave, l - 1), filter_size(m.octave, l),
-                                         filter_size(m.octave, l + 1))},
-                {"u_image_size", glm::ivec2(width_, height_)}});
+  runner.clear(target_, glm::vec4(0.0f));
+  for (const AtlasRect& r : rects_) {
+    const HessianOctave& oct = hessian.octaves()[static_cast<size_t>(r.octave)];
+    for (int l = 1; l <= config_.n_octave_layers; ++l) {
+      runner.run_in({r.x, r.y, r.width, r.height}, "detect_extrema", program_, target_,
+                    {{"u_below", oct.det[static_cast<size_t>((l - 1) / 4)]},
+                     {"u_mid", oct.det[static_cast<size_t>(l / 4)]},
+                     {"u_above", oct.det[static_cast<size_t>((l + 1) / 4)]},
+                     {"u_trace", oct.trace[static_cast<size_t>(l / 4)]}},
+                    {{"u_channels", glm::ivec3((l - 1) % 4, l % 4, (l + 1) % 4)},
+                     {"u_threshold", config_.hessian_threshold},
+                     {"u_step", oct.step},
+                     {"u_filters", glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l),
+                                              filter_size(r.octave, l + 1))},
+                     {"u_image_size", glm::ivec2(width_, height_)},
+                     {"u_origin", glm::ivec2(r.x, r.y)}});
+    }
   }
   gl::check_gl_errors("extrema");
 }
