@@ -12,51 +12,14 @@
 #include "gl/error.hpp"
 #include "gl/pass.hpp"
 #include "support.hpp"
-#include "surf/extrema.hpp"
-#include "surf/integral.hpp"
+#include "surf/detector.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace glsurf;
 
 namespace {
-
-std::vector<KeyPoint> gpu_candidates(const GrayImage& image, const DetectorConfig& config) {
-  gl::PassRunner runner;
-  runner.set_check_every_pass(true);
-  const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
-  gl::Texture texture(image.width, image.height, gl::Format::R8, "image");
-  texture.upload(image.pixels.data());
-  IntegralStage integral(shaders);
-  integral.configure(image.width, image.height);
-  HessianStage hessian(shaders, config);
-  hessian.configure(image.width, image.height);
-  ExtremaStage extrema(shaders, config);
-  extrema.configure(hessian, image.width, image.height);
-  hessian.run(runner, integral.run(runner, texture));
-  extrema.run(runner, hessian);
-
-  std::vector<KeyPoint> out;
-  const std::vector<float> v = extrema.atlas().download_f32();
-  const int stride = extrema.atlas().width();
-  for (const AtlasRect& r : extrema.rects()) {
-    for (int y = r.y; y < r.y + r.height; ++y) {
-      for (int x = r.x; x < r.x + r.width; ++x) {
-        const size_t i = 4 * (static_cast<size_t>(y) * stride + x);
-        if (v[i + 3] == 0.0f) continue;
-        KeyPoint k;
-        k.x = v[i];
-        k.y = v[i + 1];
-        k.size = std::abs(v[i + 2]);
-        k.laplacian = v[i + 2] > 0 ? 1 : -1;
-        k.response = v[i + 3];
-        k.octave = r.octave;
-        out.push_back(k);
-      }
-    }
-  }
-  return out;
-}
 
 // Fraction of `a` with a partner in `b`: within 0.1 px, 1 % in size, same sign.
 double matched_fraction(const std::vector<KeyPoint>& a, const std::vector<KeyPoint>& b) {
@@ -76,7 +39,9 @@ double matched_fraction(const std::vector<KeyPoint>& a, const std::vector<KeyPoi
 
 void compare(const GrayImage& image, const DetectorConfig& config) {
   const std::vector<KeyPoint> cpu = cpu::detect(image, config);
-  const std::vector<KeyPoint> gpu = gpu_candidates(image, config);
+  Detector detector(test::headless_context(), config);
+  detector.runner().set_check_every_pass(true);
+  const std::vector<KeyPoint> gpu = detector.detect(image);
   INFO("CPU " << cpu.size() << " keypoints, GPU " << gpu.size());
   REQUIRE(cpu.size() > 50);  // the comparison means something
   CHECK(std::abs(static_cast<double>(gpu.size()) - cpu.size()) <= 0.01 * cpu.size());
@@ -105,6 +70,59 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
   config.n_octave_layers = 3;
   config.hessian_threshold = 20;
   compare(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), config);
+}
+
+TEST_CASE("the point list holds exactly the atlas's keypoints, in a deterministic order") {
+  test::headless_context();
+  DetectorConfig config;
+  config.hessian_threshold = 50;
+  const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
+  Detector detector(test::headless_context(), config);
+  detector.runner().set_check_every_pass(true);
+  const std::vector<KeyPoint> first = detector.detect(image);
+  const std::vector<KeyPoint> second = detector.detect(image);
+  REQUIRE(first.size() == second.size());
+  bool identical = true;
+  for (size_t i = 0; i < first.size(); ++i) {
+    identical = identical && first[i].x == second[i].x && first[i].y == second[i].y &&
+                first[i].size == second[i].size && first[i].response == second[i].response &&
+                first[i].octave == second[i].octave && first[i].laplacian == second[i].laplacian;
+  }
+  CHECK(identical);
+  // Every keypoint once: no duplicates in the compacted list.
+  std::vector<std::pair<float, float>> positions;
+  for (const KeyPoint& k : first) positions.emplace_back(k.x, k.y);
+  std::sort(positions.begin(), positions.end());
+  CHECK(std::adjacent_find(positions.begin(), positions.end()) == positions.end());
+  CHECK(static_cast<int>(first.size()) == detector.candidates_last_frame());
+  // A different image of the same size reuses the stages.
+  const std::vector<KeyPoint> other = detector.detect(test::random_image(image.width, image.height, 3));
+  CHECK(other.size() != first.size());
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+TEST_CASE("max_features keeps the N strongest, as the CPU reference does") {
+  test::headless_context();
+  const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
+  for (const int n : {1, 100, 1000}) {
+    DetectorConfig config;
+    config.max_features = n;
+    Detector detector(test::headless_context(), config);
+    const std::vector<KeyPoint> gpu = detector.detect(image);
+    const std::vector<KeyPoint> cpu = cpu::detect(image, config);
+    REQUIRE(static_cast<int>(gpu.size()) == n);
+    REQUIRE(static_cast<int>(cpu.size()) == n);
+    INFO("N = " << n);
+    CHECK(matched_fraction(cpu, gpu) >= 0.99);
+    CHECK(gpu.front().response == doctest::Approx(cpu.front().response).epsilon(1e-5));
+  }
+}
+
+TEST_CASE("images smaller than the smallest filter are refused with a clear error") {
+  Detector detector(test::headless_context(), DetectorConfig{});
+  CHECK_THROWS_WITH_AS(detector.detect(GrayImage(22, 100, 0)), doctest::Contains("smaller than the smallest filter"),
+                       Error);
+  CHECK(detector.detect(GrayImage(64, 48, 128)).empty());  // constant: nothing to find
 }
 
 }  // TEST_SUITE

@@ -28,6 +28,7 @@ Framebuffer::Framebuffer(std::vector<const Texture*> colors, std::string label)
                    "attachments of framebuffer '" + label_ + "' differ in size");
     attachments_.push_back(t->id());
     attachment_labels_.push_back(t->label());
+    formats_.push_back(t->format());
     described += (described.empty() ? "" : ", ") + t->label() + " " + std::to_string(t->width()) +
                  "x" + std::to_string(t->height()) + " " + to_string(t->format());
   }
@@ -62,7 +63,7 @@ Framebuffer::Framebuffer(std::vector<const Texture*> colors, std::string label)
 Framebuffer::Framebuffer(Framebuffer&& other) noexcept
     : id_(std::exchange(other.id_, 0)), width_(other.width_), height_(other.height_),
       label_(std::move(other.label_)), attachments_(std::move(other.attachments_)),
-      attachment_labels_(std::move(other.attachment_labels_)) {}
+      attachment_labels_(std::move(other.attachment_labels_)), formats_(std::move(other.formats_)) {}
 
 Framebuffer& Framebuffer::operator=(Framebuffer&& other) noexcept {
   if (this != &other) {
@@ -73,6 +74,7 @@ Framebuffer& Framebuffer::operator=(Framebuffer&& other) noexcept {
     label_ = std::move(other.label_);
     attachments_ = std::move(other.attachments_);
     attachment_labels_ = std::move(other.attachment_labels_);
+    formats_ = std::move(other.formats_);
   }
   return *this;
 }
@@ -86,6 +88,51 @@ void Framebuffer::release() {
 
 bool Framebuffer::writes(const Texture& t) const {
   return std::find(attachments_.begin(), attachments_.end(), t.id()) != attachments_.end();
+}
+
+
+namespace {
+
+template <typename T>
+std::vector<T> read_pixels(const Framebuffer& fb, int i, int x, int y, int w, int h, Format format,
+                           bool integer) {
+  GLSURF_EXPECTS(x >= 0 && y >= 0 && w > 0 && h > 0 && x + w <= fb.width() && y + h <= fb.height(),
+                 "read outside framebuffer '" + fb.label() + "'");
+  const int n = channels(format);
+  GLenum pixel_format = 0;
+  switch (n) {
+    case 1: pixel_format = integer ? GL_RED_INTEGER : GL_RED; break;
+    case 2: pixel_format = integer ? GL_RG_INTEGER : GL_RG; break;
+    default: pixel_format = integer ? GL_RGBA_INTEGER : GL_RGBA; break;
+  }
+  std::vector<T> out(static_cast<size_t>(w) * h * n);
+  GLint previous = 0, alignment = 4;
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous);
+  glGetIntegerv(GL_PACK_ALIGNMENT, &alignment);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fb.id());
+  glReadBuffer(GL_COLOR_ATTACHMENT0 + static_cast<GLenum>(i));
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(x, y, w, h, pixel_format, integer ? GL_UNSIGNED_INT : GL_FLOAT, out.data());
+  glPixelStorei(GL_PACK_ALIGNMENT, alignment);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous));
+  check_gl_errors("reading back '" + fb.attachment_labels()[static_cast<size_t>(i)] + "'");
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> Framebuffer::read_u32(int i, int x, int y, int w, int h) const {
+  GLSURF_EXPECTS(i >= 0 && i < static_cast<int>(formats_.size()), "no attachment " + std::to_string(i));
+  const Format f = formats_[static_cast<size_t>(i)];
+  GLSURF_EXPECTS(f == Format::R32UI || f == Format::RGBA32UI, "attachment is not unsigned integer");
+  return read_pixels<std::uint32_t>(*this, i, x, y, w, h, f, true);
+}
+
+std::vector<float> Framebuffer::read_f32(int i, int x, int y, int w, int h) const {
+  GLSURF_EXPECTS(i >= 0 && i < static_cast<int>(formats_.size()), "no attachment " + std::to_string(i));
+  const Format f = formats_[static_cast<size_t>(i)];
+  GLSURF_EXPECTS(f == Format::R32F || f == Format::RG32F || f == Format::RGBA32F, "attachment is not float");
+  return read_pixels<float>(*this, i, x, y, w, h, f, false);
 }
 
 }  // namespace glsurf::gl

@@ -6,6 +6,7 @@
 
 #include "gl/texture.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,11 @@ class Framebuffer {
   bool writes(const Texture& t) const;  // is `t` one of the attachments?
   const std::vector<std::string>& attachment_labels() const { return attachment_labels_; }
 
+  // Reads the rectangle [x, x+w) x [y, y+h) of colour attachment `i` (row by
+  // row, channels interleaved): the partial readbacks of small results.
+  std::vector<std::uint32_t> read_u32(int i, int x, int y, int w, int h) const;
+  std::vector<float> read_f32(int i, int x, int y, int w, int h) const;
+
  private:
   void release();
   unsigned id_ = 0;
@@ -35,6 +41,7 @@ class Framebuffer {
   std::string label_;
   std::vector<unsigned> attachments_;  // texture names, for the read/write check
   std::vector<std::string> attachment_labels_;
+  std::vector<Format> formats_;
 };
 
 }  // namespace glsurf::gl

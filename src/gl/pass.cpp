@@ -79,6 +79,12 @@ struct SetUniform {
   void operator()(const glm::ivec2& v) const { glUniform2i(location, v.x, v.y); }
   void operator()(const glm::ivec3& v) const { glUniform3i(location, v.x, v.y, v.z); }
   void operator()(const glm::ivec4& v) const { glUniform4i(location, v.x, v.y, v.z, v.w); }
+  void operator()(const std::vector<glm::ivec2>& v) const {
+    glUniform2iv(location, static_cast<GLsizei>(v.size()), reinterpret_cast<const GLint*>(v.data()));
+  }
+  void operator()(const std::vector<glm::ivec4>& v) const {
+    glUniform4iv(location, static_cast<GLsizei>(v.size()), reinterpret_cast<const GLint*>(v.data()));
+  }
   void operator()(const glm::vec2& v) const { glUniform2f(location, v.x, v.y); }
   void operator()(const glm::vec4& v) const { glUniform4f(location, v.x, v.y, v.z, v.w); }
 };

@@ -35,7 +35,9 @@ struct Input {
 
 struct Uniform {
   const char* name;
-  std::variant<int, unsigned, float, glm::ivec2, glm::ivec3, glm::ivec4, glm::vec2, glm::vec4> value;
+  std::variant<int, unsigned, float, glm::ivec2, glm::ivec3, glm::ivec4, glm::vec2, glm::vec4,
+               std::vector<glm::ivec2>, std::vector<glm::ivec4>>
+      value;  // vectors set uniform arrays from element 0
 };
 
 class PassRunner {

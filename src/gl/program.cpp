@@ -85,7 +85,13 @@ Program::Program(const ShaderSource& source, const std::string& vertex_path,
     GLint size = 0;
     GLenum type = 0;
     glGetActiveUniform(id_, static_cast<GLuint>(i), sizeof name, &length, &size, &type, name);
-    locations_[std::string(name, static_cast<size_t>(length))] = glGetUniformLocation(id_, name);
+    std::string key(name, static_cast<size_t>(length));
+    const GLint location = glGetUniformLocation(id_, name);
+    // Arrays are reported as "name[0]"; let callers use the bare name too.
+    if (key.size() > 3 && key.compare(key.size() - 3, 3, "[0]") == 0) {
+      locations_[key.substr(0, key.size() - 3)] = location;
+    }
+    locations_[key] = location;
   }
   try {
     check_gl_errors("linking " + label_);

@@ -1,0 +1,26 @@
+#version 330 core
+// compact/hp_base.frag — level 0 of the HistoPyramid (Ziegler et al. 2006):
+// how many keypoints each 2x2 block of the candidate atlas holds.
+//
+// Input:    u_atlas   candidate atlas (RGBA32F; alpha = response > 0 where a
+//                     keypoint is, 0 elsewhere)
+// Uniforms: u_origin  where level 0 starts in its texture
+// Output:   R32UI count in 0..4
+// Viewport: ceil(atlas width / 2) x ceil(atlas height / 2), at u_origin.
+#include "common/precision.glsl"
+
+uniform sampler2D u_atlas;
+uniform ivec2 u_origin;
+
+layout(location = 0) out uint o_count;
+
+uint is_keypoint(ivec2 q) {
+  if (any(greaterThanEqual(q, textureSize(u_atlas, 0)))) return 0u;
+  return texelFetch(u_atlas, q, 0).a > 0.0 ? 1u : 0u;
+}
+
+void main() {
+  ivec2 q = 2 * (ivec2(gl_FragCoord.xy) - u_origin);
+  o_count = is_keypoint(q) + is_keypoint(q + ivec2(1, 0)) + is_keypoint(q + ivec2(0, 1)) +
+            is_keypoint(q + ivec2(1, 1));
+}

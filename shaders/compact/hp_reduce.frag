@@ -1,0 +1,28 @@
+#version 330 core
+// compact/hp_reduce.frag — level k of the HistoPyramid from level k - 1: the
+// sum of each 2x2 block. Even levels live in one texture and odd levels in
+// another, each packed side by side, so a pass never reads what it writes.
+//
+// Input:    u_finer         the texture holding level k - 1 (R32UI)
+// Uniforms: u_finer_origin, u_finer_size  where level k - 1 is in it
+//           u_origin        where level k starts in the texture written
+// Output:   R32UI count
+// Viewport: ceil(size of level k - 1 / 2), at u_origin.
+#include "common/precision.glsl"
+
+uniform usampler2D u_finer;
+uniform ivec2 u_finer_origin;
+uniform ivec2 u_finer_size;
+uniform ivec2 u_origin;
+
+layout(location = 0) out uint o_count;
+
+uint count(ivec2 q) {
+  if (any(greaterThanEqual(q, u_finer_size))) return 0u;
+  return texelFetch(u_finer, u_finer_origin + q, 0).r;
+}
+
+void main() {
+  ivec2 q = 2 * (ivec2(gl_FragCoord.xy) - u_origin);
+  o_count = count(q) + count(q + ivec2(1, 0)) + count(q + ivec2(0, 1)) + count(q + ivec2(1, 1));
+}

@@ -1,0 +1,80 @@
+#version 330 core
+// compact/hp_traverse.frag — the point list: list entry k walks down the
+// HistoPyramid from its top, at each level choosing the child block whose
+// running count passes k, until it reaches the k-th keypoint of the atlas in
+// the pyramid's order (deterministic: children visited (0,0) (1,0) (0,1) (1,1)).
+//
+// Inputs:   u_even, u_odd   the pyramid's even and odd levels (R32UI)
+//           u_atlas         candidate atlas (RGBA32F)
+// Uniforms: u_top           index of the 1x1 top level
+//           u_origins[], u_sizes[]  where each level is, and its size
+//           u_list_width    entries per row of the list
+//           u_octave_rects[], u_octaves  atlas rectangle (x, y, w, h) of each octave
+// Output:   location 0: RGBA32F (x, y, size * laplacian, response), a copy of
+//           the atlas texel; location 1: RGBA32F (octave, atlas x, atlas y, 0).
+//           Entries at or past the total count are discarded (left as they were).
+// Viewport: the list texture.
+#include "common/precision.glsl"
+
+#define MAX_LEVELS 16
+#define MAX_OCTAVES 8
+
+uniform usampler2D u_even;
+uniform usampler2D u_odd;
+uniform sampler2D u_atlas;
+uniform int u_top;
+uniform ivec2 u_origins[MAX_LEVELS];
+uniform ivec2 u_sizes[MAX_LEVELS];
+uniform int u_list_width;
+uniform ivec4 u_octave_rects[MAX_OCTAVES];
+uniform int u_octaves;
+
+layout(location = 0) out vec4 o_keypoint;
+layout(location = 1) out vec4 o_where;
+
+uint count(int level, ivec2 q) {
+  if (any(greaterThanEqual(q, u_sizes[level]))) return 0u;
+  ivec2 t = u_origins[level] + q;
+  return (level & 1) == 0 ? texelFetch(u_even, t, 0).r : texelFetch(u_odd, t, 0).r;
+}
+
+void main() {
+  ivec2 p = ivec2(gl_FragCoord.xy);
+  uint k = uint(p.y * u_list_width + p.x);
+  if (k >= count(u_top, ivec2(0))) discard;
+
+  ivec2 pos = ivec2(0);
+  for (int level = u_top; level >= 1; --level) {
+    ivec2 base = 2 * pos;
+    for (int d = 0; d < 4; ++d) {
+      ivec2 q = base + ivec2(d & 1, d >> 1);
+      uint c = count(level - 1, q);
+      if (k < c) {
+        pos = q;
+        break;
+      }
+      k -= c;
+    }
+  }
+  // Level 0 counts 2x2 blocks of the atlas: find the k-th keypoint in its block.
+  ivec2 atlas_size = textureSize(u_atlas, 0);
+  ivec2 found = ivec2(-1);
+  for (int d = 0; d < 4; ++d) {
+    ivec2 q = 2 * pos + ivec2(d & 1, d >> 1);
+    if (any(greaterThanEqual(q, atlas_size)) || !(texelFetch(u_atlas, q, 0).a > 0.0)) continue;
+    if (k == 0u) {
+      found = q;
+      break;
+    }
+    k -= 1u;
+  }
+  if (found.x < 0) discard;  // cannot happen with a consistent pyramid
+
+  int octave = -1;
+  for (int o = 0; o < u_octaves; ++o) {
+    ivec4 r = u_octave_rects[o];
+    if (all(greaterThanEqual(found, r.xy)) && all(lessThan(found, r.xy + r.zw))) octave = o;
+  }
+  o_keypoint = texelFetch(u_atlas, found, 0);
+  o_where = vec4(float(octave), vec2(found), 0.0);
+}

@@ -1,0 +1,101 @@
+#include "surf/compact.hpp"
+
+#include "gl/error.hpp"
+
+#include <algorithm>
+
+namespace glsurf {
+
+CompactStage::CompactStage(const gl::ShaderSource& shaders, int capacity)
+    : base_(shaders, "common/fullscreen.vert", "compact/hp_base.frag"),
+      reduce_(shaders, "common/fullscreen.vert", "compact/hp_reduce.frag"),
+      traverse_(shaders, "common/fullscreen.vert", "compact/hp_traverse.frag"),
+      capacity_(capacity) {
+  GLSURF_EXPECTS(capacity > 0, "capacity must be positive");
+}
+
+void CompactStage::configure(const ExtremaStage& extrema) {
+  GLSURF_EXPECTS(extrema.rects().size() <= 8, "at most 8 octaves (MAX_OCTAVES in hp_traverse.frag)");
+  std::vector<glm::ivec2> origins, sizes;
+  glm::ivec2 size((extrema.atlas().width() + 1) / 2, (extrema.atlas().height() + 1) / 2);
+  glm::ivec2 packed[2] = {glm::ivec2(0), glm::ivec2(0)};  // extent of the even / odd textures
+  for (int level = 0;; ++level) {
+    GLSURF_EXPECTS(level < kMaxLevels, "HistoPyramid deeper than kMaxLevels");
+    glm::ivec2& extent = packed[level & 1];
+    origins.emplace_back(extent.x, 0);
+    sizes.push_back(size);
+    extent = glm::ivec2(extent.x + size.x, std::max(extent.y, size.y));
+    if (size == glm::ivec2(1)) break;
+    size = glm::ivec2((size.x + 1) / 2, (size.y + 1) / 2);
+  }
+  if (packed[1].x == 0) packed[1] = glm::ivec2(1);  // a one-level pyramid has no odd level
+  gl::Texture even(packed[0].x, packed[0].y, gl::Format::R32UI, "histopyramid_even");
+  gl::Texture odd(packed[1].x, packed[1].y, gl::Format::R32UI, "histopyramid_odd");
+  gl::Framebuffer even_target({&even}, "histopyramid_even");
+  gl::Framebuffer odd_target({&odd}, "histopyramid_odd");
+  const int rows = (capacity_ + kListWidth - 1) / kListWidth;
+  const int width = std::min(capacity_, kListWidth);
+  gl::Texture keypoints(width, rows, gl::Format::RGBA32F, "point_list");
+  gl::Texture where(width, rows, gl::Format::RGBA32F, "point_list_where");
+  gl::Framebuffer list_target({&keypoints, &where}, "point_list");
+
+  origins_ = std::move(origins);
+  sizes_ = std::move(sizes);
+  even_ = std::move(even);
+  odd_ = std::move(odd);
+  even_target_ = std::move(even_target);
+  odd_target_ = std::move(odd_target);
+  list_keypoints_ = std::move(keypoints);
+  list_where_ = std::move(where);
+  list_target_ = std::move(list_target);
+}
+
+int CompactStage::count(gl::PassRunner& runner, const ExtremaStage& extrema) {
+  GLSURF_EXPECTS(!sizes_.empty(), "configure() first");
+  auto region = [&](size_t level) {
+    return gl::PassRunner::Region{origins_[level].x, origins_[level].y, sizes_[level].x, sizes_[level].y};
+  };
+  runner.run_in(region(0), "compact_hp_base", base_, even_target_, {{"u_atlas", extrema.atlas()}},
+                {{"u_origin", origins_[0]}});
+  for (size_t level = 1; level < sizes_.size(); ++level) {
+    const bool odd = level & 1;
+    runner.run_in(region(level), "compact_hp_reduce", reduce_, odd ? odd_target_ : even_target_,
+                  {{"u_finer", odd ? even_ : odd_}},
+                  {{"u_finer_origin", origins_[level - 1]},
+                   {"u_finer_size", sizes_[level - 1]},
+                   {"u_origin", origins_[level]}});
+  }
+  const size_t top = sizes_.size() - 1;
+  const gl::Framebuffer& top_target = (top & 1) ? odd_target_ : even_target_;
+  gl::check_gl_errors("histopyramid");
+  return static_cast<int>(top_target.read_u32(0, origins_[top].x, origins_[top].y, 1, 1)[0]);
+}
+
+void CompactStage::write_list(gl::PassRunner& runner, const ExtremaStage& extrema) {
+  std::vector<glm::ivec4> rects;
+  for (const AtlasRect& r : extrema.rects()) rects.emplace_back(r.x, r.y, r.width, r.height);
+  runner.run("compact_hp_traverse", traverse_, list_target_,
+             {{"u_even", even_}, {"u_odd", odd_}, {"u_atlas", extrema.atlas()}},
+             {{"u_top", static_cast<int>(sizes_.size()) - 1},
+              {"u_origins", origins_},
+              {"u_sizes", sizes_},
+              {"u_list_width", list_keypoints_.width()},
+              {"u_octave_rects", rects},
+              {"u_octaves", static_cast<int>(rects.size())}});
+  gl::check_gl_errors("point list");
+}
+
+void CompactStage::read_list(int n, std::vector<float>& keypoints, std::vector<float>& where) const {
+  GLSURF_EXPECTS(n >= 0 && n <= capacity_, "read past the point list");
+  keypoints.clear();
+  where.clear();
+  if (n == 0) return;
+  const int width = list_keypoints_.width();
+  const int rows = (n + width - 1) / width;
+  keypoints = list_target_.read_f32(0, 0, 0, width, rows);
+  where = list_target_.read_f32(1, 0, 0, width, rows);
+  keypoints.resize(static_cast<size_t>(n) * 4);
+  where.resize(static_cast<size_t>(n) * 4);
+}
+
+}  // namespace glsurf

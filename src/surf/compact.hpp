@@ -1,0 +1,49 @@
+// HistoPyramid compaction (Ziegler et al. 2006) of the candidate atlas into a
+// point list, with one 1-texel readback of the total.
+//
+//   level 0      hp_base:    keypoints per 2x2 block of the atlas
+//   level k      hp_reduce:  sum of 2x2 blocks of level k-1, down to 1x1
+//   point list   hp_traverse: entry k descends the pyramid to the k-th keypoint
+//
+// Levels have size ceil(previous / 2) (no power-of-two padding); even levels
+// are packed side by side in one R32UI texture and odd levels in another, so
+// every reduction reads one texture and writes the other.
+//
+// The list is a 2-D texture pair of `capacity` entries, `list_width` per row:
+// keypoints (RGBA32F: x, y, size * laplacian, response) and where they came
+// from (RGBA32F: octave, atlas x, atlas y, 0). Entries are in the pyramid's
+// (deterministic) order, not sorted.
+#pragma once
+
+#include "surf/extrema.hpp"
+
+namespace glsurf {
+
+class CompactStage {
+ public:
+  static constexpr int kListWidth = 1024;
+  static constexpr int kMaxLevels = 16;  // MAX_LEVELS in hp_traverse.frag
+
+  CompactStage(const gl::ShaderSource& shaders, int capacity);
+  void configure(const ExtremaStage& extrema);
+  // Builds the pyramid and reads back its total (the one small readback).
+  int count(gl::PassRunner& runner, const ExtremaStage& extrema);
+  // Writes the first min(total, capacity) entries of the point list.
+  void write_list(gl::PassRunner& runner, const ExtremaStage& extrema);
+  // Reads back the first n entries (keypoints, origins), n <= capacity.
+  void read_list(int n, std::vector<float>& keypoints, std::vector<float>& where) const;
+
+  int capacity() const { return capacity_; }
+  const gl::Texture& list() const { return list_keypoints_; }
+
+ private:
+  gl::Program base_, reduce_, traverse_;
+  int capacity_ = 0;
+  std::vector<glm::ivec2> origins_, sizes_;  // per level
+  gl::Texture even_, odd_;
+  gl::Framebuffer even_target_, odd_target_;
+  gl::Texture list_keypoints_, list_where_;
+  gl::Framebuffer list_target_;
+};
+
+}  // namespace glsurf

@@ -1,0 +1,61 @@
+// The GPU SURF detector: integral image -> Hessian responses -> extrema ->
+// HistoPyramid point list -> keypoints, every stage a chain of fragment
+// passes (surf/*.hpp), with two readbacks per image: the count, then the list.
+//
+//   gl::Context ctx = gl::Context::headless();
+//   Detector detector(ctx, DetectorConfig{.hessian_threshold = 400});
+//   std::vector<KeyPoint> keypoints = detector.detect(image);
+//
+// Stages are configured for an image size on the first image of that size and
+// reused, without allocation, for every later image of the same size.
+//
+// Results are sorted strongest first (sort_by_strength), the order of the CPU
+// reference. With max_features = N the N strongest are kept; for now they are
+// chosen on the CPU from the full list, which therefore crosses the bus
+// (GPU-side selection is still to come). More candidates than the list's
+// capacity (max(65,536, max_features)) is an error that says so.
+#pragma once
+
+#include "gl/context.hpp"
+#include "gl/pass.hpp"
+#include "io/image.hpp"
+#include "surf/compact.hpp"
+#include "surf/extrema.hpp"
+#include "surf/hessian.hpp"
+#include "surf/integral.hpp"
+#include "surf/keypoint.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace glsurf {
+
+class Detector {
+ public:
+  Detector(const gl::Context& context, const DetectorConfig& config,
+           const gl::ShaderSource& shaders = gl::ShaderSource::from_environment());
+
+  // Throws glsurf::Error for an image smaller than the smallest filter or
+  // larger than the driver's textures allow.
+  std::vector<KeyPoint> detect(const GrayImage& image);
+
+  const DetectorConfig& config() const { return config_; }
+  gl::PassRunner& runner() { return runner_; }
+  int candidates_last_frame() const { return candidates_; }
+
+ private:
+  void configure(int width, int height);
+
+  DetectorConfig config_;
+  gl::PassRunner runner_;
+  IntegralStage integral_;
+  HessianStage hessian_;
+  ExtremaStage extrema_;
+  CompactStage compact_;
+  gl::Texture image_;
+  int width_ = 0, height_ = 0;
+  int max_texture_size_ = 0;
+  int candidates_ = 0;
+};
+
+}  // namespace glsurf
