@@ -22,6 +22,7 @@ class Args {
   bool flag(const std::string& name);
   std::string option(const std::string& name, const std::string& fallback);
   int option_int(const std::string& name, int fallback, int min_value, int max_value);
+  float option_float(const std::string& name, float fallback, float min_value, float max_value);
   // The first word, when it is not an option (a sub-subcommand such as
   // `bench integral`); empty otherwise.
   std::string next_word();
@@ -34,5 +35,6 @@ class Args {
 };
 
 int bench(Args args);
+int detect(Args args);
 
 }  // namespace glsurf::app

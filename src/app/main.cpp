@@ -20,6 +20,11 @@ const char* kUsage =
     "  bench integral         median GPU and CPU times of the integral image\n"
     "        [--runs N] [--warmup N] [--image PATH] [--sizes WxH,WxH,...] [--top-pixels T0]\n"
     "        [--profile]      (adds GPU time per pass name)\n"
+    "  detect IMAGE|DIR...    SURF keypoints of each image (a directory: its images in name order)\n"
+    "        [-o OUT] [--backend gl|cpu] [--threshold T] [--max-features N]\n"
+    "        [--octaves N] [--layers N] [--format txt|bin]\n"
+    "                         one image: OUT is a file (default: standard output);\n"
+    "                         several: OUT is a directory, one NAME.txt|.bin per image\n"
     "  help                   this text\n";
 
 int info(Args args) {
@@ -89,6 +94,23 @@ std::string Args::next_word() {
   return word;
 }
 
+float Args::option_float(const std::string& name, float fallback, float min_value, float max_value) {
+  const std::string text = option(name, "");
+  if (text.empty()) return fallback;
+  size_t used = 0;
+  float value = 0;
+  try {
+    value = std::stof(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || !(value >= min_value && value <= max_value)) {
+    throw UsageError("option " + name + " needs a number from " + std::to_string(min_value) + " to " +
+                     std::to_string(max_value) + ", got '" + text + "'");
+  }
+  return value;
+}
+
 std::vector<std::string> Args::positionals() {
   std::vector<std::string> out;
   for (auto it = words_.begin(); it != words_.end();) {
@@ -119,6 +141,7 @@ int main(int argc, char** argv) {
   try {
     if (command == "info") return app::info(std::move(args));
     if (command == "bench") return app::bench(std::move(args));
+    if (command == "detect") return app::detect(std::move(args));
     if (command == "help" || command == "--help" || command == "-h") {
       std::fputs(app::kUsage, stdout);
       return 0;

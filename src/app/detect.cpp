@@ -1,0 +1,122 @@
+// glsurf detect — keypoints of one image or a batch, on the GPU or the CPU
+// reference. Bad files are reported and skipped; the exit status says whether
+// any failed.
+#include "app/cli.hpp"
+#include "cpu/detector.hpp"
+#include "gl/context.hpp"
+#include "gl/error.hpp"
+#include "io/features.hpp"
+#include "io/image.hpp"
+#include "surf/detector.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+namespace glsurf::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_image_name(const fs::path& p) {
+  std::string ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (const char* e : {".png", ".jpg", ".jpeg", ".bmp", ".pgm", ".ppm", ".pnm", ".tga"}) {
+    if (ext == e) return true;
+  }
+  return false;
+}
+
+// Files named on the command line, directories expanded to their images in
+// name order. A name that is neither is kept, to be reported when loaded.
+std::vector<std::string> expand_inputs(const std::vector<std::string>& names) {
+  std::vector<std::string> files;
+  for (const std::string& name : names) {
+    std::error_code ec;
+    if (fs::is_directory(name, ec)) {
+      std::vector<std::string> found;
+      for (const auto& entry : fs::directory_iterator(name, ec)) {
+        if (entry.is_regular_file() && is_image_name(entry.path())) found.push_back(entry.path().string());
+      }
+      std::sort(found.begin(), found.end());
+      if (found.empty()) std::fprintf(stderr, "glsurf: warning: %s: no images in this directory\n", name.c_str());
+      files.insert(files.end(), found.begin(), found.end());
+    } else {
+      files.push_back(name);
+    }
+  }
+  return files;
+}
+
+}  // namespace
+
+int detect(Args args) {
+  const std::string backend = args.option("--backend", "gl");
+  if (backend != "gl" && backend != "cpu") throw UsageError("--backend must be gl or cpu, not '" + backend + "'");
+  DetectorConfig config;
+  config.hessian_threshold = args.option_float("--threshold", config.hessian_threshold, 0.0f, 1e12f);
+  config.max_features = args.option_int("--max-features", 0, 0, 1 << 24);
+  config.n_octaves = args.option_int("--octaves", config.n_octaves, 1, 8);
+  config.n_octave_layers = args.option_int("--layers", config.n_octave_layers, 1, 8);
+  const std::string format_name = args.option("--format", "txt");
+  if (format_name != "txt" && format_name != "bin") throw UsageError("--format must be txt or bin");
+  const FeatureFormat format = format_name == "txt" ? FeatureFormat::Txt : FeatureFormat::Bin;
+  const std::string out = args.option("-o", "");
+  const std::vector<std::string> names = args.positionals();
+  args.finish();
+  if (names.empty()) throw UsageError("detect needs at least one image or directory");
+
+  const std::vector<std::string> files = expand_inputs(names);
+  const bool batch = files.size() != 1 || fs::is_directory(names.front());
+  if (batch && out.empty()) throw UsageError("several images need -o DIRECTORY for their feature files");
+  if (batch) {
+    std::error_code ec;
+    fs::create_directories(out, ec);
+    if (!fs::is_directory(out)) throw Error(out + ": cannot create output directory");
+  }
+
+  std::unique_ptr<gl::Context> context;
+  std::unique_ptr<Detector> detector;
+  if (backend == "gl") {
+    try {
+      context = std::make_unique<gl::Context>(gl::Context::headless());
+    } catch (const Error& e) {
+      throw Error(std::string(e.what()) + "; or run with --backend cpu");
+    }
+    detector = std::make_unique<Detector>(*context, config);
+  }
+
+  int failures = 0;
+  for (const std::string& file : files) {
+    try {
+      const GrayImage image = load_gray(file);
+      const auto t0 = std::chrono::steady_clock::now();
+      const std::vector<KeyPoint> keypoints = detector ? detector->detect(image) : cpu::detect(image, config);
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      if (!batch && out.empty()) {
+        write_features(std::cout, keypoints, format);
+        std::cout.flush();
+      } else {
+        const std::string target =
+            batch ? (fs::path(out) / (fs::path(file).stem().string() + "." + format_name)).string() : out;
+        write_features_file(target, keypoints, format);
+      }
+      std::fprintf(stderr, "%s: %zu keypoints, %dx%d, %.1f ms (%s)\n", file.c_str(), keypoints.size(),
+                   image.width, image.height, ms, backend.c_str());
+    } catch (const Error& e) {
+      std::fprintf(stderr, "glsurf: error: %s%s\n", e.what(),
+                   std::string(e.what()).rfind(file, 0) == 0 ? "" : (" (" + file + ")").c_str());
+      ++failures;
+    }
+  }
+  if (files.size() > 1) {
+    std::fprintf(stderr, "%zu images, %d failed\n", files.size(), failures);
+  }
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace glsurf::app

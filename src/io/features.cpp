@@ -1,0 +1,143 @@
+#include "io/features.hpp"
+
+#include "gl/error.hpp"
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+namespace glsurf {
+
+namespace {
+
+constexpr char kMagic[8] = {'G', 'L', 'S', 'U', 'R', 'F', '0', '1'};
+
+template <typename T>
+void put(std::ostream& out, T value) {
+  static_assert(sizeof(T) == 4);
+  unsigned char bytes[4];
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  for (int i = 0; i < 4; ++i) bytes[i] = static_cast<unsigned char>(bits >> (8 * i));
+  out.write(reinterpret_cast<const char*>(bytes), 4);
+}
+
+template <typename T>
+T get(std::istream& in) {
+  unsigned char bytes[4];
+  in.read(reinterpret_cast<char*>(bytes), 4);
+  std::uint32_t bits = 0;
+  for (int i = 0; i < 4; ++i) bits |= static_cast<std::uint32_t>(bytes[i]) << (8 * i);
+  T value;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+
+}  // namespace
+
+void write_features(std::ostream& out, const std::vector<KeyPoint>& keypoints, FeatureFormat format) {
+  const int descriptor_size = 0;
+  if (format == FeatureFormat::Txt) {
+    out << keypoints.size() << ' ' << descriptor_size << '\n';
+    char line[256];
+    for (const KeyPoint& k : keypoints) {
+      std::snprintf(line, sizeof line, "%.9g %.9g %.9g %.9g %.9g %d %d\n", k.x, k.y, k.size, k.angle,
+                    k.response, k.laplacian, k.octave);
+      out << line;
+    }
+    return;
+  }
+  out.write(kMagic, sizeof kMagic);
+  put<std::uint32_t>(out, static_cast<std::uint32_t>(keypoints.size()));
+  put<std::uint32_t>(out, descriptor_size);
+  for (const KeyPoint& k : keypoints) {
+    put<float>(out, k.x);
+    put<float>(out, k.y);
+    put<float>(out, k.size);
+    put<float>(out, k.angle);
+    put<float>(out, k.response);
+    put<std::int32_t>(out, k.laplacian);
+    put<std::int32_t>(out, k.octave);
+  }
+}
+
+void write_file_atomically(const std::string& path, bool binary,
+                           const std::function<void(std::ostream&)>& write) {
+  const std::string temporary = path + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, binary ? std::ios::binary : std::ios::out);
+    if (!out) throw Error(path + ": cannot write (" + std::strerror(errno) + ")");
+    try {
+      write(out);
+    } catch (...) {
+      out.close();
+      std::remove(temporary.c_str());
+      throw;
+    }
+    out.flush();
+    if (!out) {
+      out.close();
+      std::remove(temporary.c_str());
+      throw Error(path + ": write failed");
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(temporary.c_str());
+    throw Error(path + ": cannot rename into place (" + why + ")");
+  }
+}
+
+void write_features_file(const std::string& path, const std::vector<KeyPoint>& keypoints, FeatureFormat format) {
+  write_file_atomically(path, format == FeatureFormat::Bin,
+                        [&](std::ostream& out) { write_features(out, keypoints, format); });
+}
+
+std::vector<KeyPoint> read_features_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path + ": cannot open file");
+  char magic[8] = {};
+  in.read(magic, 8);
+  std::vector<KeyPoint> out;
+  if (in && std::memcmp(magic, kMagic, 8) == 0) {
+    const std::uint32_t n = get<std::uint32_t>(in);
+    const std::uint32_t d = get<std::uint32_t>(in);
+    for (std::uint32_t i = 0; i < n && in; ++i) {
+      KeyPoint k;
+      k.x = get<float>(in);
+      k.y = get<float>(in);
+      k.size = get<float>(in);
+      k.angle = get<float>(in);
+      k.response = get<float>(in);
+      k.laplacian = get<std::int32_t>(in);
+      k.octave = get<std::int32_t>(in);
+      in.ignore(4LL * d);
+      out.push_back(k);
+    }
+    if (!in) throw Error(path + ": truncated feature file");
+    return out;
+  }
+  in.clear();
+  in.seekg(0);
+  size_t n = 0, d = 0;
+  if (!(in >> n >> d)) throw Error(path + ": not a feature file");
+  for (size_t i = 0; i < n; ++i) {
+    KeyPoint k;
+    if (!(in >> k.x >> k.y >> k.size >> k.angle >> k.response >> k.laplacian >> k.octave)) {
+      throw Error(path + ": truncated feature file");
+    }
+    for (size_t j = 0; j < d; ++j) {
+      float ignored;
+      in >> ignored;
+    }
+    out.push_back(k);
+  }
+  return out;
+}
+
+}  // namespace glsurf

@@ -1,0 +1,35 @@
+// Feature files.
+//
+// txt: first line "N D", then one line per keypoint
+//        x y size angle response laplacian octave d1 ... dD
+//      (D = 0 until descriptors exist). Fields as surf/keypoint.hpp; floats
+//      printed with enough digits to read back the same float32.
+// bin: little-endian. Header: the 8 bytes "GLSURF01", uint32 N, uint32 D.
+//      Then N records: float32 x, y, size, angle, response; int32 laplacian,
+//      octave; float32 d1 ... dD.
+//
+// Files are written to a temporary name beside the target and renamed into
+// place, so a failure never leaves a partial file.
+#pragma once
+
+#include "surf/keypoint.hpp"
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace glsurf {
+
+enum class FeatureFormat { Txt, Bin };
+
+void write_features(std::ostream& out, const std::vector<KeyPoint>& keypoints, FeatureFormat format);
+// Throws glsurf::Error naming the path if it cannot be written.
+void write_features_file(const std::string& path, const std::vector<KeyPoint>& keypoints, FeatureFormat format);
+std::vector<KeyPoint> read_features_file(const std::string& path);  // either format
+
+// Writes `path` atomically: `write` fills a temporary file that is renamed
+// into place only if everything succeeded.
+void write_file_atomically(const std::string& path, bool binary, const std::function<void(std::ostream&)>& write);
+
+}  // namespace glsurf

@@ -1,0 +1,51 @@
+#!/bin/sh
+# glsurf detect end to end: formats, batch with a bad file, determinism,
+# backends, and no partial output files. Usage: cli_detect.sh GLSURF ASSETS
+set -u
+glsurf=$1
+assets=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAILED: $*"; exit 1; }
+
+# One image to a file, twice: identical files (determinism), in both formats.
+"$glsurf" detect "$assets/box.png" -o "$work/a.txt" 2>/dev/null || fail "detect txt"
+"$glsurf" detect "$assets/box.png" -o "$work/b.txt" 2>/dev/null || fail "detect txt again"
+cmp -s "$work/a.txt" "$work/b.txt" || fail "two runs differ"
+"$glsurf" detect "$assets/box.png" -o "$work/a.bin" --format bin 2>/dev/null || fail "detect bin"
+"$glsurf" detect "$assets/box.png" -o "$work/b.bin" --format bin 2>/dev/null || fail "detect bin again"
+cmp -s "$work/a.bin" "$work/b.bin" || fail "two binary runs differ"
+head -c 8 "$work/a.bin" | grep -q GLSURF01 || fail "binary magic"
+n=$(head -n 1 "$work/a.txt" | cut -d' ' -f1)
+[ "$(wc -l < "$work/a.txt")" -eq $((n + 1)) ] || fail "txt has N + 1 lines"
+[ "$n" -gt 100 ] || fail "box.png has more than 100 keypoints"
+
+# The CPU backend runs without OpenGL at all and finds the same count.
+__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent.json "$glsurf" detect "$assets/box.png" --backend cpu -o "$work/c.txt" \
+  2>/dev/null || fail "cpu backend without OpenGL"
+[ "$(head -n 1 "$work/c.txt")" = "$(head -n 1 "$work/a.txt")" ] || fail "cpu and gl counts differ"
+err=$(__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent.json "$glsurf" detect "$assets/box.png" 2>&1 >/dev/null)
+[ $? -eq 1 ] || fail "gl backend without OpenGL must exit 1"
+echo "$err" | grep -q -- "--backend cpu" || fail "no-OpenGL error suggests --backend cpu"
+
+# A batch with a bad file: the good ones are written, the bad one reported,
+# exit status 1, and no stray temporary files.
+mkdir "$work/in"
+cp "$assets/box.png" "$work/in/1.png"
+echo "not an image" > "$work/in/2.png"
+head -c 20000 "$assets/graf1.png" > "$work/in/3.png"   # truncated
+cp "$assets/box.png" "$work/in/4.png"
+err=$("$glsurf" detect "$work/in" -o "$work/out" 2>&1)
+status=$?
+[ $status -eq 1 ] || fail "batch with bad files must exit 1, got $status"
+[ -f "$work/out/1.txt" ] && [ -f "$work/out/4.txt" ] || fail "good files written"
+[ ! -e "$work/out/2.txt" ] && [ ! -e "$work/out/3.txt" ] || fail "no output for bad files"
+[ "$(ls "$work/out" | wc -l)" -eq 2 ] || fail "no stray files in the output directory"
+echo "$err" | grep -q "glsurf: error: $work/in/2.png: not a supported image" || fail "bad file named"
+echo "$err" | grep -q "4 images, 2 failed" || fail "batch summary"
+
+# Too small, and usage errors.
+"$glsurf" detect "$assets/box.png" --threshold abc >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad threshold exits 2"
+"$glsurf" detect >/dev/null 2>&1; [ $? -eq 2 ] || fail "no image exits 2"
+"$glsurf" detect "$work/in" >/dev/null 2>&1; [ $? -eq 2 ] || fail "a directory needs -o"
+echo "all detect checks passed"
