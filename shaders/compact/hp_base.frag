@@ -4,6 +4,9 @@
 //
 // Input:    u_atlas   candidate atlas (RGBA32F; alpha = response > 0 where a
 //                     keypoint is, 0 elsewhere)
+//           u_selection  (variant SELECT) selection state of select/choose.frag
+//                     (RGBA32UI 1x1): only responses whose bits are >= its x
+//                     count, i.e. the N strongest and exact ties with the N-th
 // Uniforms: u_origin  where level 0 starts in its texture
 // Output:   R32UI count in 0..4
 // Viewport: ceil(atlas width / 2) x ceil(atlas height / 2), at u_origin.
@@ -11,12 +14,13 @@
 
 uniform sampler2D u_atlas;
 uniform ivec2 u_origin;
+#include "common/keep.glsl"
 
 layout(location = 0) out uint o_count;
 
 uint is_keypoint(ivec2 q) {
   if (any(greaterThanEqual(q, textureSize(u_atlas, 0)))) return 0u;
-  return texelFetch(u_atlas, q, 0).a > 0.0 ? 1u : 0u;
+  return keep(texelFetch(u_atlas, q, 0).a) ? 1u : 0u;
 }
 
 void main() {

@@ -6,6 +6,8 @@
 //
 // Inputs:   u_even, u_odd   the pyramid's even and odd levels (R32UI)
 //           u_atlas         candidate atlas (RGBA32F)
+//           u_selection     (variant SELECT) as in hp_base.frag: the same test
+//                           decides which atlas texels the pyramid counted
 // Uniforms: u_top           index of the 1x1 top level
 //           u_origins[], u_sizes[]  where each level is, and its size
 //           u_list_width    entries per row of the list
@@ -28,6 +30,7 @@ uniform ivec2 u_sizes[MAX_LEVELS];
 uniform int u_list_width;
 uniform ivec4 u_octave_rects[MAX_OCTAVES];
 uniform int u_octaves;
+#include "common/keep.glsl"
 
 layout(location = 0) out vec4 o_keypoint;
 layout(location = 1) out vec4 o_where;
@@ -61,7 +64,7 @@ void main() {
   ivec2 found = ivec2(-1);
   for (int d = 0; d < 4; ++d) {
     ivec2 q = 2 * pos + ivec2(d & 1, d >> 1);
-    if (any(greaterThanEqual(q, atlas_size)) || !(texelFetch(u_atlas, q, 0).a > 0.0)) continue;
+    if (any(greaterThanEqual(q, atlas_size)) || !keep(texelFetch(u_atlas, q, 0).a)) continue;
     if (k == 0u) {
       found = q;
       break;

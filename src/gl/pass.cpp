@@ -111,6 +111,18 @@ void PassRunner::clear(const Framebuffer& target, const glm::vec4& value) {
 void PassRunner::run_in(const Region& region, const char* name, const Program& program,
                         const Framebuffer& target, std::initializer_list<Input> inputs,
                         std::initializer_list<Uniform> uniforms) {
+  draw(region, name, program, target, inputs, uniforms, GL_TRIANGLES, 3, false);
+}
+
+void PassRunner::scatter(const char* name, const Program& program, const Framebuffer& target, int points,
+                         std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms) {
+  GLSURF_EXPECTS(points > 0, std::string(name) + ": no points to scatter");
+  draw({0, 0, target.width(), target.height()}, name, program, target, inputs, uniforms, GL_POINTS, points, true);
+}
+
+void PassRunner::draw(const Region& region, const char* name, const Program& program, const Framebuffer& target,
+                      std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms,
+                      unsigned mode, int vertices, bool additive) {
   GLSURF_EXPECTS(region.x >= 0 && region.y >= 0 && region.width > 0 && region.height > 0 &&
                      region.x + region.width <= target.width() && region.y + region.height <= target.height(),
                  std::string(name) + ": region outside target '" + target.label() + "'");
@@ -149,6 +161,11 @@ void PassRunner::run_in(const Region& region, const char* name, const Program& p
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target.id());
   glViewport(region.x, region.y, region.width, region.height);
   glBindVertexArray(vao_);
+  if (additive) {
+    glEnable(GL_BLEND);
+    glBlendEquation(GL_FUNC_ADD);
+    glBlendFunc(GL_ONE, GL_ONE);
+  }
   if (profiling_) {
     if (pending_.size() == queries_.size()) {
       queries_.push_back(0);
@@ -157,11 +174,12 @@ void PassRunner::run_in(const Region& region, const char* name, const Program& p
     const GLuint query = queries_[pending_.size()];
     pending_.emplace_back(name, query);
     glBeginQuery(GL_TIME_ELAPSED, query);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDrawArrays(mode, 0, vertices);
     glEndQuery(GL_TIME_ELAPSED);
   } else {
-    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDrawArrays(mode, 0, vertices);
   }
+  if (additive) glDisable(GL_BLEND);
 
   // Leave nothing behind: unbind what we bound, restore target and viewport.
   glBindVertexArray(0);

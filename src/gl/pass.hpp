@@ -6,7 +6,7 @@
 //
 // run() binds the program, the inputs (texture unit i for input i) and the
 // target, sets the viewport to the target's size, draws one full-screen
-// triangle, and unbinds everything again. It refuses (GLSURF_EXPECTS) to read
+// triangle, and unbinds everything again (scatter() draws points instead). It refuses (GLSURF_EXPECTS) to read
 // a texture that the target writes. With check_every_pass on (tests, debug
 // builds) it drains the GL error queue after each pass and names the pass.
 #pragma once
@@ -61,6 +61,12 @@ class PassRunner {
   void run_in(const Region& region, const char* name, const Program& program, const Framebuffer& target,
               std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms = {});
 
+  // Scatter: draws `points` GL_POINTS (the program's vertex shader places
+  // point i from gl_VertexID, e.g. into a histogram bin, or outside clip space
+  // to skip it) with additive blending into float targets: counts and sums.
+  void scatter(const char* name, const Program& program, const Framebuffer& target, int points,
+               std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms = {});
+
   // Sets every texel of every attachment of `target` to `value`.
   void clear(const Framebuffer& target, const glm::vec4& value);
 
@@ -81,6 +87,10 @@ class PassRunner {
   std::uint64_t passes_run() const { return passes_run_; }
 
  private:
+  void draw(const Region& region, const char* name, const Program& program, const Framebuffer& target,
+            std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms, unsigned mode,
+            int vertices, bool additive);
+
   unsigned vao_ = 0;
   int max_units_ = 0;
   bool check_every_pass_ = false;

@@ -7,9 +7,11 @@
 namespace glsurf {
 
 CompactStage::CompactStage(const gl::ShaderSource& shaders, int capacity)
-    : base_(shaders, "common/fullscreen.vert", "compact/hp_base.frag"),
+    : base_{gl::Program(shaders, "common/fullscreen.vert", "compact/hp_base.frag"),
+            gl::Program(shaders, "common/fullscreen.vert", "compact/hp_base.frag", {"SELECT"})},
       reduce_(shaders, "common/fullscreen.vert", "compact/hp_reduce.frag"),
-      traverse_(shaders, "common/fullscreen.vert", "compact/hp_traverse.frag"),
+      traverse_{gl::Program(shaders, "common/fullscreen.vert", "compact/hp_traverse.frag"),
+                gl::Program(shaders, "common/fullscreen.vert", "compact/hp_traverse.frag", {"SELECT"})},
       capacity_(capacity) {
   GLSURF_EXPECTS(capacity > 0, "capacity must be positive");
 }
@@ -50,13 +52,18 @@ void CompactStage::configure(const ExtremaStage& extrema) {
   list_target_ = std::move(list_target);
 }
 
-int CompactStage::count(gl::PassRunner& runner, const ExtremaStage& extrema) {
+int CompactStage::count(gl::PassRunner& runner, const ExtremaStage& extrema, const gl::Texture* selection) {
   GLSURF_EXPECTS(!sizes_.empty(), "configure() first");
   auto region = [&](size_t level) {
     return gl::PassRunner::Region{origins_[level].x, origins_[level].y, sizes_[level].x, sizes_[level].y};
   };
-  runner.run_in(region(0), "compact_hp_base", base_, even_target_, {{"u_atlas", extrema.atlas()}},
-                {{"u_origin", origins_[0]}});
+  if (selection) {
+    runner.run_in(region(0), "compact_hp_base", base_[1], even_target_,
+                  {{"u_atlas", extrema.atlas()}, {"u_selection", *selection}}, {{"u_origin", origins_[0]}});
+  } else {
+    runner.run_in(region(0), "compact_hp_base", base_[0], even_target_, {{"u_atlas", extrema.atlas()}},
+                  {{"u_origin", origins_[0]}});
+  }
   for (size_t level = 1; level < sizes_.size(); ++level) {
     const bool odd = level & 1;
     runner.run_in(region(level), "compact_hp_reduce", reduce_, odd ? odd_target_ : even_target_,
@@ -71,17 +78,23 @@ int CompactStage::count(gl::PassRunner& runner, const ExtremaStage& extrema) {
   return static_cast<int>(top_target.read_u32(0, origins_[top].x, origins_[top].y, 1, 1)[0]);
 }
 
-void CompactStage::write_list(gl::PassRunner& runner, const ExtremaStage& extrema) {
+void CompactStage::write_list(gl::PassRunner& runner, const ExtremaStage& extrema, const gl::Texture* selection) {
   std::vector<glm::ivec4> rects;
   for (const AtlasRect& r : extrema.rects()) rects.emplace_back(r.x, r.y, r.width, r.height);
-  runner.run("compact_hp_traverse", traverse_, list_target_,
-             {{"u_even", even_}, {"u_odd", odd_}, {"u_atlas", extrema.atlas()}},
-             {{"u_top", static_cast<int>(sizes_.size()) - 1},
-              {"u_origins", origins_},
-              {"u_sizes", sizes_},
-              {"u_list_width", list_keypoints_.width()},
-              {"u_octave_rects", rects},
-              {"u_octaves", static_cast<int>(rects.size())}});
+  const std::initializer_list<gl::Uniform> uniforms = {{"u_top", static_cast<int>(sizes_.size()) - 1},
+                                                       {"u_origins", origins_},
+                                                       {"u_sizes", sizes_},
+                                                       {"u_list_width", list_keypoints_.width()},
+                                                       {"u_octave_rects", rects},
+                                                       {"u_octaves", static_cast<int>(rects.size())}};
+  if (selection) {
+    runner.run("compact_hp_traverse", traverse_[1], list_target_,
+               {{"u_even", even_}, {"u_odd", odd_}, {"u_atlas", extrema.atlas()}, {"u_selection", *selection}},
+               uniforms);
+  } else {
+    runner.run("compact_hp_traverse", traverse_[0], list_target_,
+               {{"u_even", even_}, {"u_odd", odd_}, {"u_atlas", extrema.atlas()}}, uniforms);
+  }
   gl::check_gl_errors("point list");
 }
 

@@ -27,9 +27,12 @@ class CompactStage {
   CompactStage(const gl::ShaderSource& shaders, int capacity);
   void configure(const ExtremaStage& extrema);
   // Builds the pyramid and reads back its total (the one small readback).
-  int count(gl::PassRunner& runner, const ExtremaStage& extrema);
-  // Writes the first min(total, capacity) entries of the point list.
-  void write_list(gl::PassRunner& runner, const ExtremaStage& extrema);
+  // With `selection` (select.hpp) only the keypoints at or above its threshold
+  // are counted and listed.
+  int count(gl::PassRunner& runner, const ExtremaStage& extrema, const gl::Texture* selection = nullptr);
+  // Writes the first min(total, capacity) entries of the point list; the same
+  // `selection` as count().
+  void write_list(gl::PassRunner& runner, const ExtremaStage& extrema, const gl::Texture* selection = nullptr);
   // Reads back the first n entries (keypoints, origins), n <= capacity.
   void read_list(int n, std::vector<float>& keypoints, std::vector<float>& where) const;
 
@@ -37,7 +40,7 @@ class CompactStage {
   const gl::Texture& list() const { return list_keypoints_; }
 
  private:
-  gl::Program base_, reduce_, traverse_;
+  gl::Program base_[2], reduce_, traverse_[2];  // [1]: SELECT variant
   int capacity_ = 0;
   std::vector<glm::ivec2> origins_, sizes_;  // per level
   gl::Texture even_, odd_;

@@ -17,6 +17,7 @@ Detector::Detector(const gl::Context& context, const DetectorConfig& config, con
       hessian_(shaders, config),
       extrema_(shaders, config),
       compact_(shaders, std::max(kMinCapacity, config.max_features)),
+      select_(shaders),
       max_texture_size_(context.info().max_texture_size) {
   GLSURF_EXPECTS(config.max_features >= 0, "max_features must be >= 0");
 }
@@ -50,12 +51,21 @@ std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
   image_.upload(image.pixels.data());
   hessian_.run(runner_, integral_.run(runner_, image_));
   extrema_.run(runner_, hessian_);
-  candidates_ = compact_.count(runner_, extrema_);
-  if (candidates_ > compact_.capacity()) {
-    throw Error(std::to_string(candidates_) + " keypoints exceed the point list's capacity of " +
-                std::to_string(compact_.capacity()) + "; raise the threshold or max_features");
+  const gl::Texture* selection = nullptr;
+  if (config_.max_features > 0) selection = &select_.run(runner_, extrema_.atlas(), config_.max_features);
+  candidates_ = compact_.count(runner_, extrema_, selection);
+  truncated_ = false;
+  if (candidates_ > compact_.capacity() && !selection) {
+    // More than the list holds: keep the strongest that fit (a second count).
+    selection = &select_.run(runner_, extrema_.atlas(), compact_.capacity());
+    candidates_ = compact_.count(runner_, extrema_, selection);
+    truncated_ = true;
   }
-  compact_.write_list(runner_, extrema_);
+  if (candidates_ > compact_.capacity()) {
+    throw Error(std::to_string(candidates_ - compact_.capacity()) +
+                " keypoints tie exactly with the weakest one kept and do not fit the point list");
+  }
+  compact_.write_list(runner_, extrema_, selection);
   std::vector<float> list, where;
   compact_.read_list(candidates_, list, where);
 

@@ -10,10 +10,10 @@
 // reused, without allocation, for every later image of the same size.
 //
 // Results are sorted strongest first (sort_by_strength), the order of the CPU
-// reference. With max_features = N the N strongest are kept; for now they are
-// chosen on the CPU from the full list, which therefore crosses the bus
-// (GPU-side selection is still to come). More candidates than the list's
-// capacity (max(65,536, max_features)) is an error that says so.
+// reference. With max_features = N the N strongest are chosen on the GPU
+// (select.hpp) before compaction, so only they cross the bus. max_features = 0
+// keeps every keypoint the list can hold (65,536); when there are more, the
+// strongest 65,536 are kept and truncated_last_frame() says so.
 #pragma once
 
 #include "gl/context.hpp"
@@ -24,6 +24,7 @@
 #include "surf/hessian.hpp"
 #include "surf/integral.hpp"
 #include "surf/keypoint.hpp"
+#include "surf/select.hpp"
 
 #include <memory>
 #include <vector>
@@ -41,7 +42,8 @@ class Detector {
 
   const DetectorConfig& config() const { return config_; }
   gl::PassRunner& runner() { return runner_; }
-  int candidates_last_frame() const { return candidates_; }
+  int candidates_last_frame() const { return candidates_; }  // before trimming ties
+  bool truncated_last_frame() const { return truncated_; }
 
  private:
   void configure(int width, int height);
@@ -52,10 +54,12 @@ class Detector {
   HessianStage hessian_;
   ExtremaStage extrema_;
   CompactStage compact_;
+  SelectStage select_;
   gl::Texture image_;
   int width_ = 0, height_ = 0;
   int max_texture_size_ = 0;
   int candidates_ = 0;
+  bool truncated_ = false;
 };
 
 }  // namespace glsurf
