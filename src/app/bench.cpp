@@ -8,6 +8,8 @@
 #include "gl/gl.hpp"
 #include "gl/timer.hpp"
 #include "io/image.hpp"
+#include "cpu/detector.hpp"
+#include "surf/detector.hpp"
 #include "surf/integral.hpp"
 
 #include <algorithm>
@@ -169,14 +171,102 @@ int bench_integral(Args& args) {
   return 0;
 }
 
+// bench detect: the whole GPU detector per frame (wall clock, from upload to
+// keypoints in memory), its passes' GPU times, and the CPU reference.
+int bench_detect(Args& args) {
+  const int runs = args.option_int("--runs", 7, 1, 1000);
+  const int warmup = args.option_int("--warmup", 2, 0, 1000);
+  const std::string image_path = args.option("--image", GLSURF_ASSET_DIR "/graf1.png");
+  const auto sizes = parse_sizes(args.option("--sizes", "640x480,1280x720,1920x1080"));
+  DetectorConfig config;
+  config.hessian_threshold = args.option_float("--threshold", config.hessian_threshold, 0.0f, 1e12f);
+  config.max_features = args.option_int("--max-features", 0, 0, 1 << 24);
+  args.finish();
+
+  const GrayImage photo = load_gray(image_path);
+  gl::Context ctx = gl::Context::headless();
+  const gl::ContextInfo& info = ctx.info();
+  const bool software = info.renderer.find("llvmpipe") != std::string::npos;
+  std::printf("glsurf bench detect — %s, %s (%s)%s\n", info.renderer.c_str(), info.version.c_str(),
+              gl::to_string(info.path),
+              software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
+  std::printf("  input: %s resampled; threshold %g, max_features %d; median of %d runs after %d warm-up\n",
+              image_path.c_str(), config.hessian_threshold, config.max_features, runs, warmup);
+  std::printf("  wall = detect() from upload to keypoints in memory; GPU = sum of the passes' GL_TIME_ELAPSED\n\n");
+  Detector detector(ctx, config);
+  for (const auto& [w, h] : sizes) {
+    const GrayImage image = resize(photo, w, h);
+    std::vector<double> wall, cpu_ms;
+    std::vector<KeyPoint> keypoints;
+    for (int i = 0; i < warmup + runs; ++i) {
+      const Clock::time_point t0 = Clock::now();
+      keypoints = detector.detect(image);
+      if (i >= warmup) wall.push_back(ms_since(t0));
+    }
+    // Per-pass GPU times in separate runs (the per-pass queries add overhead).
+    std::vector<std::vector<double>> per_pass;
+    std::vector<std::string> names;
+    std::vector<int> draws;
+    detector.runner().set_profiling(true);
+    for (int i = 0; i < runs; ++i) {
+      detector.detect(image);
+      const auto profile = detector.runner().take_profile();
+      for (size_t k = 0; k < profile.size(); ++k) {
+        if (i == 0) {
+          names.push_back(profile[k].name);
+          draws.push_back(profile[k].count);
+          per_pass.emplace_back();
+        }
+        if (k < per_pass.size()) per_pass[k].push_back(profile[k].milliseconds);
+      }
+    }
+    detector.runner().set_profiling(false);
+    std::vector<KeyPoint> reference;
+    for (int i = 0; i < std::max(1, runs / 2); ++i) {
+      const Clock::time_point t0 = Clock::now();
+      reference = cpu::detect(image, config);
+      cpu_ms.push_back(ms_since(t0));
+    }
+    // A pass cannot take longer than the whole frame: Mesa 22.3's llvmpipe
+    // sometimes answers a query begun right after a readback or upload with
+    // the time since boot. Such values are shown as n/a, not summed.
+    double gpu_total = 0;
+    int invalid = 0;
+    std::vector<std::string> cells;
+    for (size_t k = 0; k < names.size(); ++k) {
+      std::vector<double> valid;
+      for (double v : per_pass[k]) {
+        if (v <= median(wall)) valid.push_back(v);
+      }
+      char cell[32];
+      if (valid.size() * 2 > per_pass[k].size()) {
+        gpu_total += median(valid);
+        std::snprintf(cell, sizeof cell, "%8.2f ms", median(valid));
+      } else {
+        ++invalid;
+        std::snprintf(cell, sizeof cell, "%8s   ", "n/a");
+      }
+      cells.push_back(cell);
+    }
+    std::printf("%dx%d: GPU detector %.1f ms wall (%.1f fps), passes %.1f ms GPU%s, %zu keypoints | "
+                "CPU reference %.1f ms, %zu keypoints\n",
+                w, h, median(wall), 1000.0 / median(wall), gpu_total,
+                invalid ? " (without the n/a passes)" : "", keypoints.size(), median(cpu_ms), reference.size());
+    for (size_t k = 0; k < names.size(); ++k) {
+      std::printf("    %-24s %s  (%d draws)\n", names[k].c_str(), cells[k].c_str(), draws[k]);
+    }
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int bench(Args args) {
   const std::string what = args.next_word();
-  if (what != "integral") {
-    throw UsageError("bench needs one stage to time; available: integral");
-  }
-  return bench_integral(args);
+  if (what == "integral") return bench_integral(args);
+  if (what == "detect") return bench_detect(args);
+  throw UsageError("bench needs a stage to time: integral or detect");
 }
 
 }  // namespace glsurf::app

@@ -105,6 +105,12 @@ int detect(Args args) {
             batch ? (fs::path(out) / (fs::path(file).stem().string() + "." + format_name)).string() : out;
         write_features_file(target, keypoints, format);
       }
+      if (detector && detector->truncated_last_frame()) {
+        std::fprintf(stderr,
+                     "glsurf: warning: %s: more keypoints than the point list holds; kept the %zu strongest "
+                     "(raise --threshold or set --max-features)\n",
+                     file.c_str(), keypoints.size());
+      }
       std::fprintf(stderr, "%s: %zu keypoints, %dx%d, %.1f ms (%s)\n", file.c_str(), keypoints.size(),
                    image.width, image.height, ms, backend.c_str());
     } catch (const Error& e) {

@@ -20,6 +20,8 @@ const char* kUsage =
     "  bench integral         median GPU and CPU times of the integral image\n"
     "        [--runs N] [--warmup N] [--image PATH] [--sizes WxH,WxH,...] [--top-pixels T0]\n"
     "        [--profile]      (adds GPU time per pass name)\n"
+    "  bench detect           wall clock and per-pass GPU times of the detector, and the CPU reference\n"
+    "        [--runs N] [--warmup N] [--image PATH] [--sizes WxH,...] [--threshold T] [--max-features N]\n"
     "  detect IMAGE|DIR...    SURF keypoints of each image (a directory: its images in name order)\n"
     "        [-o OUT] [--backend gl|cpu] [--threshold T] [--max-features N]\n"
     "        [--octaves N] [--layers N] [--format txt|bin]\n"
