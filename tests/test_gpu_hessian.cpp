@@ -22,7 +22,7 @@ using namespace glsurf;
 
 namespace {
 
-void compare_with_cpu(const GrayImage& image, const DetectorConfig& config) {
+void compare_with_cpu(const GrayImage& image, const DetectorConfig& config, HessianMethod method) {
   gl::PassRunner runner;
   runner.set_check_every_pass(true);
   const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
@@ -30,7 +30,7 @@ void compare_with_cpu(const GrayImage& image, const DetectorConfig& config) {
   texture.upload(image.pixels.data());
   IntegralStage integral(shaders);
   integral.configure(image.width, image.height);
-  HessianStage hessian(shaders, config);
+  HessianStage hessian(shaders, config, method);
   hessian.configure(image.width, image.height);
   hessian.run(runner, integral.run(runner, texture));
 
@@ -60,7 +60,7 @@ void compare_with_cpu(const GrayImage& image, const DetectorConfig& config) {
           bad += std::abs(gd - ref.det[k]) > 1e-5 * scale || std::abs(gt - ref.trace[k]) > 1e-5 * tscale;
         }
       }
-      INFO("octave " << oct.octave << " layer " << l << " (L = " << ref.filter << "): " << valid
+      INFO((method == HessianMethod::MultiPass ? "multi-pass" : "single pass") << ", octave " << oct.octave << " layer " << l << " (L = " << ref.filter << "): " << valid
                      << " valid samples");
       CHECK(bad == 0);
     }
@@ -72,17 +72,24 @@ void compare_with_cpu(const GrayImage& image, const DetectorConfig& config) {
 
 TEST_SUITE("gl") {
 
-TEST_CASE("GPU Hessian (single pass) equals the CPU reference on a photograph") {
+TEST_CASE("GPU Hessian (multi-pass and single pass) equals the CPU reference on a photograph") {
   test::headless_context();
-  compare_with_cpu(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), DetectorConfig{});
+  for (const HessianMethod m : {HessianMethod::MultiPass, HessianMethod::SinglePass}) {
+    compare_with_cpu(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), DetectorConfig{}, m);
+  }
 }
 
-TEST_CASE("GPU Hessian (single pass) equals the CPU reference on a random image, 3 layers per octave") {
+TEST_CASE("GPU Hessian equals the CPU reference on random images, odd sizes, 1 and 3 layers per octave") {
   test::headless_context();
-  DetectorConfig config;
-  config.n_octave_layers = 3;  // 5 filters: two texture groups per octave
-  config.n_octaves = 3;
-  compare_with_cpu(test::random_image(203, 151, 5), config);
+  for (const HessianMethod m : {HessianMethod::MultiPass, HessianMethod::SinglePass}) {
+    DetectorConfig config;
+    config.n_octave_layers = 3;  // 5 filters: two texture groups per octave
+    config.n_octaves = 3;
+    compare_with_cpu(test::random_image(203, 151, 5), config, m);
+    config.n_octave_layers = 1;
+    config.n_octaves = 5;
+    compare_with_cpu(test::random_image(97, 211, 6), config, m);
+  }
 }
 
 }  // TEST_SUITE

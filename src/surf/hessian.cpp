@@ -4,8 +4,13 @@
 
 namespace glsurf {
 
-HessianStage::HessianStage(const gl::ShaderSource& shaders, const DetectorConfig& config)
-    : config_(config), single_(shaders, "common/fullscreen.vert", "hessian/hessian_single.frag") {
+HessianStage::HessianStage(const gl::ShaderSource& shaders, const DetectorConfig& config, HessianMethod method)
+    : config_(config),
+      method_(method),
+      single_(shaders, "common/fullscreen.vert", "hessian/hessian_single.frag"),
+      strips_rows_(shaders, "common/fullscreen.vert", "hessian/strips_rows.frag"),
+      strips_columns_(shaders, "common/fullscreen.vert", "hessian/strips_columns.frag"),
+      multipass_(shaders, "common/fullscreen.vert", "hessian/hessian_multipass.frag") {
   GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1, "invalid detector configuration");
 }
 
@@ -32,6 +37,14 @@ void HessianStage::configure(int width, int height) {
       oct.targets.emplace_back(std::vector<const gl::Texture*>{&oct.det[g], &oct.trace[g]},
                                "hessian" + oct.det[g].label().substr(3));
     }
+    if (method_ == HessianMethod::MultiPass) {
+      const std::string suffix = "_o" + std::to_string(o);
+      oct.rows = gl::Texture(width + 1, oct.grid.y, gl::Format::RGBA32UI, "strips_rows" + suffix);
+      oct.cross = gl::Texture(width + 1, oct.grid.y, gl::Format::RGBA32UI, "strips_cross" + suffix);
+      oct.columns = gl::Texture(oct.grid.x, height + 1, gl::Format::RGBA32UI, "strips_columns" + suffix);
+      oct.rows_target = gl::Framebuffer({&oct.rows, &oct.cross}, "strips_rows" + suffix);
+      oct.columns_target = gl::Framebuffer({&oct.columns}, "strips_columns" + suffix);
+    }
     octaves_.push_back(std::move(oct));
   }
 }
@@ -41,11 +54,21 @@ void HessianStage::run(gl::PassRunner& runner, const gl::Texture& integral) {
   GLSURF_EXPECTS(integral.width() == width_ + 1 && integral.height() == height_ + 1 &&
                      integral.format() == gl::Format::R32UI,
                  "the integral image must be R32UI of (W+1) x (H+1)");
+  const glm::ivec2 image_size(width_, height_);
   for (const HessianOctave& oct : octaves_) {
     for (size_t g = 0; g < oct.filters.size(); ++g) {
-      runner.run("hessian_single", single_, oct.targets[g], {{"u_integral", integral}},
-                 {{"u_step", oct.step}, {"u_filters", oct.filters[g]},
-                  {"u_image_size", glm::ivec2(width_, height_)}});
+      if (method_ == HessianMethod::SinglePass) {
+        runner.run("hessian_single", single_, oct.targets[g], {{"u_integral", integral}},
+                   {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_image_size", image_size}});
+        continue;
+      }
+      runner.run("hessian_strips_rows", strips_rows_, oct.rows_target, {{"u_integral", integral}},
+                 {{"u_step", oct.step}, {"u_filters", oct.filters[g]}});
+      runner.run("hessian_strips_columns", strips_columns_, oct.columns_target, {{"u_integral", integral}},
+                 {{"u_step", oct.step}, {"u_filters", oct.filters[g]}});
+      runner.run("hessian_multipass", multipass_, oct.targets[g],
+                 {{"u_rows", oct.rows}, {"u_cross", oct.cross}, {"u_columns", oct.columns}},
+                 {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_image_size", image_size}});
     }
   }
   gl::check_gl_errors("hessian");

@@ -7,9 +7,15 @@
 // lie inside the image holds 0. Formulas and filter shapes:
 // src/cpu/detector.hpp (the CPU reference computes the same numbers).
 //
-// This is the single-pass version (eight box sums per filter, straight from
-// the integral image): the oracle for Terriberry's multi-pass shared
-// differences, which are still to come.
+// Two methods, giving the same integer box sums and so the same responses:
+//   MultiPass (default): shared strip differences in the spirit of Terriberry
+//     et al. 2008 (eqs. 14-17): per octave, one pass writes for every
+//     integral column and sample row the differences that every Dxx lobe and
+//     Dxy square pair of the row needs (hessian/strips_rows.frag), one the
+//     transposed ones for Dyy (strips_columns.frag), and a third combines
+//     them: 12 look-ups per filter (hessian_multipass.frag).
+//   SinglePass: eight box sums per filter straight from the integral image,
+//     32 look-ups (hessian_single.frag): the test oracle and the baseline.
 #pragma once
 
 #include "gl/framebuffer.hpp"
@@ -26,24 +32,32 @@
 
 namespace glsurf {
 
+enum class HessianMethod { MultiPass, SinglePass };
+
 struct HessianOctave {
   int octave = 0, step = 1;
   glm::ivec2 grid{0, 0};
   std::vector<glm::ivec4> filters;   // per group: sides of its 4 layers, 0 = unused
   std::vector<gl::Texture> det, trace;  // per group
   std::vector<gl::Framebuffer> targets;
+  // MultiPass scratch, reused by every group: strips along rows (rows, cross)
+  // at (W+1) x grid height, along columns at grid width x (H+1).
+  gl::Texture rows, cross, columns;
+  gl::Framebuffer rows_target, columns_target;
 };
 
 class HessianStage {
  public:
-  HessianStage(const gl::ShaderSource& shaders, const DetectorConfig& config);
+  HessianStage(const gl::ShaderSource& shaders, const DetectorConfig& config,
+               HessianMethod method = HessianMethod::MultiPass);
   void configure(int width, int height);
   void run(gl::PassRunner& runner, const gl::Texture& integral);
   const std::vector<HessianOctave>& octaves() const { return octaves_; }
 
  private:
   DetectorConfig config_;
-  gl::Program single_;
+  HessianMethod method_;
+  gl::Program single_, strips_rows_, strips_columns_, multipass_;
   int width_ = 0, height_ = 0;
   std::vector<HessianOctave> octaves_;
 };

@@ -1,0 +1,57 @@
+#version 330 core
+// hessian/hessian_multipass.frag — second pass of the multi-pass box filters:
+// det(H) and trace of up to four layers from the shared strip differences
+// (strips_rows.frag, strips_columns.frag), 12 look-ups per filter instead of
+// the 32 of hessian_single.frag. Same filters and the same integer lobe sums,
+// so the same numbers as the single pass.
+//
+// With c = L / 2 and l = L / 3, at sample (X, Y) = (j, i) * step:
+//   Dxx sum = -R(X-c) + 3 R(X-c+l) - 3 R(X-c+2l) + R(X+c+1)   R = rows strip
+//   Dyy sum = -C(Y-c) + 3 C(Y-c+l) - 3 C(Y-c+2l) + C(Y+c+1)   C = columns strip
+//   Dxy sum = Q(X) - Q(X-l) - Q(X+l+1) + Q(X+1)                Q = cross strip
+// (each lobe of the +1 -2 +1 pattern is one strip difference), then each
+// divided by its lobe area; det = Dxx Dyy - 0.81 Dxy^2, trace = Dxx + Dyy.
+//
+// Inputs:   u_rows, u_cross  (RGBA32UI, (W+1) x grid height), u_columns
+//           (RGBA32UI, grid width x (H+1))
+// Uniforms: u_step, u_filters, u_image_size
+// Output:   location 0: det per layer, location 1: trace per layer (RGBA32F);
+//           0 where the filter does not lie inside the image.
+// Viewport: the octave's sample grid.
+#include "common/precision.glsl"
+
+uniform usampler2D u_rows;
+uniform usampler2D u_cross;
+uniform usampler2D u_columns;
+uniform int u_step;
+uniform ivec4 u_filters;
+uniform ivec2 u_image_size;
+
+layout(location = 0) out vec4 o_det;
+layout(location = 1) out vec4 o_trace;
+
+void main() {
+  ivec2 sample_index = ivec2(gl_FragCoord.xy);
+  ivec2 p = sample_index * u_step;
+  vec4 det = vec4(0.0), trace = vec4(0.0);
+  for (int k = 0; k < 4; ++k) {
+    int L = u_filters[k];
+    int c = L / 2;
+    if (L == 0 || any(lessThan(p, ivec2(c))) || any(greaterThan(p + c, u_image_size - 1))) continue;
+    int l = L / 3;
+    int i = sample_index.y, j = sample_index.x;
+    uint xx = 3u * (texelFetch(u_rows, ivec2(p.x - c + l, i), 0)[k] - texelFetch(u_rows, ivec2(p.x - c + 2 * l, i), 0)[k]) +
+              texelFetch(u_rows, ivec2(p.x + c + 1, i), 0)[k] - texelFetch(u_rows, ivec2(p.x - c, i), 0)[k];
+    uint yy = 3u * (texelFetch(u_columns, ivec2(j, p.y - c + l), 0)[k] - texelFetch(u_columns, ivec2(j, p.y - c + 2 * l), 0)[k]) +
+              texelFetch(u_columns, ivec2(j, p.y + c + 1), 0)[k] - texelFetch(u_columns, ivec2(j, p.y - c), 0)[k];
+    uint xy = texelFetch(u_cross, ivec2(p.x, i), 0)[k] - texelFetch(u_cross, ivec2(p.x - l, i), 0)[k] -
+              texelFetch(u_cross, ivec2(p.x + l + 1, i), 0)[k] + texelFetch(u_cross, ivec2(p.x + 1, i), 0)[k];
+    float dxx = float(int(xx)) / float(l * (2 * l - 1));
+    float dyy = float(int(yy)) / float(l * (2 * l - 1));
+    float dxy = float(int(xy)) / float(l * l);
+    det[k] = dxx * dyy - 0.81 * dxy * dxy;
+    trace[k] = dxx + dyy;
+  }
+  o_det = det;
+  o_trace = trace;
+}

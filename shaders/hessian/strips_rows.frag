@@ -1,0 +1,41 @@
+#version 330 core
+// hessian/strips_rows.frag — first pass of the multi-pass box filters: the
+// column-prefix differences shared by every Dxx lobe and Dxy square of a
+// sample row (the delta terms of Terriberry et al. 2008, eqs. 14-15, here
+// with one side open: sums over all columns < x).
+//
+// For layer k (filter side L, lobe l = L / 3), at integral column x and sample
+// row Y = i * step:
+//   rows(x)  = S(x, Y + l) - S(x, Y - l + 1)        rows [Y-l+1, Y+l): Dxx lobes
+//   cross(x) = [S(x, Y) - S(x, Y - l)] - [S(x, Y + l + 1) - S(x, Y + 1)]
+//              rows [Y-l, Y) minus rows [Y+1, Y+l+1): Dxy squares
+// so that a lobe or square pair over columns [a, b) is one difference,
+// rows(b) - rows(a). Unsigned wrap-around arithmetic keeps every value exact
+// modulo 2^32, and every later combination too.
+//
+// Input:    u_integral  (R32UI, (W+1) x (H+1))
+// Uniforms: u_step, u_filters (sides of the 4 layers; 0 = unused)
+// Output:   location 0: rows per layer, location 1: cross per layer (RGBA32UI)
+// Viewport: (W + 1) x ceil(H / step): every integral column, sample rows.
+#include "common/precision.glsl"
+#include "common/integral_fetch.glsl"
+
+uniform int u_step;
+uniform ivec4 u_filters;
+
+layout(location = 0) out uvec4 o_rows;
+layout(location = 1) out uvec4 o_cross;
+
+void main() {
+  int x = int(gl_FragCoord.x);
+  int y = int(gl_FragCoord.y) * u_step;
+  uint here = integral_at(x, y), below = integral_at(x, y + 1);
+  uvec4 rows = uvec4(0u), cross = uvec4(0u);
+  for (int k = 0; k < 4; ++k) {
+    int l = u_filters[k] / 3;
+    rows[k] = integral_at(x, y + l) - integral_at(x, y - l + 1);
+    cross[k] = (here - integral_at(x, y - l)) - (integral_at(x, y + l + 1) - below);
+  }
+  o_rows = rows;
+  o_cross = cross;
+}
