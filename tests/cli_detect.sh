@@ -44,7 +44,24 @@ status=$?
 echo "$err" | grep -q "glsurf: error: $work/in/2.png: not a supported image" || fail "bad file named"
 echo "$err" | grep -q "4 images, 2 failed" || fail "batch summary"
 
-# Too small, and usage errors.
+# Two inputs that would write the same output name: the second is refused.
+mkdir "$work/dup"
+cp "$assets/box.png" "$work/dup/x.png"
+cp "$assets/box.png" "$work/dup/x.PNG"
+err=$("$glsurf" detect "$work/dup" -o "$work/dupout" 2>&1)
+[ $? -eq 1 ] || fail "an output name collision must exit 1"
+echo "$err" | grep -q "would overwrite" || fail "collision reported"
+[ "$(ls "$work/dupout" | wc -l)" -eq 1 ] || fail "one output for the colliding pair"
+
+# Too small: one line naming the file, exit 1, no output file.
+printf 'P5\n20 20\n255\n' > "$work/small.pgm"
+head -c 400 /dev/zero >> "$work/small.pgm"
+err=$("$glsurf" detect "$work/small.pgm" -o "$work/small.txt" 2>&1)
+[ $? -eq 1 ] || fail "a too small image must exit 1"
+echo "$err" | grep -q "smaller than the smallest filter" || fail "too small reported"
+[ ! -e "$work/small.txt" ] || fail "no output for a too small image"
+
+# Usage errors.
 "$glsurf" detect "$assets/box.png" --threshold abc >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad threshold exits 2"
 "$glsurf" detect >/dev/null 2>&1; [ $? -eq 2 ] || fail "no image exits 2"
 "$glsurf" detect "$work/in" >/dev/null 2>&1; [ $? -eq 2 ] || fail "a directory needs -o"

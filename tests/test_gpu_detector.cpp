@@ -85,6 +85,28 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
   compare(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), config);
 }
 
+TEST_CASE("every layer count finds the CPU's keypoints: no layer hides another's") {
+  // Layers two apart can both hold a maximum at the same sample; with noise
+  // and threshold 0 that happens for about 1 % of the keypoints, so the counts
+  // must agree to within float near-ties (2), not to 1 %.
+  test::headless_context();
+  const GrayImage image = test::random_image(400, 300, 17);
+  for (const int layers : {1, 2, 3, 4, 5}) {
+    DetectorConfig config;
+    config.n_octave_layers = layers;
+    config.n_octaves = 3;
+    config.hessian_threshold = 0;
+    Detector detector(test::headless_context(), config);
+    const std::vector<KeyPoint> gpu = detector.detect(image);
+    const std::vector<KeyPoint> cpu = cpu::detect(image, config);
+    INFO(layers << " layers: CPU " << cpu.size() << ", GPU " << gpu.size());
+    REQUIRE(cpu.size() > 1000);
+    CHECK(std::abs(static_cast<long>(gpu.size()) - static_cast<long>(cpu.size())) <= 2);
+    CHECK(matched_fraction(cpu, gpu) >= 0.998);
+    CHECK(matched_fraction(gpu, cpu) >= 0.998);
+  }
+}
+
 TEST_CASE("the point list holds exactly the atlas's keypoints, in a deterministic order") {
   test::headless_context();
   DetectorConfig config;
@@ -149,6 +171,28 @@ TEST_CASE("more candidates than the list holds: the 65,536 strongest are kept") 
   cpu.resize(65536);  // the CPU's strongest, same order rule
   CHECK(matched_fraction(cpu, gpu) >= 0.99);
   CHECK(matched_fraction(gpu, cpu) >= 0.99);
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+TEST_CASE("more exact ties with the N-th strongest than the list holds: still N keypoints") {
+  // A grid of identical Gaussian blobs every 10 px: 265 x 265 = 70,225 keypoints
+  // away from the border, all with exactly the same response: more than the
+  // 65,536 the list holds.
+  GrayImage board(2700, 2700);
+  for (int y = 0; y < board.height; ++y)
+    for (int x = 0; x < board.width; ++x) {
+      const double dx = x % 10 - 4.5, dy = y % 10 - 4.5;
+      board.at(x, y) = static_cast<std::uint8_t>(40 + 150 * std::exp(-(dx * dx + dy * dy) / (2 * 1.5 * 1.5)));
+    }
+  DetectorConfig config;
+  config.max_features = 10;
+  Detector detector(test::headless_context(), config);
+  const std::vector<KeyPoint> gpu = detector.detect(board);
+  CHECK(detector.candidates_last_frame() > 65536);  // the ties did overflow the list
+  REQUIRE(gpu.size() == 10);
+  const std::vector<KeyPoint> cpu = cpu::detect(board, config);
+  REQUIRE(cpu.size() == 10);
+  for (size_t i = 0; i < 10; ++i) CHECK(gpu[i].response == doctest::Approx(cpu[i].response).epsilon(1e-5));
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
 

@@ -11,7 +11,8 @@
 // Uniforms: u_top           index of the 1x1 top level
 //           u_origins[], u_sizes[]  where each level is, and its size
 //           u_list_width    entries per row of the list
-//           u_octave_rects[], u_octaves  atlas rectangle (x, y, w, h) of each octave
+//           u_rects[], u_rect_count   atlas rectangle (x, y, w, h) of each map,
+//                           octave by octave, u_maps_per_octave of them each
 // Output:   location 0: RGBA32F (x, y, size * laplacian, response), a copy of
 //           the atlas texel; location 1: RGBA32F (octave, atlas x, atlas y, 0).
 //           Entries at or past the total count are discarded (left as they were).
@@ -19,7 +20,7 @@
 #include "common/precision.glsl"
 
 #define MAX_LEVELS 16
-#define MAX_OCTAVES 8
+#define MAX_RECTS 32
 
 uniform usampler2D u_even;
 uniform usampler2D u_odd;
@@ -28,8 +29,9 @@ uniform int u_top;
 uniform ivec2 u_origins[MAX_LEVELS];
 uniform ivec2 u_sizes[MAX_LEVELS];
 uniform int u_list_width;
-uniform ivec4 u_octave_rects[MAX_OCTAVES];
-uniform int u_octaves;
+uniform ivec4 u_rects[MAX_RECTS];
+uniform int u_rect_count;
+uniform int u_maps_per_octave;
 #include "common/keep.glsl"
 
 layout(location = 0) out vec4 o_keypoint;
@@ -74,9 +76,9 @@ void main() {
   if (found.x < 0) discard;  // cannot happen with a consistent pyramid
 
   int octave = -1;
-  for (int o = 0; o < u_octaves; ++o) {
-    ivec4 r = u_octave_rects[o];
-    if (all(greaterThanEqual(found, r.xy)) && all(lessThan(found, r.xy + r.zw))) octave = o;
+  for (int i = 0; i < u_rect_count; ++i) {
+    ivec4 r = u_rects[i];
+    if (all(greaterThanEqual(found, r.xy)) && all(lessThan(found, r.xy + r.zw))) octave = i / u_maps_per_octave;
   }
   o_keypoint = texelFetch(u_atlas, found, 0);
   o_where = vec4(float(octave), vec2(found), 0.0);

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 
 namespace glsurf::app {
@@ -91,8 +92,15 @@ int detect(Args args) {
   }
 
   int failures = 0;
+  std::map<std::string, std::string> written;  // output file -> the input it came from
   for (const std::string& file : files) {
     try {
+      const std::string target =
+          batch ? (fs::path(out) / (fs::path(file).stem().string() + "." + format_name)).string() : out;
+      if (batch) {
+        const auto [it, fresh] = written.emplace(target, file);
+        if (!fresh) throw Error(file + ": its output " + target + " would overwrite that of " + it->second);
+      }
       const GrayImage image = load_gray(file);
       const auto t0 = std::chrono::steady_clock::now();
       const std::vector<KeyPoint> keypoints = detector ? detector->detect(image) : cpu::detect(image, config);
@@ -101,8 +109,6 @@ int detect(Args args) {
         write_features(std::cout, keypoints, format);
         std::cout.flush();
       } else {
-        const std::string target =
-            batch ? (fs::path(out) / (fs::path(file).stem().string() + "." + format_name)).string() : out;
         write_features_file(target, keypoints, format);
       }
       if (detector && detector->truncated_last_frame()) {

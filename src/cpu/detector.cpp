@@ -97,7 +97,8 @@ bool solve3(const double a[3][3], const double b[3], double x[3]) {
 }  // namespace
 
 std::vector<KeyPoint> detect(const GrayImage& image, const DetectorConfig& config) {
-  GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1 && config.max_features >= 0,
+  GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1 && config.max_features >= 0 &&
+                     config.hessian_threshold >= 0,
                  "invalid detector configuration");
   const int min_side = min_image_side(config);
   if (image.width < min_side || image.height < min_side) {

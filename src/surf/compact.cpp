@@ -17,7 +17,7 @@ CompactStage::CompactStage(const gl::ShaderSource& shaders, int capacity)
 }
 
 void CompactStage::configure(const ExtremaStage& extrema) {
-  GLSURF_EXPECTS(extrema.rects().size() <= 8, "at most 8 octaves (MAX_OCTAVES in hp_traverse.frag)");
+  GLSURF_EXPECTS(extrema.rects().size() <= 32, "at most 32 candidate maps (MAX_RECTS in hp_traverse.frag)");
   std::vector<glm::ivec2> origins, sizes;
   glm::ivec2 size((extrema.atlas().width() + 1) / 2, (extrema.atlas().height() + 1) / 2);
   glm::ivec2 packed[2] = {glm::ivec2(0), glm::ivec2(0)};  // extent of the even / odd textures
@@ -35,8 +35,10 @@ void CompactStage::configure(const ExtremaStage& extrema) {
   gl::Texture odd(packed[1].x, packed[1].y, gl::Format::R32UI, "histopyramid_odd");
   gl::Framebuffer even_target({&even}, "histopyramid_even");
   gl::Framebuffer odd_target({&odd}, "histopyramid_odd");
-  const int rows = (capacity_ + kListWidth - 1) / kListWidth;
-  const int width = std::min(capacity_, kListWidth);
+  const long long texels = static_cast<long long>(extrema.atlas().width()) * extrema.atlas().height();
+  const int entries = static_cast<int>(std::min<long long>(capacity_, texels));
+  const int rows = (entries + kListWidth - 1) / kListWidth;
+  const int width = std::min(entries, kListWidth);
   gl::Texture keypoints(width, rows, gl::Format::RGBA32F, "point_list");
   gl::Texture where(width, rows, gl::Format::RGBA32F, "point_list_where");
   gl::Framebuffer list_target({&keypoints, &where}, "point_list");
@@ -50,6 +52,7 @@ void CompactStage::configure(const ExtremaStage& extrema) {
   list_keypoints_ = std::move(keypoints);
   list_where_ = std::move(where);
   list_target_ = std::move(list_target);
+  list_entries_ = entries;
 }
 
 int CompactStage::count(gl::PassRunner& runner, const ExtremaStage& extrema, const gl::Texture* selection) {
@@ -78,28 +81,34 @@ int CompactStage::count(gl::PassRunner& runner, const ExtremaStage& extrema, con
   return static_cast<int>(top_target.read_u32(0, origins_[top].x, origins_[top].y, 1, 1)[0]);
 }
 
-void CompactStage::write_list(gl::PassRunner& runner, const ExtremaStage& extrema, const gl::Texture* selection) {
+void CompactStage::write_list(gl::PassRunner& runner, const ExtremaStage& extrema, int total,
+                              const gl::Texture* selection) {
+  const int n = std::min(total, list_entries_);
+  if (n <= 0) return;
+  const int width = list_keypoints_.width();
+  const gl::PassRunner::Region rows{0, 0, width, (n + width - 1) / width};
   std::vector<glm::ivec4> rects;
   for (const AtlasRect& r : extrema.rects()) rects.emplace_back(r.x, r.y, r.width, r.height);
   const std::initializer_list<gl::Uniform> uniforms = {{"u_top", static_cast<int>(sizes_.size()) - 1},
                                                        {"u_origins", origins_},
                                                        {"u_sizes", sizes_},
                                                        {"u_list_width", list_keypoints_.width()},
-                                                       {"u_octave_rects", rects},
-                                                       {"u_octaves", static_cast<int>(rects.size())}};
+                                                       {"u_rects", rects},
+                                                       {"u_rect_count", static_cast<int>(rects.size())},
+                                                       {"u_maps_per_octave", extrema.maps_per_octave()}};
   if (selection) {
-    runner.run("compact_hp_traverse", traverse_[1], list_target_,
+    runner.run_in(rows, "compact_hp_traverse", traverse_[1], list_target_,
                {{"u_even", even_}, {"u_odd", odd_}, {"u_atlas", extrema.atlas()}, {"u_selection", *selection}},
                uniforms);
   } else {
-    runner.run("compact_hp_traverse", traverse_[0], list_target_,
+    runner.run_in(rows, "compact_hp_traverse", traverse_[0], list_target_,
                {{"u_even", even_}, {"u_odd", odd_}, {"u_atlas", extrema.atlas()}}, uniforms);
   }
   gl::check_gl_errors("point list");
 }
 
 void CompactStage::read_list(int n, std::vector<float>& keypoints, std::vector<float>& where) const {
-  GLSURF_EXPECTS(n >= 0 && n <= capacity_, "read past the point list");
+  GLSURF_EXPECTS(n >= 0 && n <= list_entries_, "read past the point list");
   keypoints.clear();
   where.clear();
   if (n == 0) return;

@@ -30,18 +30,21 @@ class CompactStage {
   // With `selection` (select.hpp) only the keypoints at or above its threshold
   // are counted and listed.
   int count(gl::PassRunner& runner, const ExtremaStage& extrema, const gl::Texture* selection = nullptr);
-  // Writes the first min(total, capacity) entries of the point list; the same
-  // `selection` as count().
-  void write_list(gl::PassRunner& runner, const ExtremaStage& extrema, const gl::Texture* selection = nullptr);
+  // Writes the first min(total, capacity()) entries of the point list (rows
+  // past them are not shaded); the same `selection` as count().
+  void write_list(gl::PassRunner& runner, const ExtremaStage& extrema, int total,
+                  const gl::Texture* selection = nullptr);
   // Reads back the first n entries (keypoints, origins), n <= capacity.
   void read_list(int n, std::vector<float>& keypoints, std::vector<float>& where) const;
 
-  int capacity() const { return capacity_; }
+  // Entries the list holds: the capacity asked for, but never more than the
+  // atlas has texels (known after configure()).
+  int capacity() const { return list_entries_; }
   const gl::Texture& list() const { return list_keypoints_; }
 
  private:
   gl::Program base_[2], reduce_, traverse_[2];  // [1]: SELECT variant
-  int capacity_ = 0;
+  int capacity_ = 0, list_entries_ = 0;
   std::vector<glm::ivec2> origins_, sizes_;  // per level
   gl::Texture even_, odd_;
   gl::Framebuffer even_target_, odd_target_;

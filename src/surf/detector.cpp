@@ -11,18 +11,38 @@ namespace {
 constexpr int kMinCapacity = 65536;
 }
 
-Detector::Detector(const gl::Context& context, const DetectorConfig& config, const gl::ShaderSource& shaders)
+Detector::Detector([[maybe_unused]] const gl::Context& context, const DetectorConfig& config,
+                   const gl::ShaderSource& shaders)
     : config_(config),
       integral_(shaders),
       hessian_(shaders, config),
       extrema_(shaders, config),
       compact_(shaders, std::max(kMinCapacity, config.max_features)),
-      select_(shaders),
-      max_texture_size_(context.info().max_texture_size) {
+      select_(shaders) {
   GLSURF_EXPECTS(config.max_features >= 0, "max_features must be >= 0");
+  GLSURF_EXPECTS(config.hessian_threshold >= 0, "hessian_threshold must be >= 0");
+  GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1, "invalid detector configuration");
+  if (config.n_octaves * ((config.n_octave_layers + 1) / 2) > 32) {
+    throw Error("the GPU detector handles at most 32 candidate maps: n_octaves * ceil(n_octave_layers / 2) = " +
+                std::to_string(config.n_octaves * ((config.n_octave_layers + 1) / 2)));
+  }
 }
 
 void Detector::configure(int width, int height) {
+  // Until every stage is configured, no size is: a failure part-way makes the
+  // next image configure again instead of running half-configured stages.
+  width_ = height_ = 0;
+  // 32-bit box-filter sums stay exact for lobes of up to 2^31 / 510 pixels of
+  // area (lobe side l <= 1451): only filters that fit in the image matter.
+  for (int o = 0; o < config_.n_octaves; ++o) {
+    for (int l = 0; l < config_.n_octave_layers + 2; ++l) {
+      const int side = filter_size(o, l);
+      if (side <= std::min(width, height) && side / 3 > 1451) {
+        throw Error("filter side " + std::to_string(side) + " (octave " + std::to_string(o) +
+                    ") is beyond the GPU's exact 32-bit box sums; use fewer --octaves or --backend cpu");
+      }
+    }
+  }
   integral_.configure(width, height);
   hessian_.configure(width, height);
   extrema_.configure(hessian_, width, height);
@@ -39,13 +59,6 @@ std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
                 " is smaller than the smallest filter allows (" + std::to_string(min_side) + "x" +
                 std::to_string(min_side) + ")");
   }
-  // The candidate atlas is 1.5 times as wide as the image.
-  if (image.width + 1 > max_texture_size_ || image.height + 1 > max_texture_size_ ||
-      image.width + (image.width + 1) / 2 > max_texture_size_) {
-    throw Error("image of " + std::to_string(image.width) + "x" + std::to_string(image.height) +
-                " is too large for this driver's textures (" + std::to_string(max_texture_size_) +
-                " per side; the detector needs 1.5 x width)");
-  }
   if (image.width != width_ || image.height != height_) configure(image.width, image.height);
 
   image_.upload(image.pixels.data());
@@ -61,15 +74,14 @@ std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
     candidates_ = compact_.count(runner_, extrema_, selection);
     truncated_ = true;
   }
-  if (candidates_ > compact_.capacity()) {
-    throw Error(std::to_string(candidates_ - compact_.capacity()) +
-                " keypoints tie exactly with the weakest one kept and do not fit the point list");
-  }
-  compact_.write_list(runner_, extrema_, selection);
+  // More exact ties with the weakest kept response than the list holds: the
+  // list takes them in its own (deterministic) order up to its capacity.
+  const int listed = std::min(candidates_, compact_.capacity());
+  compact_.write_list(runner_, extrema_, candidates_, selection);
   std::vector<float> list, where;
-  compact_.read_list(candidates_, list, where);
+  compact_.read_list(listed, list, where);
 
-  std::vector<KeyPoint> keypoints(static_cast<size_t>(candidates_));
+  std::vector<KeyPoint> keypoints(static_cast<size_t>(listed));
   for (size_t i = 0; i < keypoints.size(); ++i) {
     KeyPoint& k = keypoints[i];
     k.x = list[4 * i];

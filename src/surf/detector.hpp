@@ -33,11 +33,13 @@ namespace glsurf {
 
 class Detector {
  public:
+  // `context` must be current: every GL object of the detector belongs to it.
   Detector(const gl::Context& context, const DetectorConfig& config,
            const gl::ShaderSource& shaders = gl::ShaderSource::from_environment());
 
   // Throws glsurf::Error for an image smaller than the smallest filter or
-  // larger than the driver's textures allow.
+  // larger than the driver's textures allow (the integral image is one texel
+  // larger, the candidate atlas about 1.5 times as wide for two layers).
   std::vector<KeyPoint> detect(const GrayImage& image);
 
   const DetectorConfig& config() const { return config_; }
@@ -57,7 +59,6 @@ class Detector {
   SelectStage select_;
   gl::Texture image_;
   int width_ = 0, height_ = 0;
-  int max_texture_size_ = 0;
   int candidates_ = 0;
   bool truncated_ = false;
 };
