@@ -1,21 +1,21 @@
 // glsurf bench integral — median times of the integral image on the GPU (both
 // methods) and on the CPU reference, at the standard sizes, made from a real
 // photograph resampled to each size.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+
 #include "app/cli.hpp"
+#include "cpu/detector.hpp"
 #include "cpu/integral.hpp"
 #include "gl/context.hpp"
 #include "gl/error.hpp"
 #include "gl/gl.hpp"
 #include "gl/timer.hpp"
 #include "io/image.hpp"
-#include "cpu/detector.hpp"
 #include "surf/detector.hpp"
 #include "surf/integral.hpp"
-
-#include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <sstream>
 
 namespace glsurf::app {
 
@@ -97,8 +97,7 @@ int bench_integral(Args& args) {
   const bool profile = args.flag("--profile");
   const int top_pixels = args.option_int("--top-pixels", IntegralConfig{}.top_pixels, 0, 1 << 30);
   const std::string image_path = args.option("--image", GLSURF_ASSET_DIR "/graf1.png");
-  const auto sizes = parse_sizes(
-      args.option("--sizes", "320x240,640x480,1280x720,1920x1080,4096x4096"));
+  const auto sizes = parse_sizes(args.option("--sizes", "320x240,640x480,1280x720,1920x1080,4096x4096"));
   args.finish();
 
   const GrayImage photo = load_gray(image_path);
@@ -125,10 +124,9 @@ int bench_integral(Args& args) {
               image_path.c_str(), runs, warmup, top_pixels);
   std::printf("  GPU = GL_TIME_ELAPSED query%s; wall = glFinish to glFinish; exact = equals the CPU\n\n",
               info.timer_query ? "" : " (not available on this driver: n/a)");
-  std::printf("%-11s | %-34s | %-34s | %s\n", "", "2-D (Terriberry)", "1-D (rows, columns)",
-              "CPU reference");
-  std::printf("%-11s | %8s %8s %6s %8s | %8s %8s %6s %8s | %8s\n", "size", "GPU ms", "wall ms",
-              "passes", "exact", "GPU ms", "wall ms", "passes", "exact", "ms");
+  std::printf("%-11s | %-34s | %-34s | %s\n", "", "2-D (Terriberry)", "1-D (rows, columns)", "CPU reference");
+  std::printf("%-11s | %8s %8s %6s %8s | %8s %8s %6s %8s | %8s\n", "size", "GPU ms", "wall ms", "passes",
+              "exact", "GPU ms", "wall ms", "passes", "exact", "ms");
   bool all_exact = true;
   for (const auto& [w, h] : sizes) {
     const GrayImage image = resize(photo, w, h);
@@ -149,8 +147,10 @@ int bench_integral(Args& args) {
     std::snprintf(label, sizeof label, "%dx%d", w, h);
     auto gpu_ms = [&](double ms) {
       char text[16];
-      if (info.timer_query) std::snprintf(text, sizeof text, "%8.2f", ms);
-      else std::snprintf(text, sizeof text, "%8s", "n/a");
+      if (info.timer_query)
+        std::snprintf(text, sizeof text, "%8.2f", ms);
+      else
+        std::snprintf(text, sizeof text, "%8s", "n/a");
       return std::string(text);
     };
     std::printf("%-11s | %s %8.2f %6d %8s | %s %8.2f %6d %8s | %8.2f\n", label, gpu_ms(a.gpu_ms).c_str(),
@@ -181,7 +181,14 @@ int bench_detect(Args& args) {
   DetectorConfig config;
   config.hessian_threshold = args.option_float("--threshold", config.hessian_threshold, 0.0f, 1e12f);
   config.max_features = args.option_int("--max-features", 0, 0, 1 << 24);
+  const std::string hessian_name = args.option("--hessian", "both");
+  if (hessian_name != "multi" && hessian_name != "single" && hessian_name != "both") {
+    throw UsageError("--hessian must be multi, single or both");
+  }
   args.finish();
+  std::vector<HessianMethod> methods;
+  if (hessian_name != "single") methods.push_back(HessianMethod::MultiPass);
+  if (hessian_name != "multi") methods.push_back(HessianMethod::SinglePass);
 
   const GrayImage photo = load_gray(image_path);
   gl::Context ctx = gl::Context::headless();
@@ -192,70 +199,75 @@ int bench_detect(Args& args) {
               software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
   std::printf("  input: %s resampled; threshold %g, max_features %d; median of %d runs after %d warm-up\n",
               image_path.c_str(), config.hessian_threshold, config.max_features, runs, warmup);
-  std::printf("  wall = detect() from upload to keypoints in memory; GPU = sum of the passes' GL_TIME_ELAPSED\n\n");
-  Detector detector(ctx, config);
+  std::printf(
+      "  wall = detect() from upload to keypoints in memory; GPU = sum of the passes' GL_TIME_ELAPSED\n\n");
   for (const auto& [w, h] : sizes) {
     const GrayImage image = resize(photo, w, h);
-    std::vector<double> wall, cpu_ms;
-    std::vector<KeyPoint> keypoints;
-    for (int i = 0; i < warmup + runs; ++i) {
-      const Clock::time_point t0 = Clock::now();
-      keypoints = detector.detect(image);
-      if (i >= warmup) wall.push_back(ms_since(t0));
-    }
-    // Per-pass GPU times in separate runs (the per-pass queries add overhead).
-    std::vector<std::vector<double>> per_pass;
-    std::vector<std::string> names;
-    std::vector<int> draws;
-    detector.runner().set_profiling(true);
-    for (int i = 0; i < runs; ++i) {
-      detector.detect(image);
-      const auto profile = detector.runner().take_profile();
-      for (size_t k = 0; k < profile.size(); ++k) {
-        if (i == 0) {
-          names.push_back(profile[k].name);
-          draws.push_back(profile[k].count);
-          per_pass.emplace_back();
+    for (const HessianMethod method : methods) {
+      Detector detector(ctx, config, gl::ShaderSource::from_environment(), method);
+      std::vector<double> wall, cpu_ms;
+      std::vector<KeyPoint> keypoints;
+      for (int i = 0; i < warmup + runs; ++i) {
+        const Clock::time_point t0 = Clock::now();
+        keypoints = detector.detect(image);
+        if (i >= warmup) wall.push_back(ms_since(t0));
+      }
+      // Per-pass GPU times in separate runs (the per-pass queries add overhead).
+      std::vector<std::vector<double>> per_pass;
+      std::vector<std::string> names;
+      std::vector<int> draws;
+      detector.runner().set_profiling(true);
+      for (int i = 0; i < runs; ++i) {
+        detector.detect(image);
+        const auto profile = detector.runner().take_profile();
+        for (size_t k = 0; k < profile.size(); ++k) {
+          if (i == 0) {
+            names.push_back(profile[k].name);
+            draws.push_back(profile[k].count);
+            per_pass.emplace_back();
+          }
+          if (k < per_pass.size()) per_pass[k].push_back(profile[k].milliseconds);
         }
-        if (k < per_pass.size()) per_pass[k].push_back(profile[k].milliseconds);
       }
-    }
-    detector.runner().set_profiling(false);
-    std::vector<KeyPoint> reference;
-    for (int i = 0; i < std::max(1, runs / 2); ++i) {
-      const Clock::time_point t0 = Clock::now();
-      reference = cpu::detect(image, config);
-      cpu_ms.push_back(ms_since(t0));
-    }
-    // A pass cannot take longer than the whole frame: Mesa 22.3's llvmpipe
-    // sometimes answers a query begun right after a readback or upload with
-    // the time since boot. Such values are shown as n/a, not summed.
-    double gpu_total = 0;
-    int invalid = 0;
-    std::vector<std::string> cells;
-    for (size_t k = 0; k < names.size(); ++k) {
-      std::vector<double> valid;
-      for (double v : per_pass[k]) {
-        if (v <= median(wall)) valid.push_back(v);
+      detector.runner().set_profiling(false);
+      std::vector<KeyPoint> reference;
+      for (int i = 0; i < std::max(1, runs / 2); ++i) {
+        const Clock::time_point t0 = Clock::now();
+        reference = cpu::detect(image, config);
+        cpu_ms.push_back(ms_since(t0));
       }
-      char cell[32];
-      if (valid.size() * 2 > per_pass[k].size()) {
-        gpu_total += median(valid);
-        std::snprintf(cell, sizeof cell, "%8.2f ms", median(valid));
-      } else {
-        ++invalid;
-        std::snprintf(cell, sizeof cell, "%8s   ", "n/a");
+      // A pass cannot take longer than the whole frame: Mesa 22.3's llvmpipe
+      // sometimes answers a query begun right after a readback or upload with
+      // the time since boot. Such values are shown as n/a, not summed.
+      double gpu_total = 0;
+      int invalid = 0;
+      std::vector<std::string> cells;
+      for (size_t k = 0; k < names.size(); ++k) {
+        std::vector<double> valid;
+        for (double v : per_pass[k]) {
+          if (v <= median(wall)) valid.push_back(v);
+        }
+        char cell[32];
+        if (valid.size() * 2 > per_pass[k].size()) {
+          gpu_total += median(valid);
+          std::snprintf(cell, sizeof cell, "%8.2f ms", median(valid));
+        } else {
+          ++invalid;
+          std::snprintf(cell, sizeof cell, "%8s   ", "n/a");
+        }
+        cells.push_back(cell);
       }
-      cells.push_back(cell);
+      std::printf(
+          "%dx%d, %s Hessian: GPU detector %.1f ms wall (%.1f fps), passes %.1f ms GPU%s, %zu keypoints | "
+          "CPU reference %.1f ms, %zu keypoints\n",
+          w, h, method == HessianMethod::MultiPass ? "multi-pass" : "single-pass", median(wall),
+          1000.0 / median(wall), gpu_total, invalid ? " (without the n/a passes)" : "", keypoints.size(),
+          median(cpu_ms), reference.size());
+      for (size_t k = 0; k < names.size(); ++k) {
+        std::printf("    %-24s %s  (%d draws)\n", names[k].c_str(), cells[k].c_str(), draws[k]);
+      }
+      std::fflush(stdout);
     }
-    std::printf("%dx%d: GPU detector %.1f ms wall (%.1f fps), passes %.1f ms GPU%s, %zu keypoints | "
-                "CPU reference %.1f ms, %zu keypoints\n",
-                w, h, median(wall), 1000.0 / median(wall), gpu_total,
-                invalid ? " (without the n/a passes)" : "", keypoints.size(), median(cpu_ms), reference.size());
-    for (size_t k = 0; k < names.size(); ++k) {
-      std::printf("    %-24s %s  (%d draws)\n", names[k].c_str(), cells[k].c_str(), draws[k]);
-    }
-    std::fflush(stdout);
   }
   return 0;
 }

@@ -12,10 +12,10 @@ constexpr int kMinCapacity = 65536;
 }
 
 Detector::Detector([[maybe_unused]] const gl::Context& context, const DetectorConfig& config,
-                   const gl::ShaderSource& shaders)
+                   const gl::ShaderSource& shaders, HessianMethod hessian)
     : config_(config),
       integral_(shaders),
-      hessian_(shaders, config),
+      hessian_(shaders, config, hessian),
       extrema_(shaders, config),
       compact_(shaders, std::max(kMinCapacity, config.max_features)),
       select_(shaders) {

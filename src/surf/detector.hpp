@@ -34,8 +34,11 @@ namespace glsurf {
 class Detector {
  public:
   // `context` must be current: every GL object of the detector belongs to it.
+  // `hessian` picks the box-filter implementation (hessian.hpp); both give
+  // the same responses.
   Detector(const gl::Context& context, const DetectorConfig& config,
-           const gl::ShaderSource& shaders = gl::ShaderSource::from_environment());
+           const gl::ShaderSource& shaders = gl::ShaderSource::from_environment(),
+           HessianMethod hessian = HessianMethod::MultiPass);
 
   // Throws glsurf::Error for an image smaller than the smallest filter or
   // larger than the driver's textures allow (the integral image is one texel
