@@ -8,15 +8,16 @@
 // 26-neighbour comparison or an offset within rounding of the 0.5 limit.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+
 #include "cpu/detector.hpp"
 #include "gl/error.hpp"
 #include "gl/pass.hpp"
 #include "support.hpp"
 #include "surf/detector.hpp"
-
-#include <algorithm>
-#include <cmath>
-#include <map>
 
 using namespace glsurf;
 
@@ -27,7 +28,8 @@ namespace {
 double matched_fraction(const std::vector<KeyPoint>& a, const std::vector<KeyPoint>& b) {
   if (a.empty()) return 1.0;
   std::map<std::pair<int, int>, std::vector<const KeyPoint*>> cells;
-  for (const KeyPoint& q : b) cells[{static_cast<int>(std::floor(q.x)), static_cast<int>(std::floor(q.y))}].push_back(&q);
+  for (const KeyPoint& q : b)
+    cells[{static_cast<int>(std::floor(q.x)), static_cast<int>(std::floor(q.y))}].push_back(&q);
   size_t matched = 0;
   for (const KeyPoint& p : a) {
     bool found = false;
@@ -66,141 +68,159 @@ void compare(const GrayImage& image, const DetectorConfig& config) {
 }  // namespace
 
 TEST_SUITE("gl") {
+  TEST_CASE("GPU keypoints agree with the CPU reference on box.png") {
+    test::headless_context();
+    compare(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), DetectorConfig{});
+  }
 
-TEST_CASE("GPU keypoints agree with the CPU reference on box.png") {
-  test::headless_context();
-  compare(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), DetectorConfig{});
-}
+  TEST_CASE("GPU keypoints agree with the CPU reference on graf1.png") {
+    test::headless_context();
+    compare(load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png"), DetectorConfig{});
+  }
 
-TEST_CASE("GPU keypoints agree with the CPU reference on graf1.png") {
-  test::headless_context();
-  compare(load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png"), DetectorConfig{});
+  TEST_CASE("GPU keypoints agree with the CPU reference on the shared test data") {
+  // ../shared/data beside the checkout (graf3.png, box_in_scene.png); CI has it.
+  for (const char* name : {"graf3.png", "box_in_scene.png"}) {
+    const std::string path = std::string(GLSURF_TEST_SHARED_DATA_DIR) + "/" + name;
+    if (!std::filesystem::exists(path)) {
+      MESSAGE("skipped " << name << ": " << path << " not found (no ../shared/data beside the checkout)");
+      continue;
+    }
+    INFO(std::string(name));
+    compare(load_gray(path), DetectorConfig{});
+  }
 }
 
 TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave and a low threshold") {
-  test::headless_context();
-  DetectorConfig config;
-  config.n_octave_layers = 3;
-  config.hessian_threshold = 20;
-  compare(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), config);
-}
-
-TEST_CASE("every layer count finds the CPU's keypoints: no layer hides another's") {
-  // Layers two apart can both hold a maximum at the same sample; with noise
-  // and threshold 0 that happens for about 1 % of the keypoints, so the counts
-  // must agree to within float near-ties (2), not to 1 %.
-  test::headless_context();
-  const GrayImage image = test::random_image(400, 300, 17);
-  for (const int layers : {1, 2, 3, 4, 5}) {
+    test::headless_context();
     DetectorConfig config;
-    config.n_octave_layers = layers;
-    config.n_octaves = 3;
+    config.n_octave_layers = 3;
+    config.hessian_threshold = 20;
+    compare(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), config);
+  }
+
+  TEST_CASE("every layer count finds the CPU's keypoints: no layer hides another's") {
+    // Layers two apart can both hold a maximum at the same sample; with noise
+    // and threshold 0 that happens for about 1 % of the keypoints, so the counts
+    // must agree to within float near-ties (2), not to 1 %.
+    test::headless_context();
+    const GrayImage image = test::random_image(400, 300, 17);
+    for (const int layers : {1, 2, 3, 4, 5}) {
+      for (const Suppression nms : {Suppression::EarlyZ, Suppression::SinglePass}) {
+        DetectorConfig config;
+        config.n_octave_layers = layers;
+        config.n_octaves = 3;
+        config.hessian_threshold = 0;
+        Detector detector(test::headless_context(), config, gl::ShaderSource::from_environment(),
+                          HessianMethod::MultiPass, nms);
+        detector.runner().set_check_every_pass(true);
+        const std::vector<KeyPoint> gpu = detector.detect(image);
+        const std::vector<KeyPoint> cpu = cpu::detect(image, config);
+        INFO(layers << " layers, " << (nms == Suppression::EarlyZ ? "early-Z" : "single-pass") << " NMS: CPU "
+                    << cpu.size() << ", GPU " << gpu.size());
+        REQUIRE(cpu.size() > 1000);
+        CHECK(std::abs(static_cast<long>(gpu.size()) - static_cast<long>(cpu.size())) <= 2);
+        CHECK(matched_fraction(cpu, gpu) >= 0.998);
+        CHECK(matched_fraction(gpu, cpu) >= 0.998);
+      }
+    }
+  }
+
+  TEST_CASE("the point list holds exactly the atlas's keypoints, in a deterministic order") {
+    test::headless_context();
+    DetectorConfig config;
+    config.hessian_threshold = 50;
+    const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
+    Detector detector(test::headless_context(), config);
+    detector.runner().set_check_every_pass(true);
+    const std::vector<KeyPoint> first = detector.detect(image);
+    const std::vector<KeyPoint> second = detector.detect(image);
+    REQUIRE(first.size() == second.size());
+    bool identical = true;
+    for (size_t i = 0; i < first.size(); ++i) {
+      identical = identical && first[i].x == second[i].x && first[i].y == second[i].y &&
+                  first[i].size == second[i].size && first[i].response == second[i].response &&
+                  first[i].octave == second[i].octave && first[i].laplacian == second[i].laplacian;
+    }
+    CHECK(identical);
+    // Every keypoint once: no duplicates in the compacted list.
+    std::vector<std::pair<float, float>> positions;
+    for (const KeyPoint& k : first) positions.emplace_back(k.x, k.y);
+    std::sort(positions.begin(), positions.end());
+    CHECK(std::adjacent_find(positions.begin(), positions.end()) == positions.end());
+    CHECK(static_cast<int>(first.size()) == detector.candidates_last_frame());
+    // A different image of the same size reuses the stages.
+    const std::vector<KeyPoint> other = detector.detect(test::random_image(image.width, image.height, 3));
+    CHECK(other.size() != first.size());
+    CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+  }
+
+  TEST_CASE("max_features keeps the N strongest, as the CPU reference does") {
+    test::headless_context();
+    const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
+    for (const int n : {1, 100, 1000}) {
+      DetectorConfig config;
+      config.max_features = n;
+      Detector detector(test::headless_context(), config);
+      const std::vector<KeyPoint> gpu = detector.detect(image);
+      const std::vector<KeyPoint> cpu = cpu::detect(image, config);
+      REQUIRE(static_cast<int>(gpu.size()) == n);
+      REQUIRE(static_cast<int>(cpu.size()) == n);
+      INFO("N = " << n);
+      // Chosen on the GPU: only the N strongest were compacted and read back.
+      CHECK(detector.candidates_last_frame() == n);
+      CHECK(matched_fraction(cpu, gpu) >= 0.99);
+      CHECK(gpu.front().response == doctest::Approx(cpu.front().response).epsilon(1e-5));
+    }
+  }
+
+  TEST_CASE("more candidates than the list holds: the 65,536 strongest are kept") {
+    // Noise with threshold 0 gives about 2.4 % of the pixels as keypoints:
+    // some 78,000 at 1800 x 1800.
+    const GrayImage image = test::random_image(1800, 1800, 42);
+    DetectorConfig config;
     config.hessian_threshold = 0;
     Detector detector(test::headless_context(), config);
     const std::vector<KeyPoint> gpu = detector.detect(image);
-    const std::vector<KeyPoint> cpu = cpu::detect(image, config);
-    INFO(layers << " layers: CPU " << cpu.size() << ", GPU " << gpu.size());
-    REQUIRE(cpu.size() > 1000);
-    CHECK(std::abs(static_cast<long>(gpu.size()) - static_cast<long>(cpu.size())) <= 2);
-    CHECK(matched_fraction(cpu, gpu) >= 0.998);
-    CHECK(matched_fraction(gpu, cpu) >= 0.998);
-  }
-}
-
-TEST_CASE("the point list holds exactly the atlas's keypoints, in a deterministic order") {
-  test::headless_context();
-  DetectorConfig config;
-  config.hessian_threshold = 50;
-  const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
-  Detector detector(test::headless_context(), config);
-  detector.runner().set_check_every_pass(true);
-  const std::vector<KeyPoint> first = detector.detect(image);
-  const std::vector<KeyPoint> second = detector.detect(image);
-  REQUIRE(first.size() == second.size());
-  bool identical = true;
-  for (size_t i = 0; i < first.size(); ++i) {
-    identical = identical && first[i].x == second[i].x && first[i].y == second[i].y &&
-                first[i].size == second[i].size && first[i].response == second[i].response &&
-                first[i].octave == second[i].octave && first[i].laplacian == second[i].laplacian;
-  }
-  CHECK(identical);
-  // Every keypoint once: no duplicates in the compacted list.
-  std::vector<std::pair<float, float>> positions;
-  for (const KeyPoint& k : first) positions.emplace_back(k.x, k.y);
-  std::sort(positions.begin(), positions.end());
-  CHECK(std::adjacent_find(positions.begin(), positions.end()) == positions.end());
-  CHECK(static_cast<int>(first.size()) == detector.candidates_last_frame());
-  // A different image of the same size reuses the stages.
-  const std::vector<KeyPoint> other = detector.detect(test::random_image(image.width, image.height, 3));
-  CHECK(other.size() != first.size());
-  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
-}
-
-TEST_CASE("max_features keeps the N strongest, as the CPU reference does") {
-  test::headless_context();
-  const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
-  for (const int n : {1, 100, 1000}) {
-    DetectorConfig config;
-    config.max_features = n;
-    Detector detector(test::headless_context(), config);
-    const std::vector<KeyPoint> gpu = detector.detect(image);
-    const std::vector<KeyPoint> cpu = cpu::detect(image, config);
-    REQUIRE(static_cast<int>(gpu.size()) == n);
-    REQUIRE(static_cast<int>(cpu.size()) == n);
-    INFO("N = " << n);
-    // Chosen on the GPU: only the N strongest were compacted and read back.
-    CHECK(detector.candidates_last_frame() == n);
+    CHECK(detector.truncated_last_frame());
+    REQUIRE(gpu.size() == 65536);
+    std::vector<KeyPoint> cpu = cpu::detect(image, config);
+    INFO("CPU " << cpu.size() << " keypoints in all");
+    REQUIRE(cpu.size() > 65536);
+    cpu.resize(65536);  // the CPU's strongest, same order rule
     CHECK(matched_fraction(cpu, gpu) >= 0.99);
-    CHECK(gpu.front().response == doctest::Approx(cpu.front().response).epsilon(1e-5));
+    CHECK(matched_fraction(gpu, cpu) >= 0.99);
+    CHECK_NOTHROW(gl::check_gl_errors("end of test"));
   }
-}
 
-TEST_CASE("more candidates than the list holds: the 65,536 strongest are kept") {
-  // Noise with threshold 0 gives about 2.4 % of the pixels as keypoints:
-  // some 78,000 at 1800 x 1800.
-  const GrayImage image = test::random_image(1800, 1800, 42);
-  DetectorConfig config;
-  config.hessian_threshold = 0;
-  Detector detector(test::headless_context(), config);
-  const std::vector<KeyPoint> gpu = detector.detect(image);
-  CHECK(detector.truncated_last_frame());
-  REQUIRE(gpu.size() == 65536);
-  std::vector<KeyPoint> cpu = cpu::detect(image, config);
-  INFO("CPU " << cpu.size() << " keypoints in all");
-  REQUIRE(cpu.size() > 65536);
-  cpu.resize(65536);  // the CPU's strongest, same order rule
-  CHECK(matched_fraction(cpu, gpu) >= 0.99);
-  CHECK(matched_fraction(gpu, cpu) >= 0.99);
-  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
-}
+  TEST_CASE("more exact ties with the N-th strongest than the list holds: still N keypoints") {
+    // A grid of identical Gaussian blobs every 10 px: 265 x 265 = 70,225 keypoints
+    // away from the border, all with exactly the same response: more than the
+    // 65,536 the list holds.
+    GrayImage board(2700, 2700);
+    for (int y = 0; y < board.height; ++y)
+      for (int x = 0; x < board.width; ++x) {
+        const double dx = x % 10 - 4.5, dy = y % 10 - 4.5;
+        board.at(x, y) =
+            static_cast<std::uint8_t>(40 + 150 * std::exp(-(dx * dx + dy * dy) / (2 * 1.5 * 1.5)));
+      }
+    DetectorConfig config;
+    config.max_features = 10;
+    Detector detector(test::headless_context(), config);
+    const std::vector<KeyPoint> gpu = detector.detect(board);
+    CHECK(detector.candidates_last_frame() > 65536);  // the ties did overflow the list
+    REQUIRE(gpu.size() == 10);
+    const std::vector<KeyPoint> cpu = cpu::detect(board, config);
+    REQUIRE(cpu.size() == 10);
+    for (size_t i = 0; i < 10; ++i) CHECK(gpu[i].response == doctest::Approx(cpu[i].response).epsilon(1e-5));
+    CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+  }
 
-TEST_CASE("more exact ties with the N-th strongest than the list holds: still N keypoints") {
-  // A grid of identical Gaussian blobs every 10 px: 265 x 265 = 70,225 keypoints
-  // away from the border, all with exactly the same response: more than the
-  // 65,536 the list holds.
-  GrayImage board(2700, 2700);
-  for (int y = 0; y < board.height; ++y)
-    for (int x = 0; x < board.width; ++x) {
-      const double dx = x % 10 - 4.5, dy = y % 10 - 4.5;
-      board.at(x, y) = static_cast<std::uint8_t>(40 + 150 * std::exp(-(dx * dx + dy * dy) / (2 * 1.5 * 1.5)));
-    }
-  DetectorConfig config;
-  config.max_features = 10;
-  Detector detector(test::headless_context(), config);
-  const std::vector<KeyPoint> gpu = detector.detect(board);
-  CHECK(detector.candidates_last_frame() > 65536);  // the ties did overflow the list
-  REQUIRE(gpu.size() == 10);
-  const std::vector<KeyPoint> cpu = cpu::detect(board, config);
-  REQUIRE(cpu.size() == 10);
-  for (size_t i = 0; i < 10; ++i) CHECK(gpu[i].response == doctest::Approx(cpu[i].response).epsilon(1e-5));
-  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
-}
-
-TEST_CASE("images smaller than the smallest filter are refused with a clear error") {
-  Detector detector(test::headless_context(), DetectorConfig{});
-  CHECK_THROWS_WITH_AS(detector.detect(GrayImage(22, 100, 0)), doctest::Contains("smaller than the smallest filter"),
-                       Error);
-  CHECK(detector.detect(GrayImage(64, 48, 128)).empty());  // constant: nothing to find
-}
+  TEST_CASE("images smaller than the smallest filter are refused with a clear error") {
+    Detector detector(test::headless_context(), DetectorConfig{});
+    CHECK_THROWS_WITH_AS(detector.detect(GrayImage(22, 100, 0)),
+                         doctest::Contains("smaller than the smallest filter"), Error);
+    CHECK(detector.detect(GrayImage(64, 48, 128)).empty());  // constant: nothing to find
+  }
 
 }  // TEST_SUITE

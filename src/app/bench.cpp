@@ -182,6 +182,9 @@ int bench_detect(Args& args) {
   config.hessian_threshold = args.option_float("--threshold", config.hessian_threshold, 0.0f, 1e12f);
   config.max_features = args.option_int("--max-features", 0, 0, 1 << 24);
   const std::string hessian_name = args.option("--hessian", "both");
+  const std::string nms_name = args.option("--nms", "early-z");
+  if (nms_name != "early-z" && nms_name != "single") throw UsageError("--nms must be early-z or single");
+  const Suppression suppression = nms_name == "single" ? Suppression::SinglePass : Suppression::EarlyZ;
   if (hessian_name != "multi" && hessian_name != "single" && hessian_name != "both") {
     throw UsageError("--hessian must be multi, single or both");
   }
@@ -197,14 +200,15 @@ int bench_detect(Args& args) {
   std::printf("glsurf bench detect — %s, %s (%s)%s\n", info.renderer.c_str(), info.version.c_str(),
               gl::to_string(info.path),
               software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
-  std::printf("  input: %s resampled; threshold %g, max_features %d; median of %d runs after %d warm-up\n",
-              image_path.c_str(), config.hessian_threshold, config.max_features, runs, warmup);
+  std::printf(
+      "  input: %s resampled; threshold %g, max_features %d; %s NMS; median of %d runs after %d warm-up\n",
+      image_path.c_str(), config.hessian_threshold, config.max_features, nms_name.c_str(), runs, warmup);
   std::printf(
       "  wall = detect() from upload to keypoints in memory; GPU = sum of the passes' GL_TIME_ELAPSED\n\n");
   for (const auto& [w, h] : sizes) {
     const GrayImage image = resize(photo, w, h);
     for (const HessianMethod method : methods) {
-      Detector detector(ctx, config, gl::ShaderSource::from_environment(), method);
+      Detector detector(ctx, config, gl::ShaderSource::from_environment(), method, suppression);
       std::vector<double> wall, cpu_ms;
       std::vector<KeyPoint> keypoints;
       for (int i = 0; i < warmup + runs; ++i) {

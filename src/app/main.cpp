@@ -22,7 +22,7 @@ const char* kUsage =
     "        [--profile]      (adds GPU time per pass name)\n"
     "  bench detect           wall clock and per-pass GPU times of the detector, and the CPU reference\n"
     "        [--runs N] [--warmup N] [--image PATH] [--sizes WxH,...] [--threshold T] [--max-features N]\n"
-    "        [--hessian multi|single|both]\n"
+    "        [--hessian multi|single|both] [--nms early-z|single]\n"
     "  detect IMAGE|DIR...    SURF keypoints of each image (a directory: its images in name order)\n"
     "        [-o OUT] [--backend gl|cpu] [--threshold T] [--max-features N]\n"
     "        [--octaves N] [--layers N] [--format txt|bin]\n"

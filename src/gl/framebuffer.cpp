@@ -8,7 +8,7 @@
 
 namespace glsurf::gl {
 
-Framebuffer::Framebuffer(std::vector<const Texture*> colors, std::string label)
+Framebuffer::Framebuffer(std::vector<const Texture*> colors, std::string label, const Texture* depth)
     : label_(std::move(label)) {
   GLSURF_EXPECTS(!colors.empty(), "framebuffer '" + label_ + "' needs a colour attachment");
   GLint max_attachments = 0;
@@ -43,6 +43,14 @@ Framebuffer::Framebuffer(std::vector<const Texture*> colors, std::string label)
     glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, attachment, GL_TEXTURE_2D, colors[i]->id(), 0);
     buffers.push_back(attachment);
   }
+  if (depth) {
+    GLSURF_EXPECTS(depth->format() == Format::Depth32F && depth->width() == width_ && depth->height() == height_,
+                   "depth attachment of '" + label_ + "' must be Depth32F of the same size");
+    glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, depth->id(), 0);
+    attachments_.push_back(depth->id());  // never read while attached, either
+    described += ", depth " + depth->label();
+    has_depth_ = true;
+  }
   glDrawBuffers(static_cast<GLsizei>(buffers.size()), buffers.data());
   const GLenum status = glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER);
   if (GLEW_KHR_debug) glObjectLabel(GL_FRAMEBUFFER, id_, -1, label_.c_str());
@@ -63,7 +71,8 @@ Framebuffer::Framebuffer(std::vector<const Texture*> colors, std::string label)
 Framebuffer::Framebuffer(Framebuffer&& other) noexcept
     : id_(std::exchange(other.id_, 0)), width_(other.width_), height_(other.height_),
       label_(std::move(other.label_)), attachments_(std::move(other.attachments_)),
-      attachment_labels_(std::move(other.attachment_labels_)), formats_(std::move(other.formats_)) {}
+      attachment_labels_(std::move(other.attachment_labels_)), formats_(std::move(other.formats_)),
+      has_depth_(other.has_depth_) {}
 
 Framebuffer& Framebuffer::operator=(Framebuffer&& other) noexcept {
   if (this != &other) {
@@ -75,6 +84,7 @@ Framebuffer& Framebuffer::operator=(Framebuffer&& other) noexcept {
     attachments_ = std::move(other.attachments_);
     attachment_labels_ = std::move(other.attachment_labels_);
     formats_ = std::move(other.formats_);
+    has_depth_ = other.has_depth_;
   }
   return *this;
 }

@@ -15,7 +15,9 @@ namespace glsurf::gl {
 class Framebuffer {
  public:
   Framebuffer() = default;
-  Framebuffer(std::vector<const Texture*> colors, std::string label);
+  // `depth` (optional, Format::Depth32F, same size) enables early-Z culling
+  // passes (PassRunner::DepthMode).
+  Framebuffer(std::vector<const Texture*> colors, std::string label, const Texture* depth = nullptr);
   Framebuffer(Framebuffer&& other) noexcept;
   Framebuffer& operator=(Framebuffer&& other) noexcept;
   Framebuffer(const Framebuffer&) = delete;
@@ -27,6 +29,7 @@ class Framebuffer {
   int height() const { return height_; }
   const std::string& label() const { return label_; }
   bool writes(const Texture& t) const;  // is `t` one of the attachments?
+  bool has_depth() const { return has_depth_; }
   const std::vector<std::string>& attachment_labels() const { return attachment_labels_; }
 
   // Reads the rectangle [x, x+w) x [y, y+h) of colour attachment `i` (row by
@@ -42,6 +45,7 @@ class Framebuffer {
   std::vector<unsigned> attachments_;  // texture names, for the read/write check
   std::vector<std::string> attachment_labels_;
   std::vector<Format> formats_;
+  bool has_depth_ = false;
 };
 
 }  // namespace glsurf::gl

@@ -114,6 +114,24 @@ void PassRunner::run_in(const Region& region, const char* name, const Program& p
   draw(region, name, program, target, inputs, uniforms, GL_TRIANGLES, 3, false);
 }
 
+void PassRunner::run_depth(DepthMode depth, const Region& region, const char* name, const Program& program,
+                           const Framebuffer& target, std::initializer_list<Input> inputs,
+                           std::initializer_list<Uniform> uniforms) {
+  GLSURF_EXPECTS(depth == DepthMode::Off || target.has_depth(),
+                 std::string(name) + ": target '" + target.label() + "' has no depth attachment");
+  draw(region, name, program, target, inputs, uniforms, GL_TRIANGLES, 3, false, depth);
+}
+
+void PassRunner::clear_depth(const Framebuffer& target, float value) {
+  GLSURF_EXPECTS(target.has_depth(), "clear_depth: '" + target.label() + "' has no depth attachment");
+  GLint previous_target = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_target);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target.id());
+  glClearBufferfv(GL_DEPTH, 0, &value);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(previous_target));
+  if (check_every_pass_) check_gl_errors("clearing depth of '" + target.label() + "'");
+}
+
 void PassRunner::scatter(const char* name, const Program& program, const Framebuffer& target, int points,
                          std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms) {
   GLSURF_EXPECTS(points > 0, std::string(name) + ": no points to scatter");
@@ -122,7 +140,7 @@ void PassRunner::scatter(const char* name, const Program& program, const Framebu
 
 void PassRunner::draw(const Region& region, const char* name, const Program& program, const Framebuffer& target,
                       std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms,
-                      unsigned mode, int vertices, bool additive) {
+                      unsigned mode, int vertices, bool additive, DepthMode depth) {
   GLSURF_EXPECTS(region.x >= 0 && region.y >= 0 && region.width > 0 && region.height > 0 &&
                      region.x + region.width <= target.width() && region.y + region.height <= target.height(),
                  std::string(name) + ": region outside target '" + target.label() + "'");
@@ -161,6 +179,12 @@ void PassRunner::draw(const Region& region, const char* name, const Program& pro
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target.id());
   glViewport(region.x, region.y, region.width, region.height);
   glBindVertexArray(vao_);
+  if (depth != DepthMode::Off) {
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(depth == DepthMode::Mark ? GL_ALWAYS : GL_GREATER);
+    glDepthMask(depth == DepthMode::Mark ? GL_TRUE : GL_FALSE);
+    if (depth == DepthMode::Mark) glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+  }
   if (additive) {
     glEnable(GL_BLEND);
     glBlendEquation(GL_FUNC_ADD);
@@ -180,6 +204,12 @@ void PassRunner::draw(const Region& region, const char* name, const Program& pro
     glDrawArrays(mode, 0, vertices);
   }
   if (additive) glDisable(GL_BLEND);
+  if (depth != DepthMode::Off) {
+    glDisable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_TRUE);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+  }
 
   // Leave nothing behind: unbind what we bound, restore target and viewport.
   glBindVertexArray(0);

@@ -61,6 +61,19 @@ class PassRunner {
   void run_in(const Region& region, const char* name, const Program& program, const Framebuffer& target,
               std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms = {});
 
+  // Early-Z culling with the target's depth attachment:
+  //   Mark: the shader sets gl_FragDepth for the fragments it keeps (depth
+  //         test ALWAYS, depth written, colour writes off); discarded
+  //         fragments leave depth as is.
+  //   Cull: the triangle (depth 0.5) is drawn with GREATER and no depth
+  //         writes, so only texels whose depth is below 0.5 run the shader;
+  //         the others are rejected before shading.
+  enum class DepthMode { Off, Mark, Cull };
+  void run_depth(DepthMode depth, const Region& region, const char* name, const Program& program,
+                 const Framebuffer& target, std::initializer_list<Input> inputs,
+                 std::initializer_list<Uniform> uniforms = {});
+  void clear_depth(const Framebuffer& target, float value);
+
   // Scatter: draws `points` GL_POINTS (the program's vertex shader places
   // point i from gl_VertexID, e.g. into a histogram bin, or outside clip space
   // to skip it) with additive blending into float targets: counts and sums.
@@ -89,7 +102,7 @@ class PassRunner {
  private:
   void draw(const Region& region, const char* name, const Program& program, const Framebuffer& target,
             std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms, unsigned mode,
-            int vertices, bool additive);
+            int vertices, bool additive, DepthMode depth = DepthMode::Off);
 
   unsigned vao_ = 0;
   int max_units_ = 0;

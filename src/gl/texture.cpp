@@ -23,6 +23,7 @@ FormatInfo info(Format f) {
     case Format::R32F: return {GL_R32F, GL_RED, GL_FLOAT, 1, false};
     case Format::RG32F: return {GL_RG32F, GL_RG, GL_FLOAT, 2, false};
     case Format::RGBA32F: return {GL_RGBA32F, GL_RGBA, GL_FLOAT, 4, false};
+    case Format::Depth32F: return {GL_DEPTH_COMPONENT32F, GL_DEPTH_COMPONENT, GL_FLOAT, 1, false};
   }
   return {GL_R8, GL_RED, GL_UNSIGNED_BYTE, 1, false};
 }

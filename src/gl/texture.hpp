@@ -16,6 +16,7 @@ enum class Format {
   R32F,
   RG32F,
   RGBA32F,
+  Depth32F,  // depth attachment (early-Z culling); not sampled
 };
 
 const char* to_string(Format format);

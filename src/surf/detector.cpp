@@ -12,11 +12,11 @@ constexpr int kMinCapacity = 65536;
 }
 
 Detector::Detector([[maybe_unused]] const gl::Context& context, const DetectorConfig& config,
-                   const gl::ShaderSource& shaders, HessianMethod hessian)
+                   const gl::ShaderSource& shaders, HessianMethod hessian, Suppression suppression)
     : config_(config),
       integral_(shaders),
       hessian_(shaders, config, hessian),
-      extrema_(shaders, config),
+      extrema_(shaders, config, suppression),
       compact_(shaders, std::max(kMinCapacity, config.max_features)),
       select_(shaders) {
   GLSURF_EXPECTS(config.max_features >= 0, "max_features must be >= 0");

@@ -34,11 +34,12 @@ namespace glsurf {
 class Detector {
  public:
   // `context` must be current: every GL object of the detector belongs to it.
-  // `hessian` picks the box-filter implementation (hessian.hpp); both give
-  // the same responses.
+  // `hessian` and `suppression` pick the implementations of the box filters
+  // (hessian.hpp) and of the non-maximum suppression (extrema.hpp); the
+  // alternatives give the same keypoints.
   Detector(const gl::Context& context, const DetectorConfig& config,
            const gl::ShaderSource& shaders = gl::ShaderSource::from_environment(),
-           HessianMethod hessian = HessianMethod::MultiPass);
+           HessianMethod hessian = HessianMethod::MultiPass, Suppression suppression = Suppression::EarlyZ);
 
   // Throws glsurf::Error for an image smaller than the smallest filter or
   // larger than the driver's textures allow (the integral image is one texel

@@ -1,14 +1,19 @@
 #include "surf/extrema.hpp"
 
+#include <algorithm>
+
 #include "gl/error.hpp"
 #include "gl/gl.hpp"
 
-#include <algorithm>
-
 namespace glsurf {
 
-ExtremaStage::ExtremaStage(const gl::ShaderSource& shaders, const DetectorConfig& config)
-    : config_(config), program_(shaders, "common/fullscreen.vert", "detect/extrema.frag") {}
+ExtremaStage::ExtremaStage(const gl::ShaderSource& shaders, const DetectorConfig& config,
+                           Suppression suppression)
+    : config_(config),
+      suppression_(suppression),
+      program_(shaders, "common/fullscreen.vert", "detect/extrema.frag"),
+      max3_(shaders, "common/fullscreen.vert", "detect/max3.frag"),
+      mark_(shaders, "common/fullscreen.vert", "detect/nms_mark.frag") {}
 
 void ExtremaStage::configure(const HessianStage& hessian, int width, int height) {
   const int maps = maps_per_octave();
@@ -36,10 +41,29 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
                 " texels and the driver allows " + std::to_string(max_size) + " per side");
   }
   gl::Texture atlas(atlas_w, atlas_h, gl::Format::RGBA32F, "candidates");
-  gl::Framebuffer target({&atlas}, "candidates");
+  gl::Texture depth(atlas_w, atlas_h, gl::Format::Depth32F, "candidates_depth");
+  gl::Framebuffer target({&atlas}, "candidates", &depth);
+  std::vector<Maxima> maxima;
+  if (suppression_ == Suppression::EarlyZ) {
+    for (const HessianOctave& oct : hessian.octaves()) {
+      Maxima m;
+      const std::string suffix = "_o" + std::to_string(oct.octave);
+      m.along_x = gl::Texture(oct.grid.x, oct.grid.y, gl::Format::RGBA32F, "max3_x" + suffix);
+      m.along_x_target = gl::Framebuffer({&m.along_x}, m.along_x.label());
+      for (size_t g = 0; g < oct.det.size(); ++g) {
+        m.groups.emplace_back(oct.grid.x, oct.grid.y, gl::Format::RGBA32F,
+                              "max3" + suffix + "_g" + std::to_string(g));
+      }
+      for (const gl::Texture& t : m.groups)
+        m.group_targets.emplace_back(std::vector<const gl::Texture*>{&t}, t.label());
+      maxima.push_back(std::move(m));
+    }
+  }
   rects_ = std::move(rects);
   atlas_ = std::move(atlas);
+  atlas_depth_ = std::move(depth);
   target_ = std::move(target);
+  maxima_ = std::move(maxima);
   width_ = width;
   height_ = height;
 }
@@ -47,21 +71,53 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
 void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
   GLSURF_EXPECTS(width_ > 0, "configure() before run()");
   runner.clear(target_, glm::vec4(0.0f));
+  const bool early_z = suppression_ == Suppression::EarlyZ;
+  if (early_z) {
+    runner.clear_depth(target_, 1.0f);
+    for (const HessianOctave& oct : hessian.octaves()) {
+      const Maxima& m = maxima_[static_cast<size_t>(oct.octave)];
+      for (size_t g = 0; g < oct.det.size(); ++g) {
+        runner.run("detect_max3_x", max3_, m.along_x_target, {{"u_source", oct.det[g]}},
+                   {{"u_axis", glm::ivec2(1, 0)}});
+        runner.run("detect_max3_y", max3_, m.group_targets[g], {{"u_source", m.along_x}},
+                   {{"u_axis", glm::ivec2(0, 1)}});
+      }
+    }
+  }
   for (const AtlasRect& r : rects_) {
     const HessianOctave& oct = hessian.octaves()[static_cast<size_t>(r.octave)];
-    for (int l = r.first_layer; l <= std::min(r.first_layer + 1, config_.n_octave_layers); ++l) {
-      runner.run_in({r.x, r.y, r.width, r.height}, "detect_extrema", program_, target_,
-                    {{"u_below", oct.det[static_cast<size_t>((l - 1) / 4)]},
-                     {"u_mid", oct.det[static_cast<size_t>(l / 4)]},
-                     {"u_above", oct.det[static_cast<size_t>((l + 1) / 4)]},
-                     {"u_trace", oct.trace[static_cast<size_t>(l / 4)]}},
-                    {{"u_channels", glm::ivec3((l - 1) % 4, l % 4, (l + 1) % 4)},
-                     {"u_threshold", config_.hessian_threshold},
-                     {"u_step", oct.step},
-                     {"u_filters", glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l),
-                                              filter_size(r.octave, l + 1))},
-                     {"u_image_size", glm::ivec2(width_, height_)},
-                     {"u_origin", glm::ivec2(r.x, r.y)}});
+    const int last = std::min(r.first_layer + 1, config_.n_octave_layers);
+    const gl::PassRunner::Region region{r.x, r.y, r.width, r.height};
+    if (early_z) {
+      const Maxima& m = maxima_[static_cast<size_t>(r.octave)];
+      for (int l = r.first_layer; l <= last; ++l) {
+        runner.run_depth(gl::PassRunner::DepthMode::Mark, region, "detect_nms_mark", mark_, target_,
+                         {{"u_det", oct.det[static_cast<size_t>(l / 4)]},
+                          {"u_max_below", m.groups[static_cast<size_t>((l - 1) / 4)]},
+                          {"u_max_mid", m.groups[static_cast<size_t>(l / 4)]},
+                          {"u_max_above", m.groups[static_cast<size_t>((l + 1) / 4)]}},
+                         {{"u_channels", glm::ivec3((l - 1) % 4, l % 4, (l + 1) % 4)},
+                          {"u_threshold", config_.hessian_threshold},
+                          {"u_step", oct.step},
+                          {"u_largest_filter", filter_size(r.octave, l + 1)},
+                          {"u_image_size", glm::ivec2(width_, height_)},
+                          {"u_origin", glm::ivec2(r.x, r.y)}});
+      }
+    }
+    const auto depth = early_z ? gl::PassRunner::DepthMode::Cull : gl::PassRunner::DepthMode::Off;
+    for (int l = r.first_layer; l <= last; ++l) {
+      runner.run_depth(depth, region, "detect_extrema", program_, target_,
+                       {{"u_below", oct.det[static_cast<size_t>((l - 1) / 4)]},
+                        {"u_mid", oct.det[static_cast<size_t>(l / 4)]},
+                        {"u_above", oct.det[static_cast<size_t>((l + 1) / 4)]},
+                        {"u_trace", oct.trace[static_cast<size_t>(l / 4)]}},
+                       {{"u_channels", glm::ivec3((l - 1) % 4, l % 4, (l + 1) % 4)},
+                        {"u_threshold", config_.hessian_threshold},
+                        {"u_step", oct.step},
+                        {"u_filters", glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l),
+                                                 filter_size(r.octave, l + 1))},
+                        {"u_image_size", glm::ivec2(width_, height_)},
+                        {"u_origin", glm::ivec2(r.x, r.y)}});
     }
   }
   gl::check_gl_errors("extrema");

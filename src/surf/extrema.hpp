@@ -13,8 +13,14 @@
 // a band per octave, like a mip chain. For the default two layers: one map
 // per octave, an atlas 1.5 times as wide as the image.
 //
-// This is the straightforward single-pass version; the separable max passes
-// and early-Z rounds of Terriberry et al. are still to come.
+// Passes (Terriberry et al. 2008, III-B.2, with one early-Z round):
+//   max3 x, max3 y   the 3x3 maximum of every layer, separably (detect/max3.frag)
+//   nms_mark         threshold and 26-neighbour test in three look-ups; the
+//                    survivors are marked in the atlas's depth buffer
+//   extrema          the exact test and the interpolation (detect/extrema.frag),
+//                    drawn with early-Z culling so only survivors are shaded
+// With Suppression::SinglePass the extrema pass runs on every sample instead
+// (the oracle and baseline).
 #pragma once
 
 #include "surf/hessian.hpp"
@@ -27,9 +33,12 @@ struct AtlasRect {
   int x = 0, y = 0, width = 0, height = 0;
 };
 
+enum class Suppression { EarlyZ, SinglePass };
+
 class ExtremaStage {
  public:
-  ExtremaStage(const gl::ShaderSource& shaders, const DetectorConfig& config);
+  ExtremaStage(const gl::ShaderSource& shaders, const DetectorConfig& config,
+               Suppression suppression = Suppression::EarlyZ);
   // Throws glsurf::Error if the atlas exceeds the driver's texture size.
   void configure(const HessianStage& hessian, int width, int height);
   void run(gl::PassRunner& runner, const HessianStage& hessian);
@@ -40,11 +49,20 @@ class ExtremaStage {
 
  private:
   DetectorConfig config_;
-  gl::Program program_;
+  Suppression suppression_;
+  gl::Program program_, max3_, mark_;
   int width_ = 0, height_ = 0;
   std::vector<AtlasRect> rects_;
-  gl::Texture atlas_;
+  gl::Texture atlas_, atlas_depth_;
   gl::Framebuffer target_;
+  // Per octave: the x pass's scratch, and per layer group the 3x3 maxima.
+  struct Maxima {
+    gl::Texture along_x;
+    gl::Framebuffer along_x_target;
+    std::vector<gl::Texture> groups;
+    std::vector<gl::Framebuffer> group_targets;
+  };
+  std::vector<Maxima> maxima_;
 };
 
 }  // namespace glsurf
