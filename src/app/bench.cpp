@@ -2,6 +2,7 @@
 // methods) and on the CPU reference, at the standard sizes, made from a real
 // photograph resampled to each size.
 #include <algorithm>
+#include <memory>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -172,26 +173,33 @@ int bench_integral(Args& args) {
 }
 
 // bench detect: the whole GPU detector per frame (wall clock, from upload to
-// keypoints in memory), its passes' GPU times, and the CPU reference.
+// keypoints in memory) for each combination of Hessian and suppression
+// method, run interleaved frame by frame so that a busy machine slows them
+// alike; then the per-pass GPU times of the default combination, and the CPU
+// reference.
 int bench_detect(Args& args) {
-  const int runs = args.option_int("--runs", 7, 1, 1000);
+  const int runs = args.option_int("--runs", 9, 1, 1000);
   const int warmup = args.option_int("--warmup", 2, 0, 1000);
   const std::string image_path = args.option("--image", GLSURF_ASSET_DIR "/graf1.png");
   const auto sizes = parse_sizes(args.option("--sizes", "640x480,1280x720,1920x1080"));
   DetectorConfig config;
   config.hessian_threshold = args.option_float("--threshold", config.hessian_threshold, 0.0f, 1e12f);
   config.max_features = args.option_int("--max-features", 0, 0, 1 << 24);
-  const std::string hessian_name = args.option("--hessian", "both");
-  const std::string nms_name = args.option("--nms", "early-z");
-  if (nms_name != "early-z" && nms_name != "single") throw UsageError("--nms must be early-z or single");
-  const Suppression suppression = nms_name == "single" ? Suppression::SinglePass : Suppression::EarlyZ;
-  if (hessian_name != "multi" && hessian_name != "single" && hessian_name != "both") {
-    throw UsageError("--hessian must be multi, single or both");
-  }
+  const bool compare = !args.flag("--default-only");
   args.finish();
-  std::vector<HessianMethod> methods;
-  if (hessian_name != "single") methods.push_back(HessianMethod::MultiPass);
-  if (hessian_name != "multi") methods.push_back(HessianMethod::SinglePass);
+
+  struct Variant {
+    const char* name;
+    HessianMethod hessian;
+    Suppression nms;
+  };
+  std::vector<Variant> variants = {{"multi-pass Hessian, early-Z NMS (default)", HessianMethod::MultiPass,
+                                    Suppression::EarlyZ}};
+  if (compare) {
+    variants.push_back({"multi-pass Hessian, single-pass NMS", HessianMethod::MultiPass, Suppression::SinglePass});
+    variants.push_back({"single-pass Hessian, early-Z NMS", HessianMethod::SinglePass, Suppression::EarlyZ});
+    variants.push_back({"single-pass Hessian, single-pass NMS", HessianMethod::SinglePass, Suppression::SinglePass});
+  }
 
   const GrayImage photo = load_gray(image_path);
   gl::Context ctx = gl::Context::headless();
@@ -200,78 +208,75 @@ int bench_detect(Args& args) {
   std::printf("glsurf bench detect — %s, %s (%s)%s\n", info.renderer.c_str(), info.version.c_str(),
               gl::to_string(info.path),
               software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
-  std::printf(
-      "  input: %s resampled; threshold %g, max_features %d; %s NMS; median of %d runs after %d warm-up\n",
-      image_path.c_str(), config.hessian_threshold, config.max_features, nms_name.c_str(), runs, warmup);
-  std::printf(
-      "  wall = detect() from upload to keypoints in memory; GPU = sum of the passes' GL_TIME_ELAPSED\n\n");
+  std::printf("  input: %s resampled; threshold %g, max_features %d; %d runs after %d warm-up, variants\n"
+              "  interleaved frame by frame; wall = detect() from upload to keypoints in memory\n\n",
+              image_path.c_str(), config.hessian_threshold, config.max_features, runs, warmup);
+  std::vector<std::unique_ptr<Detector>> detectors;
+  for (const Variant& v : variants) {
+    detectors.push_back(
+        std::make_unique<Detector>(ctx, config, gl::ShaderSource::from_environment(), v.hessian, v.nms));
+  }
   for (const auto& [w, h] : sizes) {
     const GrayImage image = resize(photo, w, h);
-    for (const HessianMethod method : methods) {
-      Detector detector(ctx, config, gl::ShaderSource::from_environment(), method, suppression);
-      std::vector<double> wall, cpu_ms;
-      std::vector<KeyPoint> keypoints;
-      for (int i = 0; i < warmup + runs; ++i) {
+    std::vector<std::vector<double>> wall(variants.size());
+    std::vector<size_t> found(variants.size());
+    for (int i = 0; i < warmup + runs; ++i) {
+      for (size_t v = 0; v < variants.size(); ++v) {
+        glFinish();
         const Clock::time_point t0 = Clock::now();
-        keypoints = detector.detect(image);
-        if (i >= warmup) wall.push_back(ms_since(t0));
+        found[v] = detectors[v]->detect(image).size();
+        if (i >= warmup) wall[v].push_back(ms_since(t0));
       }
-      // Per-pass GPU times in separate runs (the per-pass queries add overhead).
-      std::vector<std::vector<double>> per_pass;
-      std::vector<std::string> names;
-      std::vector<int> draws;
-      detector.runner().set_profiling(true);
-      for (int i = 0; i < runs; ++i) {
-        detector.detect(image);
-        const auto profile = detector.runner().take_profile();
-        for (size_t k = 0; k < profile.size(); ++k) {
-          if (i == 0) {
-            names.push_back(profile[k].name);
-            draws.push_back(profile[k].count);
-            per_pass.emplace_back();
-          }
-          if (k < per_pass.size()) per_pass[k].push_back(profile[k].milliseconds);
-        }
-      }
-      detector.runner().set_profiling(false);
-      std::vector<KeyPoint> reference;
-      for (int i = 0; i < std::max(1, runs / 2); ++i) {
-        const Clock::time_point t0 = Clock::now();
-        reference = cpu::detect(image, config);
-        cpu_ms.push_back(ms_since(t0));
-      }
-      // A pass cannot take longer than the whole frame: Mesa 22.3's llvmpipe
-      // sometimes answers a query begun right after a readback or upload with
-      // the time since boot. Such values are shown as n/a, not summed.
-      double gpu_total = 0;
-      int invalid = 0;
-      std::vector<std::string> cells;
-      for (size_t k = 0; k < names.size(); ++k) {
-        std::vector<double> valid;
-        for (double v : per_pass[k]) {
-          if (v <= median(wall)) valid.push_back(v);
-        }
-        char cell[32];
-        if (valid.size() * 2 > per_pass[k].size()) {
-          gpu_total += median(valid);
-          std::snprintf(cell, sizeof cell, "%8.2f ms", median(valid));
-        } else {
-          ++invalid;
-          std::snprintf(cell, sizeof cell, "%8s   ", "n/a");
-        }
-        cells.push_back(cell);
-      }
-      std::printf(
-          "%dx%d, %s Hessian: GPU detector %.1f ms wall (%.1f fps), passes %.1f ms GPU%s, %zu keypoints | "
-          "CPU reference %.1f ms, %zu keypoints\n",
-          w, h, method == HessianMethod::MultiPass ? "multi-pass" : "single-pass", median(wall),
-          1000.0 / median(wall), gpu_total, invalid ? " (without the n/a passes)" : "", keypoints.size(),
-          median(cpu_ms), reference.size());
-      for (size_t k = 0; k < names.size(); ++k) {
-        std::printf("    %-24s %s  (%d draws)\n", names[k].c_str(), cells[k].c_str(), draws[k]);
-      }
-      std::fflush(stdout);
     }
+    std::vector<double> cpu_ms;
+    size_t reference = 0;
+    for (int i = 0; i < std::max(1, runs / 2); ++i) {
+      const Clock::time_point t0 = Clock::now();
+      reference = cpu::detect(image, config).size();
+      cpu_ms.push_back(ms_since(t0));
+    }
+    std::printf("%dx%d: CPU reference %.1f ms (median), %zu keypoints\n", w, h, median(cpu_ms), reference);
+    for (size_t v = 0; v < variants.size(); ++v) {
+      std::printf("  %-42s %7.1f ms median, %7.1f min (%.1f fps), %zu keypoints\n", variants[v].name,
+                  median(wall[v]), *std::min_element(wall[v].begin(), wall[v].end()), 1000.0 / median(wall[v]),
+                  found[v]);
+    }
+
+    // Per-pass GPU times of the default variant, in separate runs (the
+    // per-pass queries add overhead). A pass cannot take longer than the whole
+    // frame: Mesa 22.3's llvmpipe sometimes answers a query begun right after
+    // a readback or upload with the time since boot; such passes show n/a.
+    Detector& detector = *detectors.front();
+    std::vector<std::vector<double>> per_pass;
+    std::vector<std::string> names;
+    std::vector<int> draws;
+    detector.runner().set_profiling(true);
+    for (int i = 0; i < runs; ++i) {
+      detector.detect(image);
+      const auto profile = detector.runner().take_profile();
+      for (size_t k = 0; k < profile.size(); ++k) {
+        if (i == 0) {
+          names.push_back(profile[k].name);
+          draws.push_back(profile[k].count);
+          per_pass.emplace_back();
+        }
+        if (k < per_pass.size()) per_pass[k].push_back(profile[k].milliseconds);
+      }
+    }
+    detector.runner().set_profiling(false);
+    std::printf("  GPU time per pass (default variant):\n");
+    for (size_t k = 0; k < names.size(); ++k) {
+      std::vector<double> valid;
+      for (double v : per_pass[k]) {
+        if (v <= median(wall.front())) valid.push_back(v);
+      }
+      if (valid.size() * 2 > per_pass[k].size()) {
+        std::printf("    %-24s %8.2f ms  (%d draws)\n", names[k].c_str(), median(valid), draws[k]);
+      } else {
+        std::printf("    %-24s %8s     (%d draws; timer artefact)\n", names[k].c_str(), "n/a", draws[k]);
+      }
+    }
+    std::fflush(stdout);
   }
   return 0;
 }
