@@ -74,21 +74,47 @@ std::string Args::option(const std::string& name, const std::string& fallback) {
   return fallback;
 }
 
-int Args::option_int(const std::string& name, int fallback, int min_value, int max_value) {
-  const std::string text = option(name, "");
-  if (text.empty()) return fallback;
+namespace {
+
+// The value of option `name` parsed by `parse` (std::stol, std::stof), which
+// must use the whole text and lie in [min_value, max_value].
+template <typename T, typename Parse>
+T parse_option(const std::string& name, const std::string& text, T min_value, T max_value, const char* kind,
+               Parse parse) {
   size_t used = 0;
-  long value = 0;
+  T value{};
   try {
-    value = std::stol(text, &used);
+    value = static_cast<T>(parse(text, &used));
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used != text.size() || value < min_value || value > max_value) {
-    throw UsageError("option " + name + " needs an integer from " + std::to_string(min_value) +
-                " to " + std::to_string(max_value) + ", got '" + text + "'");
+  if (used != text.size() || !(value >= min_value && value <= max_value)) {
+    auto show = [](T v) {
+      char buffer[32];
+      std::snprintf(buffer, sizeof buffer, "%g", static_cast<double>(v));
+      return std::string(buffer);
+    };
+    throw UsageError("option " + name + " needs " + kind + " from " + show(min_value) + " to " + show(max_value) +
+                     ", got '" + text + "'");
   }
+  return value;
+}
+
+}  // namespace
+
+int Args::option_int(const std::string& name, int fallback, int min_value, int max_value) {
+  const std::string text = option(name, "");
+  if (text.empty()) return fallback;
+  const long value = parse_option<long>(name, text, min_value, max_value, "an integer",
+                                        [](const std::string& t, size_t* used) { return std::stol(t, used); });
   return static_cast<int>(value);
+}
+
+float Args::option_float(const std::string& name, float fallback, float min_value, float max_value) {
+  const std::string text = option(name, "");
+  if (text.empty()) return fallback;
+  return parse_option<float>(name, text, min_value, max_value, "a number",
+                             [](const std::string& t, size_t* used) { return std::stof(t, used); });
 }
 
 std::string Args::next_word() {
@@ -96,23 +122,6 @@ std::string Args::next_word() {
   std::string word = words_.front();
   words_.erase(words_.begin());
   return word;
-}
-
-float Args::option_float(const std::string& name, float fallback, float min_value, float max_value) {
-  const std::string text = option(name, "");
-  if (text.empty()) return fallback;
-  size_t used = 0;
-  float value = 0;
-  try {
-    value = std::stof(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || !(value >= min_value && value <= max_value)) {
-    throw UsageError("option " + name + " needs a number from " + std::to_string(min_value) + " to " +
-                     std::to_string(max_value) + ", got '" + text + "'");
-  }
-  return value;
 }
 
 std::vector<std::string> Args::positionals() {
