@@ -17,7 +17,9 @@
 //              x right, y down
 //   size       the interpolated filter side L in pixels (not rounded);
 //              sigma = 1.2 * size / 9 = 0.1333 * size
-//   angle      orientation in degrees, -1 until orientation is computed
+//   angle      orientation in degrees in [0, 360), counter-clockwise as seen
+//              on screen (OpenCV's convention); 0 for upright descriptors,
+//              -1 when only detected
 //   response   det(H) at the detected sample (see below), before interpolation
 //   octave     o
 //   laplacian  sign of the trace Dxx + Dyy: +1 for a dark blob on a light
@@ -46,12 +48,18 @@ struct KeyPoint {
 //   | n_octave_layers    | 2       | layers searched per octave (each needs the one   |
 //   |                    |         | below and above: n_octave_layers + 2 filters)    |
 //   | max_features       | 0       | keep the N strongest responses; 0 keeps all      |
+//   | extended           | false   | 128-value descriptors instead of 64              |
+//   | upright            | false   | U-SURF: no orientation (angle 0)                 |
 struct DetectorConfig {
   float hessian_threshold = 100.0f;
   int n_octaves = 4;
   int n_octave_layers = 2;
   int max_features = 0;
+  bool extended = false;
+  bool upright = false;
 };
+
+inline int descriptor_size(const DetectorConfig& config) { return config.extended ? 128 : 64; }
 
 inline int filter_size(int octave, int layer) { return 3 * ((2 << octave) * (layer + 1) + 1); }
 inline int sample_step(int octave) { return 1 << octave; }

@@ -1,0 +1,152 @@
+#include "cpu/descriptor.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace glsurf::cpu {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// Mean over pixels [x0, x1) x [y0, y1) clipped to the image; `inside` says
+// whether any pixel is left.
+double clipped_mean(const IntegralImage& s, int x0, int y0, int x1, int y1, bool& inside) {
+  x0 = std::clamp(x0, 0, s.width);
+  x1 = std::clamp(x1, 0, s.width);
+  y0 = std::clamp(y0, 0, s.height);
+  y1 = std::clamp(y1, 0, s.height);
+  inside = x1 > x0 && y1 > y0;
+  if (!inside) return 0.0;
+  return static_cast<double>(s.box_sum(x0, y0, x1, y1)) / (static_cast<double>(x1 - x0) * (y1 - y0));
+}
+
+// Haar responses of side h (even) centred on point (px, py): the difference
+// of the means of the two halves. Near the border each half is clipped to the
+// image, so an added constant still cancels; a half entirely outside gives 0.
+void haar(const IntegralImage& s, double px, double py, int h, double& dx, double& dy) {
+  const int x0 = static_cast<int>(std::floor(px - (h - 1) / 2.0 + 0.5));
+  const int y0 = static_cast<int>(std::floor(py - (h - 1) / 2.0 + 0.5));
+  const int half = h / 2;
+  bool in_a = false, in_b = false;
+  const double right = clipped_mean(s, x0 + half, y0, x0 + h, y0 + h, in_a);
+  const double left = clipped_mean(s, x0, y0, x0 + half, y0 + h, in_b);
+  dx = in_a && in_b ? right - left : 0.0;
+  const double bottom = clipped_mean(s, x0, y0 + half, x0 + h, y0 + h, in_a);
+  const double top = clipped_mean(s, x0, y0, x0 + h, y0 + half, in_b);
+  dy = in_a && in_b ? bottom - top : 0.0;
+}
+
+int even_side(double length) { return std::max(2, 2 * static_cast<int>(std::floor(length / 2.0 + 0.5))); }
+
+double wrap_2pi(double a) {
+  a = std::fmod(a, 2 * kPi);
+  return a < 0 ? a + 2 * kPi : a;
+}
+
+}  // namespace
+
+Orientation orientation(const IntegralImage& integral, const KeyPoint& k) {
+  const double s = 1.2 * k.size / 9.0;
+  const int h = even_side(4 * s);
+  struct Sample {
+    double x, y, angle;
+  };
+  std::vector<Sample> samples;
+  for (int j = -6; j <= 6; ++j) {
+    for (int i = -6; i <= 6; ++i) {
+      if (i * i + j * j > 36) continue;
+      double dx = 0, dy = 0;
+      haar(integral, k.x + i * s, k.y + j * s, h, dx, dy);
+      const double g = std::exp(-(i * i + j * j) / (2.0 * 2.5 * 2.5));
+      samples.push_back({g * dx, g * dy, wrap_2pi(std::atan2(g * dy, g * dx))});
+    }
+  }
+  // Window [a_k, a_k + pi/3) for every sample k.
+  std::vector<double> best_x(samples.size()), best_y(samples.size());
+  double best = -1;
+  size_t best_k = 0;
+  for (size_t w = 0; w < samples.size(); ++w) {
+    double sx = 0, sy = 0;
+    for (const Sample& p : samples) {
+      if (wrap_2pi(p.angle - samples[w].angle) < kPi / 3) {
+        sx += p.x;
+        sy += p.y;
+      }
+    }
+    best_x[w] = sx;
+    best_y[w] = sy;
+    const double m = sx * sx + sy * sy;
+    if (m > best) {
+      best = m;
+      best_k = w;
+    }
+  }
+  const double direction = std::atan2(best_y[best_k], best_x[best_k]);  // image frame, y down
+  Orientation o;
+  o.strength = static_cast<float>(std::sqrt(std::max(best, 0.0)));
+  for (size_t w = 0; w < samples.size(); ++w) {
+    const double d = std::abs(std::remainder(std::atan2(best_y[w], best_x[w]) - direction, 2 * kPi));
+    if (d > 10.0 * kPi / 180.0) {
+      o.runner_up = std::max(o.runner_up, static_cast<float>(std::hypot(best_x[w], best_y[w])));
+    }
+  }
+  // On screen y points down: counter-clockwise angles are minus the image-frame angle.
+  double degrees = -direction * 180.0 / kPi;
+  degrees = std::fmod(degrees, 360.0);
+  if (degrees < 0) degrees += 360.0;
+  o.angle = static_cast<float>(degrees >= 360.0 ? 0.0 : degrees);
+  return o;
+}
+
+void describe(const IntegralImage& integral, const KeyPoint& k, float angle_degrees, bool extended, float* out) {
+  const double s = 1.2 * k.size / 9.0;
+  const int h = even_side(2 * s);
+  const double theta = -angle_degrees * kPi / 180.0;  // image frame
+  const double c = std::cos(theta), sn = std::sin(theta);
+  const double sigma = 3.3 * s;
+  const int per_region = extended ? 8 : 4;
+  std::vector<double> v(16 * per_region, 0.0);
+  for (int row = 0; row < 20; ++row) {
+    for (int col = 0; col < 20; ++col) {
+      const double ox = (col - 9.5) * s, oy = (row - 9.5) * s;
+      const double px = k.x + c * ox - sn * oy, py = k.y + sn * ox + c * oy;
+      double dx = 0, dy = 0;
+      haar(integral, px, py, h, dx, dy);
+      const double w = std::exp(-(ox * ox + oy * oy) / (2 * sigma * sigma));
+      const double rx = w * (c * dx + sn * dy), ry = w * (-sn * dx + c * dy);
+      double* r = &v[static_cast<size_t>((row / 5) * 4 + col / 5) * per_region];
+      if (!extended) {
+        r[0] += rx;
+        r[1] += ry;
+        r[2] += std::abs(rx);
+        r[3] += std::abs(ry);
+      } else {
+        double* by_dy = ry >= 0 ? r : r + 2;
+        by_dy[0] += rx;
+        by_dy[1] += std::abs(rx);
+        double* by_dx = rx >= 0 ? r + 4 : r + 6;
+        by_dx[0] += ry;
+        by_dx[1] += std::abs(ry);
+      }
+    }
+  }
+  double norm = 0;
+  for (double x : v) norm += x * x;
+  norm = std::sqrt(norm);
+  for (size_t i = 0; i < v.size(); ++i) out[i] = static_cast<float>(norm > 0 ? v[i] / norm : 0.0);
+}
+
+std::vector<float> describe_all(const IntegralImage& integral, std::vector<KeyPoint>& keypoints,
+                                const DetectorConfig& config) {
+  const int d = descriptor_size(config);
+  std::vector<float> out(keypoints.size() * static_cast<size_t>(d));
+  for (size_t i = 0; i < keypoints.size(); ++i) {
+    KeyPoint& k = keypoints[i];
+    k.angle = config.upright ? 0.0f : orientation(integral, k).angle;
+    describe(integral, k, k.angle, config.extended, &out[i * static_cast<size_t>(d)]);
+  }
+  return out;
+}
+
+}  // namespace glsurf::cpu

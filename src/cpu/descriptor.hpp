@@ -1,0 +1,51 @@
+// CPU reference orientation and descriptor (SURF, Bay et al. 2008), the same
+// rules and parameters as the GPU passes.
+//
+// Scale: s = 1.2 * size / 9. Haar wavelets are axis-aligned boxes from the
+// integral image: dx = mean of the right half - mean of the left half, dy =
+// bottom - top, side h pixels (even); the box's top-left pixel is
+// floor(p - (h - 1) / 2 + 0.5) for sample point p. Near the border each half
+// is clipped to the image and averaged over what is left (so adding a
+// constant to the image still changes nothing); a half wholly outside makes
+// the response 0.
+//
+// Orientation (`orientation`): Haar side 2 floor(2s + 0.5) (about 4s) at the
+// 109 lattice points (x + i s, y + j s), i^2 + j^2 <= 36, weighted by a
+// Gaussian of sigma 2.5 s. The dominant direction is the largest vector sum
+// over a window of pi/3; the windows tried start at each sample's own angle
+// (every distinct set of samples a sliding window can hold is one of these),
+// so the maximum is exact, not quantised to bins.
+//
+// Descriptor (`describe`): a 20s x 20s window rotated to the orientation,
+// 4 x 4 sub-regions of 5 x 5 samples spaced s, Haar side 2 floor(s + 0.5)
+// (about 2s); responses rotated into the keypoint's frame and weighted by a
+// Gaussian of sigma 3.3 s centred on the keypoint; per sub-region (sum dx,
+// sum dy, sum |dx|, sum |dy|), or for `extended` OpenCV's 8 values (sums of
+// dx and |dx| split by the sign of dy, of dy and |dy| by the sign of dx);
+// sub-regions row by row; then L2-normalised.
+#pragma once
+
+#include "cpu/integral.hpp"
+#include "surf/keypoint.hpp"
+
+#include <vector>
+
+namespace glsurf::cpu {
+
+struct Orientation {
+  float angle = 0;         // degrees, counter-clockwise on screen, [0, 360)
+  float strength = 0;      // |vector sum| of the best window
+  float runner_up = 0;     // best |sum| among windows pointing > 10 degrees away
+};
+Orientation orientation(const IntegralImage& integral, const KeyPoint& keypoint);
+
+// Writes descriptor_size values; `angle_degrees` as KeyPoint::angle.
+void describe(const IntegralImage& integral, const KeyPoint& keypoint, float angle_degrees, bool extended,
+              float* out);
+
+// Orientation (unless config.upright) and descriptors for every keypoint.
+// Returns keypoints.size() * descriptor_size(config) values, row by row.
+std::vector<float> describe_all(const IntegralImage& integral, std::vector<KeyPoint>& keypoints,
+                                const DetectorConfig& config);
+
+}  // namespace glsurf::cpu

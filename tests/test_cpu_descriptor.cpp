@@ -1,0 +1,126 @@
+// The CPU reference orientation and descriptor: hand-made edges, unit
+// length, invariance to affine intensity changes, exact 90 / 180 degree
+// rotations.
+#include <doctest/doctest.h>
+
+#include "cpu/descriptor.hpp"
+#include "cpu/detector.hpp"
+#include "io/image.hpp"
+#include "support.hpp"
+
+#include <cmath>
+
+using namespace glsurf;
+
+namespace {
+
+// Counter-clockwise rotation by 90 degrees on screen: (x, y) -> (y, W - 1 - x).
+GrayImage rotate90(const GrayImage& in) {
+  GrayImage out(in.height, in.width);
+  for (int y = 0; y < out.height; ++y)
+    for (int x = 0; x < out.width; ++x) out.at(x, y) = in.at(in.width - 1 - y, x);
+  return out;
+}
+
+double angle_difference(double a, double b) { return std::abs(std::remainder(a - b, 360.0)); }
+
+}  // namespace
+
+TEST_SUITE("cpu") {
+
+TEST_CASE("orientation of straight edges, by hand") {
+  // Dark left, bright right: the gradient points along +x, angle 0.
+  GrayImage step(101, 101, 0);
+  for (int y = 0; y < 101; ++y)
+    for (int x = 51; x < 101; ++x) step.at(x, y) = 200;
+  KeyPoint k;
+  k.x = 50;
+  k.y = 50;
+  k.size = 20;
+  const cpu::IntegralImage s = cpu::integral_image(step);
+  CHECK(angle_difference(cpu::orientation(s, k).angle, 0.0) < 0.01);
+  // Bright below: the gradient points down the image, i.e. clockwise on screen: 270.
+  GrayImage below(101, 101, 0);
+  for (int y = 51; y < 101; ++y)
+    for (int x = 0; x < 101; ++x) below.at(x, y) = 200;
+  CHECK(angle_difference(cpu::orientation(cpu::integral_image(below), k).angle, 270.0) < 0.01);
+}
+
+TEST_CASE("descriptors have unit length and 64 or 128 values") {
+  const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+  for (const bool extended : {false, true}) {
+    DetectorConfig config;
+    config.extended = extended;
+    std::vector<KeyPoint> ks = cpu::detect(image, config);
+    const std::vector<float> d = cpu::describe_all(cpu::integral_image(image), ks, config);
+    const size_t n = extended ? 128 : 64;
+    REQUIRE(d.size() == ks.size() * n);
+    for (size_t i = 0; i < ks.size(); ++i) {
+      double norm = 0;
+      for (size_t j = 0; j < n; ++j) norm += d[i * n + j] * d[i * n + j];
+      REQUIRE(std::abs(norm - 1.0) < 1e-5);
+    }
+  }
+}
+
+TEST_CASE("descriptors do not change under I -> a I + b") {
+  // Halve a photo, then K = 2 J + 10: integers throughout, no clipping.
+  GrayImage j = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+  for (auto& p : j.pixels) p = static_cast<std::uint8_t>(p / 2);
+  GrayImage k = j;
+  for (auto& p : k.pixels) p = static_cast<std::uint8_t>(2 * p + 10);
+  DetectorConfig config;
+  config.hessian_threshold = 25;  // det scales by a^2 = 4: 25 on J is 100 on K
+  std::vector<KeyPoint> kj = cpu::detect(j, config), kk = kj;
+  const std::vector<float> dj = cpu::describe_all(cpu::integral_image(j), kj, config);
+  const std::vector<float> dk = cpu::describe_all(cpu::integral_image(k), kk, config);
+  REQUIRE(kj.size() > 100);
+  int same = 0;
+  for (size_t i = 0; i < kj.size(); ++i) {
+    double dot = 0;
+    for (size_t m = 0; m < 64; ++m) dot += dj[i * 64 + m] * dk[i * 64 + m];
+    same += dot >= 0.999 && angle_difference(kj[i].angle, kk[i].angle) < 1e-3;
+  }
+  CHECK(same == static_cast<int>(kj.size()));
+}
+
+TEST_CASE("an exact 90-degree rotation turns orientations by 90 and keeps descriptors") {
+  const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
+  const GrayImage turned = rotate90(image);
+  DetectorConfig config;
+  std::vector<KeyPoint> a = cpu::detect(image, config);
+  const std::vector<float> da = cpu::describe_all(cpu::integral_image(image), a, config);
+  std::vector<KeyPoint> b = cpu::detect(turned, config);
+  const std::vector<float> db = cpu::describe_all(cpu::integral_image(turned), b, config);
+  // Repeated points: a keypoint of b within 0.5 px of a's rotated position and 2 % in size.
+  int repeated = 0, turned_by_90 = 0, matched = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double x = a[i].y, y = image.width - 1 - a[i].x;
+    size_t partner = b.size();
+    for (size_t m = 0; m < b.size(); ++m) {
+      if (std::hypot(b[m].x - x, b[m].y - y) < 0.5 && std::abs(b[m].size - a[i].size) < 0.02 * a[i].size) {
+        partner = m;
+        break;
+      }
+    }
+    if (partner == b.size()) continue;
+    ++repeated;
+    turned_by_90 += angle_difference(b[partner].angle, a[i].angle + 90.0) < 3.0;
+    // Nearest descriptor of b to a's is the partner.
+    double best = 1e30;
+    size_t nearest = 0;
+    for (size_t m = 0; m < b.size(); ++m) {
+      double d2 = 0;
+      for (size_t c = 0; c < 64; ++c) d2 += (da[i * 64 + c] - db[m * 64 + c]) * (da[i * 64 + c] - db[m * 64 + c]);
+      if (d2 < best) best = d2, nearest = m;
+    }
+    matched += nearest == partner;
+  }
+  INFO(a.size() << " keypoints, " << repeated << " repeated, " << turned_by_90 << " turned by 90, " << matched
+                << " matched");
+  REQUIRE(repeated > 0.5 * a.size());
+  CHECK(turned_by_90 >= 0.9 * repeated);
+  CHECK(matched >= 0.8 * repeated);
+}
+
+}  // TEST_SUITE
