@@ -1,5 +1,7 @@
 #include "cpu/descriptor.hpp"
 
+#include "cpu/detector.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -21,19 +23,44 @@ double clipped_mean(const IntegralImage& s, int x0, int y0, int x1, int y1, bool
   return static_cast<double>(s.box_sum(x0, y0, x1, y1)) / (static_cast<double>(x1 - x0) * (y1 - y0));
 }
 
-// Haar responses of side h (even) centred on point (px, py): the difference
-// of the means of the two halves. Near the border each half is clipped to the
-// image, so an added constant still cancels; a half entirely outside gives 0.
+// Mean of the image over a w x h box whose top-left corner sits at real
+// pixel-edge coordinates e: bilinear interpolation between the four
+// pixel-aligned boxes around it, which for a piecewise-constant image is the
+// exact area mean. Aligned boxes are clipped to the image; those wholly
+// outside are left out (and the weights renormalised).
+double box_mean(const IntegralImage& s, double ex, double ey, int w, int h, bool& inside) {
+  const int i0 = static_cast<int>(std::floor(ex)), j0 = static_cast<int>(std::floor(ey));
+  const double a = ex - i0, b = ey - j0;
+  double sum = 0, weights = 0;
+  for (int q = 0; q < 2; ++q) {
+    for (int p = 0; p < 2; ++p) {
+      const double weight = (p ? a : 1 - a) * (q ? b : 1 - b);
+      bool in = false;
+      const double m = clipped_mean(s, i0 + p, j0 + q, i0 + p + w, j0 + q + h, in);
+      if (in && weight > 0) {
+        sum += weight * m;
+        weights += weight;
+      }
+    }
+  }
+  inside = weights > 0;
+  return inside ? sum / weights : 0.0;
+}
+
+// Haar responses of side h (even) centred on the real point (px, py): the box
+// covers [p - h/2, p + h/2) (pixel centres at integers); dx = mean of its right
+// half - mean of its left half, dy = bottom - top. Sampled at sub-pixel
+// positions (box_mean), so the responses vary continuously with the point.
+// A half wholly outside the image makes that response 0.
 void haar(const IntegralImage& s, double px, double py, int h, double& dx, double& dy) {
-  const int x0 = static_cast<int>(std::floor(px - (h - 1) / 2.0 + 0.5));
-  const int y0 = static_cast<int>(std::floor(py - (h - 1) / 2.0 + 0.5));
+  const double ex = px - h / 2.0 + 0.5, ey = py - h / 2.0 + 0.5;  // pixel-edge coordinates
   const int half = h / 2;
   bool in_a = false, in_b = false;
-  const double right = clipped_mean(s, x0 + half, y0, x0 + h, y0 + h, in_a);
-  const double left = clipped_mean(s, x0, y0, x0 + half, y0 + h, in_b);
+  const double right = box_mean(s, ex + half, ey, half, h, in_a);
+  const double left = box_mean(s, ex, ey, half, h, in_b);
   dx = in_a && in_b ? right - left : 0.0;
-  const double bottom = clipped_mean(s, x0, y0 + half, x0 + h, y0 + h, in_a);
-  const double top = clipped_mean(s, x0, y0, x0 + h, y0 + half, in_b);
+  const double bottom = box_mean(s, ex, ey + half, h, half, in_a);
+  const double top = box_mean(s, ex, ey, h, half, in_b);
   dy = in_a && in_b ? bottom - top : 0.0;
 }
 
@@ -59,6 +86,7 @@ Orientation orientation(const IntegralImage& integral, const KeyPoint& k) {
       double dx = 0, dy = 0;
       haar(integral, k.x + i * s, k.y + j * s, h, dx, dy);
       const double g = std::exp(-(i * i + j * j) / (2.0 * 2.5 * 2.5));
+      // A zero vector has angle 0 (std::atan2's answer; the shader says so explicitly).
       samples.push_back({g * dx, g * dy, wrap_2pi(std::atan2(g * dy, g * dx))});
     }
   }
@@ -87,7 +115,7 @@ Orientation orientation(const IntegralImage& integral, const KeyPoint& k) {
   o.strength = static_cast<float>(std::sqrt(std::max(best, 0.0)));
   for (size_t w = 0; w < samples.size(); ++w) {
     const double d = std::abs(std::remainder(std::atan2(best_y[w], best_x[w]) - direction, 2 * kPi));
-    if (d > 10.0 * kPi / 180.0) {
+    if (d > 0.5 * kPi / 180.0) {
       o.runner_up = std::max(o.runner_up, static_cast<float>(std::hypot(best_x[w], best_y[w])));
     }
   }
@@ -147,6 +175,14 @@ std::vector<float> describe_all(const IntegralImage& integral, std::vector<KeyPo
     describe(integral, k, k.angle, config.extended, &out[i * static_cast<size_t>(d)]);
   }
   return out;
+}
+
+Features detect_and_compute(const GrayImage& image, const DetectorConfig& config) {
+  Features f;
+  f.keypoints = detect(image, config);
+  f.descriptor_size = descriptor_size(config);
+  f.descriptors = describe_all(integral_image(image), f.keypoints, config);
+  return f;
 }
 
 }  // namespace glsurf::cpu

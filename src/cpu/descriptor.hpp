@@ -2,15 +2,18 @@
 // rules and parameters as the GPU passes.
 //
 // Scale: s = 1.2 * size / 9. Haar wavelets are axis-aligned boxes from the
-// integral image: dx = mean of the right half - mean of the left half, dy =
-// bottom - top, side h pixels (even); the box's top-left pixel is
-// floor(p - (h - 1) / 2 + 0.5) for sample point p. Near the border each half
-// is clipped to the image and averaged over what is left (so adding a
-// constant to the image still changes nothing); a half wholly outside makes
-// the response 0.
+// integral image, side h pixels (even), centred exactly on the (real) sample
+// point: dx = mean of the right half - mean of the left half, dy = bottom -
+// top. Box means at sub-pixel positions interpolate bilinearly between the
+// four pixel-aligned boxes around them, which is the exact area mean of the
+// piecewise-constant image (Terriberry et al. sample sub-pixel positions too),
+// so responses vary continuously with position and the GPU's float32 sample
+// positions give the same results as the CPU's. Near the border aligned boxes
+// are clipped and averaged over what is left (adding a constant to the image
+// still changes nothing); a half wholly outside makes the response 0.
 //
 // Orientation (`orientation`): Haar side 2 floor(2s + 0.5) (about 4s) at the
-// 109 lattice points (x + i s, y + j s), i^2 + j^2 <= 36, weighted by a
+// 113 lattice points (x + i s, y + j s), i^2 + j^2 <= 36, weighted by a
 // Gaussian of sigma 2.5 s. The dominant direction is the largest vector sum
 // over a window of pi/3; the windows tried start at each sample's own angle
 // (every distinct set of samples a sliding window can hold is one of these),
@@ -35,7 +38,7 @@ namespace glsurf::cpu {
 struct Orientation {
   float angle = 0;         // degrees, counter-clockwise on screen, [0, 360)
   float strength = 0;      // |vector sum| of the best window
-  float runner_up = 0;     // best |sum| among windows pointing > 10 degrees away
+  float runner_up = 0;     // best |sum| among windows pointing > 0.5 degrees away
 };
 Orientation orientation(const IntegralImage& integral, const KeyPoint& keypoint);
 
@@ -47,5 +50,8 @@ void describe(const IntegralImage& integral, const KeyPoint& keypoint, float ang
 // Returns keypoints.size() * descriptor_size(config) values, row by row.
 std::vector<float> describe_all(const IntegralImage& integral, std::vector<KeyPoint>& keypoints,
                                 const DetectorConfig& config);
+
+// cpu::detect, then orientation and descriptors: the --backend cpu path.
+Features detect_and_compute(const GrayImage& image, const DetectorConfig& config);
 
 }  // namespace glsurf::cpu

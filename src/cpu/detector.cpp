@@ -8,10 +8,31 @@
 
 namespace glsurf {
 
+namespace {
+bool stronger(const KeyPoint& a, const KeyPoint& b) {
+  return std::tie(b.response, a.y, a.x, a.size) < std::tie(a.response, b.y, b.x, b.size);
+}
+}  // namespace
+
 void sort_by_strength(std::vector<KeyPoint>& keypoints) {
-  std::sort(keypoints.begin(), keypoints.end(), [](const KeyPoint& a, const KeyPoint& b) {
-    return std::tie(b.response, a.y, a.x, a.size) < std::tie(a.response, b.y, b.x, b.size);
-  });
+  std::sort(keypoints.begin(), keypoints.end(), stronger);
+}
+
+void sort_by_strength(Features& f) {
+  std::vector<size_t> order(f.keypoints.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return stronger(f.keypoints[a], f.keypoints[b]); });
+  Features sorted;
+  sorted.descriptor_size = f.descriptor_size;
+  sorted.keypoints.reserve(order.size());
+  sorted.descriptors.reserve(f.descriptors.size());
+  for (size_t i : order) {
+    sorted.keypoints.push_back(f.keypoints[i]);
+    if (f.descriptor_size > 0) {
+      sorted.descriptors.insert(sorted.descriptors.end(), f.descriptor(i), f.descriptor(i) + f.descriptor_size);
+    }
+  }
+  f = std::move(sorted);
 }
 
 }  // namespace glsurf

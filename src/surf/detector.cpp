@@ -18,7 +18,8 @@ Detector::Detector([[maybe_unused]] const gl::Context& context, const DetectorCo
       hessian_(shaders, config, hessian),
       extrema_(shaders, config, suppression),
       compact_(shaders, std::max(kMinCapacity, config.max_features)),
-      select_(shaders) {
+      select_(shaders),
+      describe_(shaders, config) {
   GLSURF_EXPECTS(config.max_features >= 0, "max_features must be >= 0");
   GLSURF_EXPECTS(config.hessian_threshold >= 0, "hessian_threshold must be >= 0");
   GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1, "invalid detector configuration");
@@ -47,12 +48,13 @@ void Detector::configure(int width, int height) {
   hessian_.configure(width, height);
   extrema_.configure(hessian_, width, height);
   compact_.configure(extrema_);
+  describe_.configure(compact_.capacity());
   image_ = gl::Texture(width, height, gl::Format::R8, "image");
   width_ = width;
   height_ = height;
 }
 
-std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
+int Detector::find(const GrayImage& image) {
   const int min_side = min_image_side(config_);
   if (image.width < min_side || image.height < min_side) {
     throw Error("image of " + std::to_string(image.width) + "x" + std::to_string(image.height) +
@@ -78,9 +80,12 @@ std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
   // list takes them in its own (deterministic) order up to its capacity.
   const int listed = std::min(candidates_, compact_.capacity());
   compact_.write_list(runner_, extrema_, candidates_, selection);
+  return listed;
+}
+
+std::vector<KeyPoint> Detector::read_keypoints(int listed) const {
   std::vector<float> list, where;
   compact_.read_list(listed, list, where);
-
   std::vector<KeyPoint> keypoints(static_cast<size_t>(listed));
   for (size_t i = 0; i < keypoints.size(); ++i) {
     KeyPoint& k = keypoints[i];
@@ -91,11 +96,33 @@ std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
     k.response = list[4 * i + 3];
     k.octave = static_cast<int>(where[4 * i]);
   }
+  return keypoints;
+}
+
+std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
+  std::vector<KeyPoint> keypoints = read_keypoints(find(image));
   sort_by_strength(keypoints);
   if (config_.max_features > 0 && static_cast<int>(keypoints.size()) > config_.max_features) {
     keypoints.resize(static_cast<size_t>(config_.max_features));
   }
   return keypoints;
+}
+
+Features Detector::detect_and_compute(const GrayImage& image) {
+  const int listed = find(image);
+  describe_.run(runner_, compact_.list(), integral_.result(), listed);
+  Features f;
+  f.keypoints = read_keypoints(listed);
+  f.descriptor_size = descriptor_size(config_);
+  std::vector<float> angles;
+  describe_.read(listed, angles, f.descriptors);
+  for (int i = 0; i < listed; ++i) f.keypoints[static_cast<size_t>(i)].angle = angles[static_cast<size_t>(i)];
+  sort_by_strength(f);
+  if (config_.max_features > 0 && static_cast<int>(f.keypoints.size()) > config_.max_features) {
+    f.keypoints.resize(static_cast<size_t>(config_.max_features));
+    f.descriptors.resize(f.keypoints.size() * static_cast<size_t>(f.descriptor_size));
+  }
+  return f;
 }
 
 }  // namespace glsurf

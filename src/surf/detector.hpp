@@ -20,6 +20,7 @@
 #include "gl/pass.hpp"
 #include "io/image.hpp"
 #include "surf/compact.hpp"
+#include "surf/descriptor.hpp"
 #include "surf/extrema.hpp"
 #include "surf/hessian.hpp"
 #include "surf/integral.hpp"
@@ -45,6 +46,9 @@ class Detector {
   // larger than the driver's textures allow (the integral image is one texel
   // larger, the candidate atlas about 1.5 times as wide for two layers).
   std::vector<KeyPoint> detect(const GrayImage& image);
+  // detect, then orientation (unless config.upright) and descriptors on the
+  // GPU; the results cross the bus once, with the keypoints.
+  Features detect_and_compute(const GrayImage& image);
 
   const DetectorConfig& config() const { return config_; }
   gl::PassRunner& runner() { return runner_; }
@@ -53,6 +57,9 @@ class Detector {
 
  private:
   void configure(int width, int height);
+  // Everything up to the filled point list; returns the entries to read.
+  int find(const GrayImage& image);
+  std::vector<KeyPoint> read_keypoints(int listed) const;
 
   DetectorConfig config_;
   gl::PassRunner runner_;
@@ -61,6 +68,7 @@ class Detector {
   ExtremaStage extrema_;
   CompactStage compact_;
   SelectStage select_;
+  DescribeStage describe_;
   gl::Texture image_;
   int width_ = 0, height_ = 0;
   int candidates_ = 0;

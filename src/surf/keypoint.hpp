@@ -26,6 +26,7 @@
 //              background, -1 for a light blob on dark (OpenCV's class_id)
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 namespace glsurf {
@@ -68,7 +69,18 @@ inline int sample_step(int octave) { return 1 << octave; }
 // 3x3 neighbourhood around it must fit.
 inline int min_image_side(const DetectorConfig&) { return filter_size(0, 2) + 2; }
 
+// Keypoints with their descriptors: descriptor_size values per keypoint, row
+// by row (OpenCV's detectAndCompute output).
+struct Features {
+  std::vector<KeyPoint> keypoints;
+  std::vector<float> descriptors;
+  int descriptor_size = 0;
+  const float* descriptor(std::size_t i) const { return &descriptors[i * static_cast<std::size_t>(descriptor_size)]; }
+};
+
 // Deterministic order of results: strongest response first; ties by y, x, size.
 void sort_by_strength(std::vector<KeyPoint>& keypoints);
+// The same order for keypoints with descriptors (rows move with them).
+void sort_by_strength(Features& features);
 
 }  // namespace glsurf

@@ -1,0 +1,76 @@
+// common/haar.glsl — Haar wavelet responses from the integral image, as
+// src/cpu/descriptor.cpp: side h (even) centred exactly on the real point p,
+// dx = mean(right half) - mean(left half), dy = mean(bottom) - mean(top).
+// A box mean at sub-pixel position interpolates bilinearly between the four
+// pixel-aligned boxes around it (the exact area mean of the piecewise-
+// constant image). Inside the image that takes the 6 x 6 integral-image
+// values around the box's corners; near the border, aligned boxes are
+// clipped and averaged over what is left, and a half wholly outside makes
+// that response 0.
+//
+// Needs: uniform usampler2D u_integral (R32UI, (W+1) x (H+1)).
+
+// Mean over pixels [lo, hi) clipped to the image; y = 1 when any pixel is left.
+vec2 clipped_mean(ivec2 lo, ivec2 hi) {
+  ivec2 size = textureSize(u_integral, 0) - 1;  // W, H
+  lo = clamp(lo, ivec2(0), size);
+  hi = clamp(hi, ivec2(0), size);
+  if (any(lessThanEqual(hi, lo))) return vec2(0.0);
+  uint sum = texelFetch(u_integral, hi, 0).r - texelFetch(u_integral, ivec2(lo.x, hi.y), 0).r -
+             texelFetch(u_integral, ivec2(hi.x, lo.y), 0).r + texelFetch(u_integral, lo, 0).r;
+  return vec2(float(sum) / float((hi.x - lo.x) * (hi.y - lo.y)), 1.0);
+}
+
+// Mean over a size.x x size.y box at integer corner o shifted by the
+// fraction f (bilinear in the four aligned boxes); y = 1 when inside.
+vec2 box_mean(ivec2 o, vec2 f, ivec2 size) {
+  float sum = 0.0, weights = 0.0;
+  for (int q = 0; q < 2; ++q) {
+    for (int p = 0; p < 2; ++p) {
+      float weight = (p == 1 ? f.x : 1.0 - f.x) * (q == 1 ? f.y : 1.0 - f.y);
+      vec2 m = clipped_mean(o + ivec2(p, q), o + ivec2(p, q) + size);
+      if (m.y > 0.0 && weight > 0.0) {
+        sum += weight * m.x;
+        weights += weight;
+      }
+    }
+  }
+  return weights > 0.0 ? vec2(sum / weights, 1.0) : vec2(0.0);
+}
+
+vec2 haar(vec2 p, int h) {
+  vec2 e = p - float(h) * 0.5 + 0.5;  // pixel-edge coordinates of the box's corner
+  ivec2 o = ivec2(floor(e));
+  vec2 f = e - vec2(o);
+  int m = h / 2;
+  ivec2 limit = textureSize(u_integral, 0) - 1;
+  if (all(greaterThanEqual(o, ivec2(0))) && all(lessThanEqual(o + h + 1, limit))) {
+    // Inside: every aligned box is whole. Integral values at the corners
+    // o + (c[i], c[j]) with c = 0, 1, m, m+1, h, h+1.
+    int c[6] = int[6](0, 1, m, m + 1, h, h + 1);
+    uint S[36];
+    for (int j = 0; j < 6; ++j)
+      for (int i = 0; i < 6; ++i) S[j * 6 + i] = texelFetch(u_integral, o + ivec2(c[i], c[j]), 0).r;
+    vec2 response = vec2(0.0);
+    for (int q = 0; q < 2; ++q) {
+      for (int p = 0; p < 2; ++p) {
+        float weight = (p == 1 ? f.x : 1.0 - f.x) * (q == 1 ? f.y : 1.0 - f.y);
+        // Box sums with corners at indices (x0, y0) - (x1, y1) of c, shifted by (p, q).
+        uint right = S[(4 + q) * 6 + 4 + p] - S[(4 + q) * 6 + 2 + p] - S[q * 6 + 4 + p] + S[q * 6 + 2 + p];
+        uint left = S[(4 + q) * 6 + 2 + p] - S[(4 + q) * 6 + p] - S[q * 6 + 2 + p] + S[q * 6 + p];
+        uint bottom = S[(4 + q) * 6 + 4 + p] - S[(4 + q) * 6 + p] - S[(2 + q) * 6 + 4 + p] + S[(2 + q) * 6 + p];
+        uint top = S[(2 + q) * 6 + 4 + p] - S[(2 + q) * 6 + p] - S[q * 6 + 4 + p] + S[q * 6 + p];
+        response += weight * vec2(float(int(right - left)), float(int(bottom - top)));
+      }
+    }
+    return response / float(m * h);
+  }
+  vec2 right = box_mean(o + ivec2(m, 0), f, ivec2(m, h));
+  vec2 left = box_mean(o, f, ivec2(m, h));
+  vec2 bottom = box_mean(o + ivec2(0, m), f, ivec2(h, m));
+  vec2 top = box_mean(o, f, ivec2(h, m));
+  return vec2(right.y * left.y * (right.x - left.x), bottom.y * top.y * (bottom.x - top.x));
+}
+
+// Even side nearest to `length`, at least 2.
+int even_side(float length) { return max(2, 2 * int(floor(length * 0.5 + 0.5))); }

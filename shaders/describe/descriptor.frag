@@ -1,0 +1,63 @@
+#version 330 core
+// describe/descriptor.frag — one sub-region of a keypoint's descriptor
+// (src/cpu/descriptor.hpp): its 5 x 5 samples of the 20 x 20 grid spaced s
+// and rotated to the keypoint's orientation; at each, the axis-aligned Haar
+// responses of side ~2s, rotated into the keypoint's frame and weighted by a
+// Gaussian of sigma 3.3 s centred on the keypoint; summed.
+//
+// Inputs:   u_list      point list (RGBA32F: x, y, size * laplacian, response)
+//           u_angles    orientation per keypoint (R32F, degrees ccw)
+//           u_integral  integral image (R32UI)
+// Uniform:  u_count
+// Output:   location 0: (sum dx, sum dy, sum |dx|, sum |dy|), RGBA32F; with
+//           EXTENDED, OpenCV's 8 values: location 0 (sum dx, sum |dx|) for
+//           dy >= 0 then for dy < 0, location 1 (sum dy, sum |dy|) for dx >= 0
+//           then for dx < 0. Blocks of 16 texels per keypoint, sub-regions
+//           row by row. Not yet normalised.
+// Viewport: ceil(count * 16 / 1024) rows of 1024.
+#include "common/precision.glsl"
+
+uniform sampler2D u_list;
+uniform sampler2D u_angles;
+uniform usampler2D u_integral;
+uniform int u_count;
+
+layout(location = 0) out vec4 o_first;
+#ifdef EXTENDED
+layout(location = 1) out vec4 o_second;
+#endif
+
+#include "common/blocks.glsl"
+#include "common/haar.glsl"
+
+void main() {
+  ivec2 kr = block_of(ivec2(gl_FragCoord.xy), 16);
+  vec4 first = vec4(0.0), second = vec4(0.0);
+  if (kr.x < u_count) {
+    vec4 k = texelFetch(u_list, texel_of(kr.x), 0);
+    float s = 1.2 * abs(k.z) / 9.0;
+    int h = even_side(2.0 * s);
+    float theta = -radians(texelFetch(u_angles, texel_of(kr.x), 0).r);  // image frame
+    float c = cos(theta), sn = sin(theta);
+    float two_sigma2 = 2.0 * (3.3 * s) * (3.3 * s);
+    int row0 = (kr.y / 4) * 5, col0 = (kr.y % 4) * 5;
+    for (int v = 0; v < 5; ++v) {
+      for (int u = 0; u < 5; ++u) {
+        vec2 o = (vec2(float(col0 + u), float(row0 + v)) - 9.5) * s;
+        vec2 d = haar(k.xy + vec2(c * o.x - sn * o.y, sn * o.x + c * o.y), h);
+        float w = exp(-dot(o, o) / two_sigma2);
+        vec2 r = w * vec2(c * d.x + sn * d.y, -sn * d.x + c * d.y);
+#ifdef EXTENDED
+        if (r.y >= 0.0) first.xy += vec2(r.x, abs(r.x)); else first.zw += vec2(r.x, abs(r.x));
+        if (r.x >= 0.0) second.xy += vec2(r.y, abs(r.y)); else second.zw += vec2(r.y, abs(r.y));
+#else
+        first += vec4(r, abs(r));
+#endif
+      }
+    }
+  }
+  o_first = first;
+#ifdef EXTENDED
+  o_second = second;
+#endif
+}

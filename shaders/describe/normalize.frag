@@ -1,0 +1,47 @@
+#version 330 core
+// describe/normalize.frag — L2 normalisation of each descriptor: every texel
+// of a keypoint's 16-texel block (and of the second block with EXTENDED)
+// divided by the norm of the whole descriptor.
+//
+// Inputs:   u_first_half (and u_second_half with EXTENDED)  descriptor.frag output
+// Uniform:  u_count
+// Output:   the same layout, normalised (a zero descriptor stays zero).
+// Viewport: ceil(count * 16 / 1024) rows of 1024.
+#include "common/precision.glsl"
+
+uniform sampler2D u_first_half;
+#ifdef EXTENDED
+uniform sampler2D u_second_half;
+#endif
+uniform int u_count;
+
+layout(location = 0) out vec4 o_first;
+#ifdef EXTENDED
+layout(location = 1) out vec4 o_second;
+#endif
+
+#include "common/blocks.glsl"
+
+void main() {
+  ivec2 kr = block_of(ivec2(gl_FragCoord.xy), 16);
+  o_first = vec4(0.0);
+#ifdef EXTENDED
+  o_second = vec4(0.0);
+#endif
+  if (kr.x >= u_count) return;
+  float sum = 0.0;
+  for (int r = 0; r < 16; ++r) {
+    vec4 a = texelFetch(u_first_half, texel_of(kr.x * 16 + r), 0);
+    sum += dot(a, a);
+#ifdef EXTENDED
+    vec4 b = texelFetch(u_second_half, texel_of(kr.x * 16 + r), 0);
+    sum += dot(b, b);
+#endif
+  }
+  float scale = sum > 0.0 ? inversesqrt(sum) : 0.0;
+  ivec2 self = ivec2(gl_FragCoord.xy);
+  o_first = texelFetch(u_first_half, self, 0) * scale;
+#ifdef EXTENDED
+  o_second = texelFetch(u_second_half, self, 0) * scale;
+#endif
+}

@@ -1,0 +1,131 @@
+#include "surf/descriptor.hpp"
+
+#include "gl/error.hpp"
+
+#include <glm/vec2.hpp>
+
+#include <algorithm>
+
+namespace glsurf {
+
+namespace {
+
+constexpr int kWidth = 1024;  // shaders/common/blocks.glsl
+
+int rows_for(int texels) { return std::max(1, (texels + kWidth - 1) / kWidth); }
+
+std::vector<std::string> extended_define(const DetectorConfig& config) {
+  return config.extended ? std::vector<std::string>{"EXTENDED"} : std::vector<std::string>{};
+}
+
+std::vector<glm::ivec2> lattice() {
+  std::vector<glm::ivec2> points;
+  for (int j = -6; j <= 6; ++j)
+    for (int i = -6; i <= 6; ++i)
+      if (i * i + j * j <= 36) points.emplace_back(i, j);
+  return points;  // 113, in the CPU reference's order
+}
+
+}  // namespace
+
+DescribeStage::DescribeStage(const gl::ShaderSource& shaders, const DetectorConfig& config)
+    : config_(config),
+      samples_(shaders, "common/fullscreen.vert", "describe/orient_samples.frag"),
+      windows_(shaders, "common/fullscreen.vert", "describe/orient_windows.frag"),
+      best_(shaders, "common/fullscreen.vert", "describe/orient_best.frag"),
+      describe_(shaders, "common/fullscreen.vert", "describe/descriptor.frag", extended_define(config)),
+      normalize_(shaders, "common/fullscreen.vert", "describe/normalize.frag", extended_define(config)) {}
+
+void DescribeStage::configure(int capacity) {
+  GLSURF_EXPECTS(capacity > 0, "capacity must be positive");
+  const int chunk = std::min(capacity, kChunk);
+  gl::Texture samples(kWidth, rows_for(chunk * 128), gl::Format::RGBA32F, "orient_samples");
+  gl::Texture windows(kWidth, rows_for(chunk * 128), gl::Format::RGBA32F, "orient_windows");
+  gl::Texture angles(kWidth, rows_for(capacity), gl::Format::R32F, "angles");
+  const int halves = config_.extended ? 2 : 1;
+  gl::Texture raw[2], final_[2];
+  std::vector<const gl::Texture*> raw_list, final_list;
+  for (int h = 0; h < halves; ++h) {
+    raw[h] = gl::Texture(kWidth, rows_for(capacity * 16), gl::Format::RGBA32F, "descriptors_raw_" + std::to_string(h));
+    final_[h] = gl::Texture(kWidth, rows_for(capacity * 16), gl::Format::RGBA32F, "descriptors_" + std::to_string(h));
+    raw_list.push_back(&raw[h]);
+    final_list.push_back(&final_[h]);
+  }
+  gl::Framebuffer samples_target({&samples}, "orient_samples");
+  gl::Framebuffer windows_target({&windows}, "orient_windows");
+  gl::Framebuffer angles_target({&angles}, "angles");
+  gl::Framebuffer raw_target(raw_list, "descriptors_raw");
+  gl::Framebuffer final_target(final_list, "descriptors");
+
+  capacity_ = capacity;
+  orient_samples_ = std::move(samples);
+  orient_windows_ = std::move(windows);
+  angles_ = std::move(angles);
+  for (int h = 0; h < 2; ++h) {
+    raw_[h] = std::move(raw[h]);
+    final_[h] = std::move(final_[h]);
+  }
+  samples_target_ = std::move(samples_target);
+  windows_target_ = std::move(windows_target);
+  angles_target_ = std::move(angles_target);
+  raw_target_ = std::move(raw_target);
+  final_target_ = std::move(final_target);
+}
+
+void DescribeStage::run(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count) {
+  GLSURF_EXPECTS(capacity_ > 0, "configure() before run()");
+  GLSURF_EXPECTS(count >= 0 && count <= capacity_, "more keypoints than configured");
+  if (count == 0) return;
+  const auto rows = [](int texels) { return gl::PassRunner::Region{0, 0, kWidth, rows_for(texels)}; };
+  if (config_.upright) {
+    runner.clear(angles_target_, glm::vec4(0.0f));
+  } else {
+    static const std::vector<glm::ivec2> points = lattice();
+    for (int first = 0; first < count; first += kChunk) {
+      const int n = std::min(kChunk, count - first);
+      runner.run_in(rows(n * 128), "describe_orient_samples", samples_, samples_target_,
+                    {{"u_list", list}, {"u_integral", integral}},
+                    {{"u_count", n}, {"u_first", first}, {"u_lattice", points}});
+      runner.run_in(rows(n * 128), "describe_orient_windows", windows_, windows_target_,
+                    {{"u_samples", orient_samples_}}, {{"u_count", n}});
+      const int first_row = first / kWidth, last_row = (first + n - 1) / kWidth;
+      runner.run_in({0, first_row, kWidth, last_row - first_row + 1}, "describe_orient_best", best_,
+                    angles_target_, {{"u_windows", orient_windows_}}, {{"u_count", n}, {"u_first", first}});
+    }
+  }
+  if (config_.extended) {
+    runner.run_in(rows(count * 16), "describe_descriptor", describe_, raw_target_,
+                  {{"u_list", list}, {"u_angles", angles_}, {"u_integral", integral}}, {{"u_count", count}});
+    runner.run_in(rows(count * 16), "describe_normalize", normalize_, final_target_,
+                  {{"u_first_half", raw_[0]}, {"u_second_half", raw_[1]}}, {{"u_count", count}});
+  } else {
+    runner.run_in(rows(count * 16), "describe_descriptor", describe_, raw_target_,
+                  {{"u_list", list}, {"u_angles", angles_}, {"u_integral", integral}}, {{"u_count", count}});
+    runner.run_in(rows(count * 16), "describe_normalize", normalize_, final_target_, {{"u_first_half", raw_[0]}},
+                  {{"u_count", count}});
+  }
+  gl::check_gl_errors("describe");
+}
+
+void DescribeStage::read(int count, std::vector<float>& angles, std::vector<float>& descriptors) const {
+  angles.clear();
+  descriptors.clear();
+  if (count == 0) return;
+  angles = angles_target_.read_f32(0, 0, 0, kWidth, rows_for(count));
+  angles.resize(static_cast<size_t>(count));
+  const int halves = config_.extended ? 2 : 1;
+  const int size = descriptor_size(config_);
+  descriptors.assign(static_cast<size_t>(count) * size, 0.0f);
+  for (int h = 0; h < halves; ++h) {
+    const std::vector<float> texels = final_target_.read_f32(h, 0, 0, kWidth, rows_for(count * 16));
+    for (int k = 0; k < count; ++k) {
+      for (int r = 0; r < 16; ++r) {
+        const float* t = &texels[(static_cast<size_t>(k) * 16 + r) * 4];
+        float* out = &descriptors[static_cast<size_t>(k) * size + r * 4 * halves + h * 4];
+        std::copy(t, t + 4, out);
+      }
+    }
+  }
+}
+
+}  // namespace glsurf

@@ -1,0 +1,53 @@
+// GPU orientation and descriptors for the keypoints of the point list
+// (rules and parameters: src/cpu/descriptor.hpp).
+//
+//   orient_samples   113 weighted Haar samples (side ~4s) per keypoint
+//   orient_windows   the vector sum of the pi/3 window starting at each
+//                    sample's angle (exact maximum, no angle bins)
+//   orient_best      the largest window's direction -> angle per keypoint
+//   descriptor       per sub-region, 25 rotated Haar samples (side ~2s)
+//   normalize        L2 normalisation per keypoint
+//
+// Orientation runs in chunks of kChunk keypoints so that its 128-texel blocks
+// need at most 1024 x 1024 texels whatever the list's capacity. Upright
+// (U-SURF) skips orientation: angles are 0. Per-keypoint data lives in
+// 1024-wide textures, keypoint k's block of B texels at linear index k * B
+// (shaders/common/blocks.glsl).
+#pragma once
+
+#include "gl/framebuffer.hpp"
+#include "gl/pass.hpp"
+#include "gl/program.hpp"
+#include "gl/shader_source.hpp"
+#include "gl/texture.hpp"
+#include "surf/keypoint.hpp"
+
+#include <vector>
+
+namespace glsurf {
+
+class DescribeStage {
+ public:
+  static constexpr int kChunk = 8192;
+
+  DescribeStage(const gl::ShaderSource& shaders, const DetectorConfig& config);
+  void configure(int capacity);
+  // Orientation and descriptors of list entries 0 .. count - 1.
+  void run(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count);
+  // Reads back count angles (degrees) and count * descriptor_size values.
+  void read(int count, std::vector<float>& angles, std::vector<float>& descriptors) const;
+  // The last chunk's orientation samples and windows (for tests and debugging).
+  const gl::Texture& orientation_samples() const { return orient_samples_; }
+  const gl::Texture& orientation_windows() const { return orient_windows_; }
+
+ private:
+  DetectorConfig config_;
+  gl::Program samples_, windows_, best_, describe_, normalize_;
+  int capacity_ = 0;
+  gl::Texture orient_samples_, orient_windows_, angles_;
+  gl::Framebuffer samples_target_, windows_target_, angles_target_;
+  gl::Texture raw_[2], final_[2];  // [1] only with extended
+  gl::Framebuffer raw_target_, final_target_;
+};
+
+}  // namespace glsurf
