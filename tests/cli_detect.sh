@@ -19,6 +19,11 @@ head -c 8 "$work/a.bin" | grep -q GLSURF01 || fail "binary magic"
 n=$(head -n 1 "$work/a.txt" | cut -d' ' -f1)
 [ "$(wc -l < "$work/a.txt")" -eq $((n + 1)) ] || fail "txt has N + 1 lines"
 [ "$n" -gt 100 ] || fail "box.png has more than 100 keypoints"
+[ "$(head -n 1 "$work/a.txt" | cut -d' ' -f2)" = 64 ] || fail "64 descriptor values by default"
+[ "$(sed -n 2p "$work/a.txt" | wc -w)" -eq $((7 + 64)) ] || fail "7 fields and 64 values per line"
+"$glsurf" detect "$assets/box.png" --extended --upright -o "$work/e.txt" 2>/dev/null || fail "extended upright"
+[ "$(head -n 1 "$work/e.txt" | cut -d' ' -f2)" = 128 ] || fail "128 values with --extended"
+[ "$(sed -n 2p "$work/e.txt" | cut -d' ' -f4)" = 0 ] || fail "angle 0 with --upright"
 
 # The CPU backend runs without OpenGL at all and finds the same count.
 __EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent.json "$glsurf" detect "$assets/box.png" --backend cpu -o "$work/c.txt" \

@@ -18,12 +18,19 @@ TEST_CASE("txt and bin feature files round-trip every field exactly") {
   ks[0] = {1.25f, 2.5f, 9.0f, -1.0f, 12345.678f, 1, 0};
   ks[1] = {0.1f, 799.123456f, 50.5f, 359.9f, 1e-3f, -1, 3};
   ks[2] = {3.3333333f, 1e6f, 1.0f, 0.0f, 3.4e38f, -1, 7};
+  Features features;
+  features.keypoints = ks;
+  features.descriptor_size = 2;
+  features.descriptors = {0.5f, -0.25f, 1e-7f, 0.7071068f, -1.0f, 0.333333343f};
   const auto dir = std::filesystem::temp_directory_path();
   for (const FeatureFormat f : {FeatureFormat::Txt, FeatureFormat::Bin}) {
     const std::string path = (dir / (f == FeatureFormat::Txt ? "glsurf_rt.txt" : "glsurf_rt.bin")).string();
-    write_features_file(path, ks, f);
-    const std::vector<KeyPoint> back = read_features_file(path);
+    write_features_file(path, features, f);
+    const Features read = read_features_file(path);
+    const std::vector<KeyPoint>& back = read.keypoints;
     std::remove(path.c_str());
+    CHECK(read.descriptor_size == 2);
+    CHECK(read.descriptors == features.descriptors);
     REQUIRE(back.size() == ks.size());
     for (size_t i = 0; i < ks.size(); ++i) {
       CHECK(back[i].x == ks[i].x);
@@ -37,7 +44,7 @@ TEST_CASE("txt and bin feature files round-trip every field exactly") {
   }
 }
 
-TEST_CASE("the txt format is N D, then one line per keypoint") {
+TEST_CASE("the txt format is N D, then one line per keypoint with its D values") {
   KeyPoint k;
   k.x = 1.5f;
   k.y = 2.0f;
@@ -45,9 +52,13 @@ TEST_CASE("the txt format is N D, then one line per keypoint") {
   k.response = 100.0f;
   k.laplacian = -1;
   k.octave = 0;
+  Features f;
+  f.keypoints = {k};
+  f.descriptor_size = 2;
+  f.descriptors = {0.25f, -0.5f};
   std::ostringstream out;
-  write_features(out, {k}, FeatureFormat::Txt);
-  CHECK(out.str() == "1 0\n1.5 2 9 -1 100 -1 0\n");
+  write_features(out, f, FeatureFormat::Txt);
+  CHECK(out.str() == "1 2\n1.5 2 9 -1 100 -1 0 0.25 -0.5\n");
 }
 
 TEST_CASE("a failed write leaves no file behind") {
@@ -59,7 +70,7 @@ TEST_CASE("a failed write leaves no file behind") {
                   }),
                   Error);
   CHECK(!std::filesystem::exists(path));
-  CHECK_THROWS_WITH_AS(write_features_file("/nonexistent_dir/x.txt", {}, FeatureFormat::Txt),
+  CHECK_THROWS_WITH_AS(write_features_file("/nonexistent_dir/x.txt", Features{}, FeatureFormat::Txt),
                        doctest::Contains("/nonexistent_dir/x.txt"), Error);
 }
 

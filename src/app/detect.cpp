@@ -2,6 +2,7 @@
 // reference. Bad files are reported and skipped; the exit status says whether
 // any failed.
 #include "app/cli.hpp"
+#include "cpu/descriptor.hpp"
 #include "cpu/detector.hpp"
 #include "gl/context.hpp"
 #include "gl/error.hpp"
@@ -63,6 +64,8 @@ int detect(Args args) {
   config.max_features = args.option_int("--max-features", 0, 0, 1 << 24);
   config.n_octaves = args.option_int("--octaves", config.n_octaves, 1, 8);
   config.n_octave_layers = args.option_int("--layers", config.n_octave_layers, 1, 8);
+  config.upright = args.flag("--upright");
+  config.extended = args.flag("--extended");
   const std::string format_name = args.option("--format", "txt");
   if (format_name != "txt" && format_name != "bin") throw UsageError("--format must be txt or bin");
   const FeatureFormat format = format_name == "txt" ? FeatureFormat::Txt : FeatureFormat::Bin;
@@ -103,13 +106,14 @@ int detect(Args args) {
       }
       const GrayImage image = load_gray(file);
       const auto t0 = std::chrono::steady_clock::now();
-      const std::vector<KeyPoint> keypoints = detector ? detector->detect(image) : cpu::detect(image, config);
+      const Features features = detector ? detector->detect_and_compute(image) : cpu::detect_and_compute(image, config);
+      const std::vector<KeyPoint>& keypoints = features.keypoints;
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (!batch && out.empty()) {
-        write_features(std::cout, keypoints, format);
+        write_features(std::cout, features, format);
         std::cout.flush();
       } else {
-        write_features_file(target, keypoints, format);
+        write_features_file(target, features, format);
       }
       if (detector && detector->truncated_last_frame()) {
         std::fprintf(stderr,

@@ -26,7 +26,7 @@ const char* kUsage =
     "        [--default-only]\n"
     "  detect IMAGE|DIR...    SURF keypoints of each image (a directory: its images in name order)\n"
     "        [-o OUT] [--backend gl|cpu] [--threshold T] [--max-features N]\n"
-    "        [--octaves N] [--layers N] [--format txt|bin]\n"
+    "        [--octaves N] [--layers N] [--upright] [--extended] [--format txt|bin]\n"
     "                         one image: OUT is a file (default: standard output);\n"
     "                         several: OUT is a directory, one NAME.txt|.bin per image\n"
     "  help                   this text\n";

@@ -40,22 +40,32 @@ T get(std::istream& in) {
 
 }  // namespace
 
-void write_features(std::ostream& out, const std::vector<KeyPoint>& keypoints, FeatureFormat format) {
-  const int descriptor_size = 0;
+void write_features(std::ostream& out, const Features& features, FeatureFormat format) {
+  const std::vector<KeyPoint>& keypoints = features.keypoints;
+  const int d = features.descriptor_size;
+  GLSURF_EXPECTS(features.descriptors.size() == keypoints.size() * static_cast<size_t>(d),
+                 "descriptor count does not match the keypoints");
   if (format == FeatureFormat::Txt) {
-    out << keypoints.size() << ' ' << descriptor_size << '\n';
-    char line[256];
-    for (const KeyPoint& k : keypoints) {
-      std::snprintf(line, sizeof line, "%.9g %.9g %.9g %.9g %.9g %d %d\n", k.x, k.y, k.size, k.angle,
-                    k.response, k.laplacian, k.octave);
-      out << line;
+    out << keypoints.size() << ' ' << d << '\n';
+    char field[160];
+    for (size_t i = 0; i < keypoints.size(); ++i) {
+      const KeyPoint& k = keypoints[i];
+      std::snprintf(field, sizeof field, "%.9g %.9g %.9g %.9g %.9g %d %d", k.x, k.y, k.size, k.angle, k.response,
+                    k.laplacian, k.octave);
+      out << field;
+      for (int j = 0; j < d; ++j) {
+        std::snprintf(field, sizeof field, " %.9g", features.descriptor(i)[j]);
+        out << field;
+      }
+      out << '\n';
     }
     return;
   }
   out.write(kMagic, sizeof kMagic);
   put<std::uint32_t>(out, static_cast<std::uint32_t>(keypoints.size()));
-  put<std::uint32_t>(out, descriptor_size);
-  for (const KeyPoint& k : keypoints) {
+  put<std::uint32_t>(out, static_cast<std::uint32_t>(d));
+  for (size_t i = 0; i < keypoints.size(); ++i) {
+    const KeyPoint& k = keypoints[i];
     put<float>(out, k.x);
     put<float>(out, k.y);
     put<float>(out, k.size);
@@ -63,6 +73,7 @@ void write_features(std::ostream& out, const std::vector<KeyPoint>& keypoints, F
     put<float>(out, k.response);
     put<std::int32_t>(out, k.laplacian);
     put<std::int32_t>(out, k.octave);
+    for (int j = 0; j < d; ++j) put<float>(out, features.descriptor(i)[j]);
   }
 }
 
@@ -93,20 +104,23 @@ void write_file_atomically(const std::string& path, bool binary,
   }
 }
 
-void write_features_file(const std::string& path, const std::vector<KeyPoint>& keypoints, FeatureFormat format) {
+void write_features_file(const std::string& path, const Features& features, FeatureFormat format) {
   write_file_atomically(path, format == FeatureFormat::Bin,
-                        [&](std::ostream& out) { write_features(out, keypoints, format); });
+                        [&](std::ostream& out) { write_features(out, features, format); });
 }
 
-std::vector<KeyPoint> read_features_file(const std::string& path) {
+Features read_features_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot open file");
   char magic[8] = {};
   in.read(magic, 8);
-  std::vector<KeyPoint> out;
+  Features features;
+  std::vector<KeyPoint>& out = features.keypoints;
   if (in && std::memcmp(magic, kMagic, 8) == 0) {
     const std::uint32_t n = get<std::uint32_t>(in);
     const std::uint32_t d = get<std::uint32_t>(in);
+    if (d > 4096) throw Error(path + ": implausible descriptor size " + std::to_string(d));
+    features.descriptor_size = static_cast<int>(d);
     for (std::uint32_t i = 0; i < n && in; ++i) {
       KeyPoint k;
       k.x = get<float>(in);
@@ -116,28 +130,30 @@ std::vector<KeyPoint> read_features_file(const std::string& path) {
       k.response = get<float>(in);
       k.laplacian = get<std::int32_t>(in);
       k.octave = get<std::int32_t>(in);
-      in.ignore(4LL * d);
+      for (std::uint32_t j = 0; j < d; ++j) features.descriptors.push_back(get<float>(in));
       out.push_back(k);
     }
     if (!in) throw Error(path + ": truncated feature file");
-    return out;
+    return features;
   }
   in.clear();
   in.seekg(0);
   size_t n = 0, d = 0;
-  if (!(in >> n >> d)) throw Error(path + ": not a feature file");
+  if (!(in >> n >> d) || d > 4096) throw Error(path + ": not a feature file");
+  features.descriptor_size = static_cast<int>(d);
   for (size_t i = 0; i < n; ++i) {
     KeyPoint k;
     if (!(in >> k.x >> k.y >> k.size >> k.angle >> k.response >> k.laplacian >> k.octave)) {
       throw Error(path + ": truncated feature file");
     }
     for (size_t j = 0; j < d; ++j) {
-      float ignored;
-      in >> ignored;
+      float value = 0;
+      if (!(in >> value)) throw Error(path + ": truncated feature file");
+      features.descriptors.push_back(value);
     }
     out.push_back(k);
   }
-  return out;
+  return features;
 }
 
 }  // namespace glsurf

@@ -23,10 +23,10 @@ namespace glsurf {
 
 enum class FeatureFormat { Txt, Bin };
 
-void write_features(std::ostream& out, const std::vector<KeyPoint>& keypoints, FeatureFormat format);
+void write_features(std::ostream& out, const Features& features, FeatureFormat format);
 // Throws glsurf::Error naming the path if it cannot be written.
-void write_features_file(const std::string& path, const std::vector<KeyPoint>& keypoints, FeatureFormat format);
-std::vector<KeyPoint> read_features_file(const std::string& path);  // either format
+void write_features_file(const std::string& path, const Features& features, FeatureFormat format);
+Features read_features_file(const std::string& path);  // either format
 
 // Writes `path` atomically: `write` fills a temporary file that is renamed
 // into place only if everything succeeded.
