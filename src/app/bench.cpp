@@ -2,6 +2,7 @@
 // methods) and on the CPU reference, at the standard sizes, made from a real
 // photograph resampled to each size.
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <chrono>
 #include <cstdio>
@@ -281,13 +282,102 @@ int bench_detect(Args& args) {
   return 0;
 }
 
+// bench describe: GPU time of the orientation and descriptor passes for a
+// given number of keypoints (the strongest N of a large image), and the wall
+// clock of detection plus description per frame.
+int bench_describe(Args& args) {
+  const int runs = args.option_int("--runs", 7, 1, 1000);
+  const int warmup = args.option_int("--warmup", 2, 0, 1000);
+  const std::string image_path = args.option("--image", GLSURF_ASSET_DIR "/graf1.png");
+  const std::string counts_text = args.option("--counts", "500,2000,8000");
+  const bool extended = args.flag("--extended");
+  args.finish();
+  std::vector<int> counts;
+  {
+    std::stringstream in(counts_text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+      try {
+        counts.push_back(std::stoi(item));
+      } catch (const std::exception&) {
+        throw UsageError("--counts wants N[,N...], got '" + item + "'");
+      }
+      if (counts.back() < 1 || counts.back() > 65536) throw UsageError("--counts: each N in 1..65536");
+    }
+  }
+  const GrayImage photo = load_gray(image_path);
+  gl::Context ctx = gl::Context::headless();
+  const gl::ContextInfo& info = ctx.info();
+  const bool software = info.renderer.find("llvmpipe") != std::string::npos;
+  std::printf("glsurf bench describe — %s, %s%s\n", info.renderer.c_str(), info.version.c_str(),
+              software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
+  std::printf("  %s descriptors; median of %d runs after %d warm-up\n\n", extended ? "128-value" : "64-value", runs,
+              warmup);
+  // Enough keypoints for the largest count: a 1920x1080 resampling, low threshold.
+  const GrayImage large = resize(photo, 1920, 1080);
+  for (const int n : counts) {
+    DetectorConfig config;
+    config.hessian_threshold = 1;
+    config.max_features = n;
+    config.extended = extended;
+    Detector detector(ctx, config);
+    size_t found = 0;
+    for (int i = 0; i < warmup; ++i) found = detector.detect_and_compute(large).keypoints.size();
+    std::map<std::string, std::vector<double>> per_pass;
+    detector.runner().set_profiling(true);
+    for (int i = 0; i < runs; ++i) {
+      detector.detect_and_compute(large);
+      for (const auto& p : detector.runner().take_profile()) {
+        if (p.name.rfind("describe_", 0) == 0) per_pass[p.name].push_back(p.milliseconds);
+      }
+    }
+    detector.runner().set_profiling(false);
+    double total = 0;
+    std::string line;
+    for (const char* name : {"describe_orient_samples", "describe_orient_windows", "describe_orient_best",
+                             "describe_descriptor", "describe_normalize"}) {
+      const auto it = per_pass.find(name);
+      if (it == per_pass.end()) continue;
+      const double ms = median(it->second);
+      total += ms;
+      char cell[64];
+      std::snprintf(cell, sizeof cell, " %s %.2f", name + 9, ms);
+      line += cell;
+    }
+    std::printf("%6zu keypoints: orientation + description %.2f ms GPU (%.2f us per keypoint):%s\n", found, total,
+                1000.0 * total / std::max<size_t>(found, 1), line.c_str());
+  }
+  // The whole job at 640x480.
+  DetectorConfig config;
+  config.extended = extended;
+  Detector detector(ctx, config);
+  const GrayImage vga = resize(photo, 640, 480);
+  std::vector<double> wall, keypoints_only;
+  size_t found = 0;
+  for (int i = 0; i < warmup + runs; ++i) {
+    glFinish();
+    Clock::time_point t0 = Clock::now();
+    found = detector.detect_and_compute(vga).keypoints.size();
+    if (i >= warmup) wall.push_back(ms_since(t0));
+    glFinish();
+    t0 = Clock::now();
+    detector.detect(vga);
+    if (i >= warmup) keypoints_only.push_back(ms_since(t0));
+  }
+  std::printf("\n640x480: detection + description %.1f ms wall (median; %.1f min), detection alone %.1f ms, "
+              "%zu keypoints\n",
+              median(wall), *std::min_element(wall.begin(), wall.end()), median(keypoints_only), found);
+  return 0;
+}
+
 }  // namespace
 
 int bench(Args args) {
   const std::string what = args.next_word();
   if (what == "integral") return bench_integral(args);
   if (what == "detect") return bench_detect(args);
-  throw UsageError("bench needs a stage to time: integral or detect");
+  if (what == "describe") return bench_describe(args);
+  throw UsageError("bench needs a stage to time: integral, detect or describe");
 }
 
 }  // namespace glsurf::app
