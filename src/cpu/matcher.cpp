@@ -1,0 +1,40 @@
+#include "cpu/matcher.hpp"
+
+#include "gl/error.hpp"
+
+namespace glsurf::cpu {
+
+std::vector<TwoNearest> two_nearest(const Features& query, const Features& train, bool laplacian) {
+  GLSURF_EXPECTS(query.descriptor_size == train.descriptor_size, "descriptor sizes differ");
+  const int n = query.descriptor_size;
+  std::vector<TwoNearest> out(query.keypoints.size());
+  for (size_t i = 0; i < query.keypoints.size(); ++i) {
+    TwoNearest& t = out[i];
+    const float* q = query.descriptor(i);
+    for (size_t j = 0; j < train.keypoints.size(); ++j) {
+      if (laplacian && query.keypoints[i].laplacian != train.keypoints[j].laplacian) continue;
+      const float* d = train.descriptor(j);
+      float d2 = 0;
+      for (int c = 0; c < n; ++c) d2 += (q[c] - d[c]) * (q[c] - d[c]);
+      if (t.best < 0 || d2 < t.best_d2) {
+        t.second = t.best;
+        t.second_d2 = t.best_d2;
+        t.best = static_cast<int>(j);
+        t.best_d2 = d2;
+      } else if (t.second < 0 || d2 < t.second_d2) {
+        t.second = static_cast<int>(j);
+        t.second_d2 = d2;
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<Match> match(const Features& query, const Features& train, const MatchConfig& config) {
+  const std::vector<TwoNearest> forward = two_nearest(query, train, config.laplacian);
+  const std::vector<TwoNearest> backward =
+      config.mutual ? two_nearest(train, query, config.laplacian) : std::vector<TwoNearest>{};
+  return filter_matches(forward, backward, config);
+}
+
+}  // namespace glsurf::cpu

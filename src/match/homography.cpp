@@ -1,0 +1,210 @@
+#include "match/homography.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "gl/error.hpp"
+#include "io/features.hpp"
+
+namespace glsurf {
+
+namespace {
+
+// Similarity that moves the points' centroid to the origin and their mean
+// distance to sqrt(2) (Hartley's normalisation), as a 3x3 row-major matrix.
+std::array<double, 9> normaliser(const std::vector<std::array<double, 2>>& p) {
+  double cx = 0, cy = 0;
+  for (const auto& q : p) cx += q[0], cy += q[1];
+  cx /= p.size();
+  cy /= p.size();
+  double mean = 0;
+  for (const auto& q : p) mean += std::hypot(q[0] - cx, q[1] - cy);
+  mean /= p.size();
+  const double s = mean > 0 ? std::sqrt(2.0) / mean : 1.0;
+  return {s, 0, -s * cx, 0, s, -s * cy, 0, 0, 1};
+}
+
+std::array<double, 9> multiply(const std::array<double, 9>& a, const std::array<double, 9>& b) {
+  std::array<double, 9> c{};
+  for (int r = 0; r < 3; ++r)
+    for (int k = 0; k < 3; ++k)
+      for (int q = 0; q < 3; ++q) c[r * 3 + q] += a[r * 3 + k] * b[k * 3 + q];
+  return c;
+}
+
+std::array<double, 9> inverse_similarity(const std::array<double, 9>& t) {
+  const double s = t[0];
+  return {1 / s, 0, -t[2] / s, 0, 1 / s, -t[5] / s, 0, 0, 1};
+}
+
+// Smallest eigenvector of a symmetric 9x9 matrix by Jacobi rotations.
+std::array<double, 9> smallest_eigenvector(std::array<double, 81> a) {
+  std::array<double, 81> v{};
+  for (int i = 0; i < 9; ++i) v[i * 9 + i] = 1;
+  for (int sweep = 0; sweep < 60; ++sweep) {
+    double off = 0;
+    for (int p = 0; p < 9; ++p)
+      for (int q = p + 1; q < 9; ++q) off += a[p * 9 + q] * a[p * 9 + q];
+    if (off < 1e-30) break;
+    for (int p = 0; p < 9; ++p) {
+      for (int q = p + 1; q < 9; ++q) {
+        if (std::abs(a[p * 9 + q]) < 1e-300) continue;
+        const double theta = (a[q * 9 + q] - a[p * 9 + p]) / (2 * a[p * 9 + q]);
+        const double t = (theta >= 0 ? 1 : -1) / (std::abs(theta) + std::sqrt(theta * theta + 1));
+        const double c = 1 / std::sqrt(t * t + 1), s = t * c;
+        for (int k = 0; k < 9; ++k) {
+          const double akp = a[k * 9 + p], akq = a[k * 9 + q];
+          a[k * 9 + p] = c * akp - s * akq;
+          a[k * 9 + q] = s * akp + c * akq;
+        }
+        for (int k = 0; k < 9; ++k) {
+          const double apk = a[p * 9 + k], aqk = a[q * 9 + k];
+          a[p * 9 + k] = c * apk - s * aqk;
+          a[q * 9 + k] = s * apk + c * aqk;
+        }
+        for (int k = 0; k < 9; ++k) {
+          const double vkp = v[k * 9 + p], vkq = v[k * 9 + q];
+          v[k * 9 + p] = c * vkp - s * vkq;
+          v[k * 9 + q] = s * vkp + c * vkq;
+        }
+      }
+    }
+  }
+  int best = 0;
+  for (int i = 1; i < 9; ++i)
+    if (a[i * 9 + i] < a[best * 9 + best]) best = i;
+  std::array<double, 9> out{};
+  for (int k = 0; k < 9; ++k) out[k] = v[k * 9 + best];
+  return out;
+}
+
+}  // namespace
+
+void apply(const Homography& h, double x, double y, double& ox, double& oy) {
+  const double w = h[6] * x + h[7] * y + h[8];
+  ox = (h[0] * x + h[1] * y + h[2]) / w;
+  oy = (h[3] * x + h[4] * y + h[5]) / w;
+}
+
+double reprojection_error(const Homography& h, const PointPair& p) {
+  double x = 0, y = 0;
+  apply(h, p.ax, p.ay, x, y);
+  const double e = std::hypot(x - p.bx, y - p.by);
+  return std::isfinite(e) ? e : 1e300;
+}
+
+bool fit_homography(const std::vector<PointPair>& pairs, Homography& h) {
+  if (pairs.size() < 4) return false;
+  std::vector<std::array<double, 2>> a, b;
+  for (const PointPair& p : pairs) a.push_back({p.ax, p.ay}), b.push_back({p.bx, p.by});
+  const auto ta = normaliser(a), tb = normaliser(b);
+  // A^T A of the DLT system, two rows per pair, accumulated directly.
+  std::array<double, 81> ata{};
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const double x = ta[0] * a[i][0] + ta[2], y = ta[4] * a[i][1] + ta[5];
+    const double u = tb[0] * b[i][0] + tb[2], v = tb[4] * b[i][1] + tb[5];
+    const double r1[9] = {-x, -y, -1, 0, 0, 0, u * x, u * y, u};
+    const double r2[9] = {0, 0, 0, -x, -y, -1, v * x, v * y, v};
+    for (int p = 0; p < 9; ++p)
+      for (int q = 0; q < 9; ++q) ata[p * 9 + q] += r1[p] * r1[q] + r2[p] * r2[q];
+  }
+  const std::array<double, 9> hn = smallest_eigenvector(ata);
+  // Undo the normalisations: H = Tb^-1 Hn Ta.
+  Homography out = multiply(multiply(inverse_similarity(tb), hn), ta);
+  if (std::abs(out[8]) < 1e-12) return false;
+  for (double& e : out) e /= out[8];
+  for (double e : out)
+    if (!std::isfinite(e)) return false;
+  h = out;
+  return true;
+}
+
+HomographyResult ransac_homography(const std::vector<PointPair>& pairs, const RansacConfig& config) {
+  HomographyResult best;
+  best.inliers.assign(pairs.size(), false);
+  if (pairs.size() < 4) return best;
+  std::mt19937 rng(config.seed);
+  std::uniform_int_distribution<size_t> pick(0, pairs.size() - 1);
+  int iterations = config.max_iterations;
+  for (int it = 0; it < iterations; ++it) {
+    size_t s[4];
+    for (int k = 0; k < 4; ++k) {
+      bool repeat = true;
+      while (repeat) {
+        s[k] = pick(rng);
+        repeat = false;
+        for (int m = 0; m < k; ++m) repeat = repeat || s[m] == s[k];
+      }
+    }
+    Homography h;
+    if (!fit_homography({pairs[s[0]], pairs[s[1]], pairs[s[2]], pairs[s[3]]}, h)) continue;
+    int count = 0;
+    for (const PointPair& p : pairs) count += reprojection_error(h, p) < config.threshold;
+    if (count > best.inlier_count) {
+      best.inlier_count = count;
+      best.h = h;
+      best.found = true;
+      // Adaptive stopping: enough iterations to draw one all-inlier sample.
+      const double w = static_cast<double>(count) / pairs.size();
+      const double p4 = std::pow(w, 4);
+      if (p4 > 1e-12 && p4 < 1) {
+        const double needed = std::log(1 - config.confidence) / std::log(1 - p4);
+        iterations = std::min(iterations, static_cast<int>(std::ceil(needed)) + it + 1);
+      }
+    }
+  }
+  if (!best.found) return best;
+  // Refit on the inliers (twice: the refit can bring in or drop a few).
+  for (int round = 0; round < 2; ++round) {
+    std::vector<PointPair> in;
+    for (const PointPair& p : pairs)
+      if (reprojection_error(best.h, p) < config.threshold) in.push_back(p);
+    Homography refit;
+    if (in.size() >= 4 && fit_homography(in, refit)) best.h = refit;
+  }
+  best.inlier_count = 0;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    best.inliers[i] = reprojection_error(best.h, pairs[i]) < config.threshold;
+    best.inlier_count += best.inliers[i];
+  }
+  return best;
+}
+
+Homography read_homography_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(path + ": cannot open file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string text = buffer.str();
+  const size_t data = text.find("<data>");
+  if (data != std::string::npos) {
+    const size_t end = text.find("</data>", data);
+    text = text.substr(data + 6, end == std::string::npos ? std::string::npos : end - data - 6);
+  } else if (text.find("data:") != std::string::npos) {  // YAML: data: [ a, b, ... ]
+    text = text.substr(text.find("data:") + 5);
+    for (char& c : text)
+      if (c == '[' || c == ']' || c == ',') c = ' ';
+  }
+  std::istringstream numbers(text);
+  Homography h{};
+  for (double& v : h) {
+    if (!(numbers >> v)) throw Error(path + ": expected 9 numbers for a 3x3 homography");
+  }
+  return h;
+}
+
+void write_homography_file(const std::string& path, const Homography& h) {
+  write_file_atomically(path, false, [&](std::ostream& out) {
+    char line[128];
+    for (int r = 0; r < 3; ++r) {
+      std::snprintf(line, sizeof line, "%.10g %.10g %.10g\n", h[r * 3], h[r * 3 + 1], h[r * 3 + 2]);
+      out << line;
+    }
+  });
+}
+
+}  // namespace glsurf

@@ -1,0 +1,49 @@
+// Homography from point correspondences: normalised DLT (Hartley) inside
+// RANSAC, then a least-squares refit on the inliers (CPU; double precision).
+//
+// H maps a point of image A to image B: (x', y', w') = H (x, y, 1), the
+// convention of the Oxford sequences' H1toNp files.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace glsurf {
+
+using Homography = std::array<double, 9>;  // row-major
+
+struct PointPair {
+  double ax, ay, bx, by;
+};
+
+struct RansacConfig {
+  double threshold = 3.0;     // reprojection error in pixels for an inlier
+  int max_iterations = 5000;
+  double confidence = 0.999;  // stop when this sure of an all-inlier sample
+  std::uint32_t seed = 1;     // fixed: results are repeatable
+};
+
+struct HomographyResult {
+  bool found = false;
+  Homography h{};
+  std::vector<bool> inliers;
+  int inlier_count = 0;
+};
+
+// Least squares over all pairs (>= 4), normalised DLT; false if degenerate.
+bool fit_homography(const std::vector<PointPair>& pairs, Homography& h);
+HomographyResult ransac_homography(const std::vector<PointPair>& pairs, const RansacConfig& config = {});
+
+void apply(const Homography& h, double x, double y, double& ox, double& oy);
+
+// Reads 9 numbers: an Oxford-style text file (3 lines of 3) or an OpenCV
+// FileStorage XML/YAML file (the numbers of its <data> element). Throws
+// glsurf::Error naming the file otherwise.
+Homography read_homography_file(const std::string& path);
+// Three lines of three numbers (the Oxford format), written atomically.
+void write_homography_file(const std::string& path, const Homography& h);
+double reprojection_error(const Homography& h, const PointPair& p);
+
+}  // namespace glsurf

@@ -1,0 +1,43 @@
+// Matching vocabulary shared by the GPU matcher and the CPU reference.
+//
+//   | field            | default | meaning                                          |
+//   |------------------|---------|--------------------------------------------------|
+//   | ratio            | 0.8     | keep a match when best < ratio * second best     |
+//   |                  |         | (distances, not squared; 0 or >= 1 disables)     |
+//   | mutual           | true    | keep i -> j only if j's best match is i          |
+//   | laplacian        | true    | points of opposite Laplacian sign never match    |
+//   | max_distance     | 0       | drop matches farther than this (0: no limit)     |
+//
+// Distances are Euclidean between descriptors (unit length, so in [0, 2]).
+#pragma once
+
+#include <vector>
+
+namespace glsurf {
+
+struct MatchConfig {
+  float ratio = 0.8f;
+  bool mutual = true;
+  bool laplacian = true;
+  float max_distance = 0.0f;
+};
+
+// OpenCV's DMatch: query and train indices and their distance.
+struct Match {
+  int query = -1, train = -1;
+  float distance = 0;
+};
+
+// The two nearest train descriptors of one query (index -1 when there are
+// fewer candidates), squared distances.
+struct TwoNearest {
+  int best = -1, second = -1;
+  float best_d2 = 0, second_d2 = 0;
+};
+
+// Applies ratio, max-distance and mutual filters to the two-nearest lists of
+// both directions (`backward` may be empty when mutual is off).
+std::vector<Match> filter_matches(const std::vector<TwoNearest>& forward, const std::vector<TwoNearest>& backward,
+                                  const MatchConfig& config);
+
+}  // namespace glsurf
