@@ -1,0 +1,111 @@
+#include "match/matcher.hpp"
+
+#include "gl/error.hpp"
+#include "gl/gl.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace glsurf {
+
+namespace {
+constexpr int kWidth = 1024;  // shaders/common/blocks.glsl
+int rows_for(long long texels) { return static_cast<int>(std::max(1LL, (texels + kWidth - 1) / kWidth)); }
+}  // namespace
+
+Matcher::Matcher([[maybe_unused]] const gl::Context& context, const MatchConfig& config,
+                 const gl::ShaderSource& shaders, std::size_t memory_budget)
+    : config_(config),
+      memory_budget_(memory_budget),
+      nearest_(shaders, "common/fullscreen.vert", "match/two_nearest.frag"),
+      merge_(shaders, "common/fullscreen.vert", "match/merge_two.frag") {
+  GLSURF_EXPECTS(memory_budget >= 16 * 1024, "memory budget too small");
+}
+
+Matcher::Set Matcher::upload(const Features& f, const char* label) const {
+  GLSURF_EXPECTS(f.descriptor_size % 4 == 0 && f.descriptor_size > 0 && f.descriptor_size <= 128,
+                 "descriptors must have 4 to 128 values, a multiple of 4");
+  GLSURF_EXPECTS(f.descriptors.size() == f.keypoints.size() * static_cast<size_t>(f.descriptor_size),
+                 "descriptor count does not match the keypoints");
+  Set s;
+  s.count = static_cast<int>(f.keypoints.size());
+  s.texels = f.descriptor_size / 4;
+  const long long texels = static_cast<long long>(s.count) * s.texels;
+  s.descriptors = gl::Texture(kWidth, rows_for(texels), gl::Format::RGBA32F, std::string(label) + "_descriptors");
+  std::vector<float> padded(static_cast<size_t>(kWidth) * s.descriptors.height() * 4, 0.0f);
+  std::copy(f.descriptors.begin(), f.descriptors.end(), padded.begin());
+  s.descriptors.upload(padded.data());
+  s.signs = gl::Texture(kWidth, rows_for(s.count), gl::Format::R32F, std::string(label) + "_signs");
+  std::vector<float> signs(static_cast<size_t>(kWidth) * s.signs.height(), 0.0f);
+  for (int i = 0; i < s.count; ++i) signs[static_cast<size_t>(i)] = f.keypoints[static_cast<size_t>(i)].laplacian >= 0 ? 1.0f : -1.0f;
+  s.signs.upload(signs.data());
+  return s;
+}
+
+std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train) {
+  std::vector<TwoNearest> out(static_cast<size_t>(query.count));
+  if (query.count == 0 || train.count == 0) return out;
+  GLint max_size = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+  const int blocks = (train.count + kBlock - 1) / kBlock;
+  if (blocks > max_size) {
+    throw Error("too many train descriptors for one pass: " + std::to_string(train.count));
+  }
+  // Query tile: rows within the texture limit and the memory budget
+  // (candidates plus the first reduction level, 16 bytes per texel).
+  const long long per_row = 16LL * (blocks + (blocks + 1) / 2);
+  const int tile = static_cast<int>(
+      std::clamp<long long>(static_cast<long long>(memory_budget_) / per_row, 1, std::min(max_size, query.count)));
+  // Ping-pong levels for one tile: width blocks, then halving.
+  std::vector<gl::Texture> levels;
+  std::vector<gl::Framebuffer> targets;
+  for (int w = blocks;; w = (w + 1) / 2) {
+    levels.emplace_back(w, tile, gl::Format::RGBA32F, "match_candidates_" + std::to_string(w));
+    if (w == 1) break;
+  }
+  for (const gl::Texture& t : levels) targets.emplace_back(std::vector<const gl::Texture*>{&t}, t.label());
+
+  for (int first = 0; first < query.count; first += tile) {
+    const int rows = std::min(tile, query.count - first);
+    runner_.run_in({0, 0, blocks, rows}, "match_two_nearest", nearest_, targets[0],
+                   {{"u_query", query.descriptors},
+                    {"u_train", train.descriptors},
+                    {"u_query_signs", query.signs},
+                    {"u_train_signs", train.signs}},
+                   {{"u_texels", query.texels},
+                    {"u_block", kBlock},
+                    {"u_train_count", train.count},
+                    {"u_query_first", first},
+                    {"u_laplacian", config_.laplacian ? 1 : 0}});
+    for (size_t l = 1; l < levels.size(); ++l) {
+      runner_.run_in({0, 0, levels[l].width(), rows}, "match_merge_two", merge_, targets[l],
+                     {{"u_candidates", levels[l - 1]}});
+    }
+    const std::vector<float> best = targets.back().read_f32(0, 0, 0, 1, rows);
+    for (int r = 0; r < rows; ++r) {
+      const float* b = &best[static_cast<size_t>(r) * 4];
+      TwoNearest& t = out[static_cast<size_t>(first + r)];
+      t.best = static_cast<int>(b[1]);
+      t.best_d2 = t.best >= 0 ? b[0] : 0.0f;
+      t.second = static_cast<int>(b[3]);
+      t.second_d2 = t.second >= 0 ? b[2] : 0.0f;
+    }
+  }
+  gl::check_gl_errors("matcher");
+  return out;
+}
+
+std::vector<TwoNearest> Matcher::two_nearest(const Features& query, const Features& train) {
+  GLSURF_EXPECTS(query.descriptor_size == train.descriptor_size, "descriptor sizes differ");
+  return run(upload(query, "query"), upload(train, "train"));
+}
+
+std::vector<Match> Matcher::match(const Features& query, const Features& train) {
+  GLSURF_EXPECTS(query.descriptor_size == train.descriptor_size, "descriptor sizes differ");
+  const Set q = upload(query, "query"), t = upload(train, "train");
+  const std::vector<TwoNearest> forward = run(q, t);
+  const std::vector<TwoNearest> backward = config_.mutual ? run(t, q) : std::vector<TwoNearest>{};
+  return filter_matches(forward, backward, config_);
+}
+
+}  // namespace glsurf

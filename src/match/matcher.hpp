@@ -1,0 +1,61 @@
+// GPU matcher: the two nearest train descriptors of every query, both ways,
+// then the filters of match/types.hpp (on the CPU: they touch m values).
+//
+//   two_nearest   per (query, block of kBlock train descriptors), the best two
+//                 (fused distance + first reduction: the m_I x m_J distance
+//                 texture is never written)
+//   merge_two     halving reductions, four candidates in, two out, until one
+//                 texel per query; read back once per direction
+//
+// Queries are processed in tiles so that the candidate texture stays within
+// the memory budget and the driver's texture size, which lets m_I and m_J go
+// to 65,536 and beyond. The backward direction (train -> query, for the mutual
+// check) runs the same passes with the roles swapped.
+#pragma once
+
+#include "gl/context.hpp"
+#include "gl/framebuffer.hpp"
+#include "gl/pass.hpp"
+#include "gl/program.hpp"
+#include "gl/shader_source.hpp"
+#include "gl/texture.hpp"
+#include "match/types.hpp"
+#include "surf/keypoint.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace glsurf {
+
+class Matcher {
+ public:
+  static constexpr int kBlock = 64;  // train descriptors per fragment of two_nearest
+
+  // `memory_budget` bounds the candidate texture of one query tile (bytes).
+  Matcher(const gl::Context& context, const MatchConfig& config,
+          const gl::ShaderSource& shaders = gl::ShaderSource::from_environment(),
+          std::size_t memory_budget = std::size_t(64) << 20);
+
+  std::vector<Match> match(const Features& query, const Features& train);
+  // One direction: the two nearest train descriptors of every query.
+  std::vector<TwoNearest> two_nearest(const Features& query, const Features& train);
+
+  gl::PassRunner& runner() { return runner_; }
+  const MatchConfig& config() const { return config_; }
+
+ private:
+  // Descriptors and signs of one feature set, uploaded once per call.
+  struct Set {
+    gl::Texture descriptors, signs;
+    int count = 0, texels = 0;
+  };
+  Set upload(const Features& f, const char* label) const;
+  std::vector<TwoNearest> run(const Set& query, const Set& train);
+
+  MatchConfig config_;
+  std::size_t memory_budget_;
+  gl::PassRunner runner_;
+  gl::Program nearest_, merge_;
+};
+
+}  // namespace glsurf

@@ -1,0 +1,116 @@
+// GPU matcher against the CPU reference on random unit descriptors (fixed
+// seeds): identical best and second-best indices except where squared
+// distances tie within 1e-6 (float32 sums in another order), identical
+// filtered match sets; and the real graf1 -> graf3 pair.
+#include <doctest/doctest.h>
+
+#include "cpu/matcher.hpp"
+#include "gl/error.hpp"
+#include "match/matcher.hpp"
+#include "support.hpp"
+
+#include <cmath>
+#include <random>
+
+using namespace glsurf;
+
+namespace {
+
+Features random_features(int n, int size, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> gauss;
+  Features f;
+  f.descriptor_size = size;
+  for (int i = 0; i < n; ++i) {
+    KeyPoint k;
+    k.laplacian = (rng() & 1) ? 1 : -1;
+    f.keypoints.push_back(k);
+    std::vector<float> d(static_cast<size_t>(size));
+    double norm = 0;
+    for (float& v : d) v = gauss(rng), norm += v * v;
+    for (float& v : d) f.descriptors.push_back(static_cast<float>(v / std::sqrt(norm)));
+  }
+  return f;
+}
+
+// Same index, or a different index at a distance within 1e-6 of the CPU's.
+bool same_choice(int gpu, float gpu_d2, int cpu, float cpu_d2) {
+  return gpu == cpu || (gpu >= 0 && cpu >= 0 && std::abs(gpu_d2 - cpu_d2) <= 1e-6f);
+}
+
+}  // namespace
+
+TEST_SUITE("gl") {
+
+TEST_CASE("GPU two nearest neighbours equal the CPU's on random descriptors, any sizes") {
+  Matcher matcher(test::headless_context(), MatchConfig{});
+  matcher.runner().set_check_every_pass(true);
+  struct Case {
+    int queries, trains, size;
+  };
+  unsigned seed = 1;
+  for (const Case c : {Case{1, 1, 64}, Case{2, 2, 64}, Case{3, 3, 64}, Case{7, 7, 64}, Case{100, 100, 64},
+                       Case{1000, 1000, 64}, Case{4096, 4096, 64}, Case{5, 300, 64}, Case{300, 5, 64},
+                       Case{1000, 65, 128}, Case{129, 2000, 128}}) {
+    const Features q = random_features(c.queries, c.size, seed++), t = random_features(c.trains, c.size, seed++);
+    for (const bool laplacian : {true, false}) {
+      const std::vector<TwoNearest> cpu = cpu::two_nearest(q, t, laplacian);
+      MatchConfig config;
+      config.laplacian = laplacian;
+      Matcher m(test::headless_context(), config);
+      const std::vector<TwoNearest> gpu = m.two_nearest(q, t);
+      REQUIRE(gpu.size() == cpu.size());
+      int differ = 0;
+      for (size_t i = 0; i < cpu.size(); ++i) {
+        differ += !same_choice(gpu[i].best, gpu[i].best_d2, cpu[i].best, cpu[i].best_d2) ||
+                  !same_choice(gpu[i].second, gpu[i].second_d2, cpu[i].second, cpu[i].second_d2) ||
+                  std::abs(gpu[i].best_d2 - cpu[i].best_d2) > 1e-5f;
+      }
+      INFO(c.queries << " x " << c.trains << " (" << c.size << "-D), laplacian " << laplacian);
+      CHECK(differ == 0);
+    }
+  }
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+TEST_CASE("GPU filtered matches equal the CPU's (ratio, mutual, sign, max distance)") {
+  // Noisy copies of the train set as queries, so there are real matches.
+  const Features t = random_features(800, 64, 99);
+  Features q = t;
+  std::mt19937 rng(5);
+  std::normal_distribution<float> noise(0.0f, 0.05f);
+  for (size_t i = 0; i < q.keypoints.size(); ++i) {
+    double norm = 0;
+    for (int c = 0; c < 64; ++c) {
+      float& v = q.descriptors[i * 64 + static_cast<size_t>(c)];
+      v += noise(rng);
+      norm += v * v;
+    }
+    for (int c = 0; c < 64; ++c) q.descriptors[i * 64 + static_cast<size_t>(c)] /= static_cast<float>(std::sqrt(norm));
+  }
+  for (const MatchConfig config : {MatchConfig{}, MatchConfig{0.8f, false, true, 0.0f},
+                                   MatchConfig{0.0f, true, false, 0.0f}, MatchConfig{0.9f, true, true, 0.3f}}) {
+    Matcher m(test::headless_context(), config);
+    const std::vector<Match> gpu = m.match(q, t), cpu = cpu::match(q, t, config);
+    INFO("ratio " << config.ratio << " mutual " << config.mutual << " laplacian " << config.laplacian << " max "
+                  << config.max_distance << ": GPU " << gpu.size() << ", CPU " << cpu.size());
+    REQUIRE(gpu.size() == cpu.size());
+    REQUIRE(!cpu.empty());
+    bool same = true;
+    for (size_t i = 0; i < cpu.size(); ++i) same = same && gpu[i].query == cpu[i].query && gpu[i].train == cpu[i].train;
+    CHECK(same);
+  }
+}
+
+TEST_CASE("a small memory budget tiles the queries without changing the result") {
+  const Features q = random_features(3000, 64, 11), t = random_features(700, 64, 12);
+  Matcher tiled(test::headless_context(), MatchConfig{}, gl::ShaderSource::from_environment(), 64 * 1024);
+  Matcher whole(test::headless_context(), MatchConfig{});
+  const std::vector<TwoNearest> a = tiled.two_nearest(q, t), b = whole.two_nearest(q, t);
+  REQUIRE(a.size() == b.size());
+  bool same = true;
+  for (size_t i = 0; i < a.size(); ++i) same = same && a[i].best == b[i].best && a[i].second == b[i].second;
+  CHECK(same);
+}
+
+}  // TEST_SUITE
