@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Sets up (tools/setup.sh) and runs glsurf's main job on the bundled images.
-# For now: the OpenGL context report, SURF keypoints of the bundled images
-# (GPU and CPU reference), and the integral-image benchmark on
-# assets/graf1.png; description and matching join as they land.
+# The OpenGL context report; matching of the bundled pairs on the GPU (graf1 ->
+# graf3 against its ground-truth homography, box -> box_in_scene), with
+# match lists, homographies and pictures in out/; keypoints and descriptors
+# of the bundled images from both backends.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup.sh
 ./build/glsurf info
 echo
 mkdir -p out
+./build/glsurf match -o out/graf_matches.txt --homography out/graf_H.txt --draw out/graf_matches.png "$@"
+./build/glsurf match assets/box.png assets/box_in_scene.png -o out/box_matches.txt \
+  --homography out/box_H.txt --draw out/box_matches.png "$@"
+echo
 ./build/glsurf detect assets -o out/gl
 ./build/glsurf detect assets -o out/cpu --backend cpu
-echo "keypoints written to out/gl/*.txt and out/cpu/*.txt"
-echo
-./build/glsurf bench integral "$@"
+echo "matches, homographies and pictures in out/; keypoints and descriptors in out/gl and out/cpu"

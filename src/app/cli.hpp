@@ -36,5 +36,6 @@ class Args {
 
 int bench(Args args);
 int detect(Args args);
+int match(Args args);
 
 }  // namespace glsurf::app

@@ -32,6 +32,11 @@ const char* kUsage =
     "        [--octaves N] [--layers N] [--upright] [--extended] [--format txt|bin]\n"
     "                         one image: OUT is a file (default: standard output);\n"
     "                         several: OUT is a directory, one NAME.txt|.bin per image\n"
+    "  match [A B]            detect, describe and match two images, verify with a homography;\n"
+    "                         with no images, the bundled graf1/graf3 pair and its ground truth\n"
+    "        [-o matches.txt] [--homography H.txt] [--draw out.png] [--truth H.xml|H.txt]\n"
+    "        [--backend gl|cpu] [--threshold T] [--max-features N] [--upright] [--extended]\n"
+    "        [--ratio R] [--no-mutual] [--no-sign] [--max-distance D]\n"
     "  help                   this text\n";
 
 int info(Args args) {
@@ -158,6 +163,7 @@ int main(int argc, char** argv) {
     if (command == "info") return app::info(std::move(args));
     if (command == "bench") return app::bench(std::move(args));
     if (command == "detect") return app::detect(std::move(args));
+    if (command == "match") return app::match(std::move(args));
     if (command == "help" || command == "--help" || command == "-h") {
       std::fputs(app::kUsage, stdout);
       return 0;

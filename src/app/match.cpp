@@ -1,0 +1,126 @@
+// glsurf match — the main job: detect, describe and match two images, verify
+// with a homography, and report.
+#include "app/cli.hpp"
+#include "cpu/descriptor.hpp"
+#include "cpu/matcher.hpp"
+#include "gl/context.hpp"
+#include "gl/error.hpp"
+#include "io/draw.hpp"
+#include "io/features.hpp"
+#include "io/image.hpp"
+#include "match/homography.hpp"
+#include "match/matcher.hpp"
+#include "surf/detector.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <ostream>
+
+namespace glsurf::app {
+
+int match(Args args) {
+  const std::string backend = args.option("--backend", "gl");
+  if (backend != "gl" && backend != "cpu") throw UsageError("--backend must be gl or cpu, not '" + backend + "'");
+  DetectorConfig detector_config;
+  detector_config.hessian_threshold = args.option_float("--threshold", detector_config.hessian_threshold, 0.0f, 1e12f);
+  detector_config.max_features = args.option_int("--max-features", 0, 0, 1 << 24);
+  detector_config.upright = args.flag("--upright");
+  detector_config.extended = args.flag("--extended");
+  MatchConfig match_config;
+  match_config.ratio = args.option_float("--ratio", match_config.ratio, 0.0f, 1.0f);
+  match_config.max_distance = args.option_float("--max-distance", 0.0f, 0.0f, 2.0f);
+  match_config.mutual = !args.flag("--no-mutual");
+  match_config.laplacian = !args.flag("--no-sign");
+  const std::string matches_path = args.option("-o", "");
+  const std::string homography_path = args.option("--homography", "");
+  const std::string draw_path = args.option("--draw", "");
+  std::string truth_path = args.option("--truth", "");
+  std::vector<std::string> images = args.positionals();
+  args.finish();
+  if (images.empty()) {  // the bundled pair, with its ground truth
+    images = {GLSURF_ASSET_DIR "/graf1.png", GLSURF_ASSET_DIR "/graf3.png"};
+    if (truth_path.empty()) truth_path = GLSURF_ASSET_DIR "/H1to3p.xml";
+  }
+  if (images.size() != 2) throw UsageError("match needs two images (or none, for the bundled pair)");
+
+  const GrayImage a = load_gray(images[0]), b = load_gray(images[1]);
+  const Homography* truth = nullptr;
+  Homography truth_h{};
+  if (!truth_path.empty()) {
+    truth_h = read_homography_file(truth_path);
+    truth = &truth_h;
+  }
+
+  const auto t0 = std::chrono::steady_clock::now();
+  Features fa, fb;
+  std::vector<Match> matches;
+  if (backend == "gl") {
+    std::unique_ptr<gl::Context> context;
+    try {
+      context = std::make_unique<gl::Context>(gl::Context::headless());
+    } catch (const Error& e) {
+      throw Error(std::string(e.what()) + "; or run with --backend cpu");
+    }
+    Detector detector(*context, detector_config);
+    fa = detector.detect_and_compute(a);
+    fb = detector.detect_and_compute(b);
+    Matcher matcher(*context, match_config);
+    matches = matcher.match(fa, fb);
+  } else {
+    fa = cpu::detect_and_compute(a, detector_config);
+    fb = cpu::detect_and_compute(b, detector_config);
+    matches = cpu::match(fa, fb, match_config);
+  }
+  std::vector<PointPair> pairs;
+  for (const Match& m : matches) {
+    const KeyPoint &ka = fa.keypoints[static_cast<size_t>(m.query)], &kb = fb.keypoints[static_cast<size_t>(m.train)];
+    pairs.push_back({ka.x, ka.y, kb.x, kb.y});
+  }
+  const HomographyResult h = ransac_homography(pairs);
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+
+  if (!matches_path.empty()) {
+    write_file_atomically(matches_path, false, [&](std::ostream& out) {
+      char line[96];
+      for (size_t i = 0; i < matches.size(); ++i) {
+        std::snprintf(line, sizeof line, "%d %d %.7g %d\n", matches[i].query, matches[i].train, matches[i].distance,
+                      h.found && h.inliers[i] ? 1 : 0);
+        out << line;
+      }
+    });
+  }
+  if (!homography_path.empty()) {
+    if (!h.found) throw Error("no homography found (" + std::to_string(matches.size()) + " matches); " +
+                              homography_path + " not written");
+    write_homography_file(homography_path, h.h);
+  }
+  if (!draw_path.empty()) {
+    write_match_png(draw_path, {&a, &b, &fa, &fb, &matches, &h.inliers, h.found ? &h.h : nullptr});
+  }
+
+  std::printf("%s: %zu features, %s: %zu features, %zu matches, %d inliers%s, %.0f ms (%s)\n", images[0].c_str(),
+              fa.keypoints.size(), images[1].c_str(), fb.keypoints.size(), matches.size(), h.inlier_count,
+              h.found ? "" : " (no homography)", ms, backend.c_str());
+  if (truth) {
+    int correct = 0;
+    for (const PointPair& p : pairs) correct += reprojection_error(*truth, p) < 3.0;
+    double corner = -1;
+    if (h.found) {
+      corner = 0;
+      for (const auto& c : {std::array<double, 2>{0, 0}, {a.width - 1.0, 0}, {0, a.height - 1.0},
+                            {a.width - 1.0, a.height - 1.0}}) {
+        double ex, ey, tx, ty;
+        apply(h.h, c[0], c[1], ex, ey);
+        apply(*truth, c[0], c[1], tx, ty);
+        corner = std::max(corner, std::hypot(ex - tx, ey - ty));
+      }
+    }
+    std::printf("against %s: %d correct matches (< 3 px), homography corner error %s px\n", truth_path.c_str(),
+                correct, h.found ? std::to_string(corner).c_str() : "n/a");
+  }
+  return 0;
+}
+
+}  // namespace glsurf::app

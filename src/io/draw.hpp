@@ -1,0 +1,28 @@
+// Match pictures: the two images side by side (grey, as RGB), inlier and
+// outlier match lines in different colours, and the outline of image A mapped
+// into B by a homography. Written as PNG (stb_image_write), atomically.
+#pragma once
+
+#include "io/image.hpp"
+#include "match/homography.hpp"
+#include "match/types.hpp"
+#include "surf/keypoint.hpp"
+
+#include <string>
+#include <vector>
+
+namespace glsurf {
+
+struct MatchDrawing {
+  const GrayImage* a = nullptr;
+  const GrayImage* b = nullptr;
+  const Features* fa = nullptr;
+  const Features* fb = nullptr;
+  const std::vector<Match>* matches = nullptr;
+  const std::vector<bool>* inliers = nullptr;  // may be empty
+  const Homography* h = nullptr;               // may be null
+};
+
+void write_match_png(const std::string& path, const MatchDrawing& d);
+
+}  // namespace glsurf

@@ -1,0 +1,33 @@
+#!/bin/sh
+# glsurf match end to end on the bundled pair with its ground truth, both
+# backends, and the output files. Usage: cli_match.sh GLSURF ASSETS
+set -u
+glsurf=$1
+assets=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAILED: $*"; exit 1; }
+
+out=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" -o "$work/m.txt" --homography "$work/H.txt" \
+      --draw "$work/m.png" 2>&1) || fail "match box pair: $out"
+echo "$out"
+[ -s "$work/m.txt" ] || fail "matches written"
+[ "$(head -n 1 "$work/m.txt" | wc -w)" -eq 4 ] || fail "i j distance inlier per line"
+[ "$(wc -l < "$work/H.txt")" -eq 3 ] || fail "three lines of H"
+head -c 8 "$work/m.png" | od -c | head -1 | grep -q "P   N   G" || fail "a PNG picture"
+inliers=$(echo "$out" | sed -n 's/.* \([0-9]*\) inliers.*/\1/p')
+[ "${inliers:-0}" -ge 15 ] || fail "at least 15 inliers on the box pair, got ${inliers:-none}"
+
+# The bundled graf1 -> graf3 pair: ground truth gives the correct-match count.
+out=$("$glsurf" match --backend cpu 2>&1) || fail "match bundled pair (cpu): $out"
+echo "$out"
+correct=$(echo "$out" | sed -n 's/.*: \([0-9]*\) correct matches.*/\1/p')
+[ "${correct:-0}" -ge 100 ] || fail "at least 100 correct matches on graf1 -> graf3, got ${correct:-none}"
+
+# Errors: one line, non-zero, no partial files.
+"$glsurf" match "$assets/box.png" >/dev/null 2>&1; [ $? -eq 2 ] || fail "one image is a usage error"
+err=$("$glsurf" match "$assets/box.png" /nonexistent.png -o "$work/never.txt" 2>&1)
+[ $? -eq 1 ] || fail "a missing image exits 1"
+echo "$err" | grep -q "/nonexistent.png: cannot open file" || fail "missing image named"
+[ ! -e "$work/never.txt" ] || fail "no output after a failure"
+echo "all match checks passed"
