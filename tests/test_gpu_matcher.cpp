@@ -43,8 +43,6 @@ bool same_choice(int gpu, float gpu_d2, int cpu, float cpu_d2) {
 TEST_SUITE("gl") {
 
 TEST_CASE("GPU two nearest neighbours equal the CPU's on random descriptors, any sizes") {
-  Matcher matcher(test::headless_context(), MatchConfig{});
-  matcher.runner().set_check_every_pass(true);
   struct Case {
     int queries, trains, size;
   };
@@ -57,17 +55,22 @@ TEST_CASE("GPU two nearest neighbours equal the CPU's on random descriptors, any
       const std::vector<TwoNearest> cpu = cpu::two_nearest(q, t, laplacian);
       MatchConfig config;
       config.laplacian = laplacian;
-      Matcher m(test::headless_context(), config);
-      const std::vector<TwoNearest> gpu = m.two_nearest(q, t);
-      REQUIRE(gpu.size() == cpu.size());
-      int differ = 0;
-      for (size_t i = 0; i < cpu.size(); ++i) {
-        differ += !same_choice(gpu[i].best, gpu[i].best_d2, cpu[i].best, cpu[i].best_d2) ||
-                  !same_choice(gpu[i].second, gpu[i].second_d2, cpu[i].second, cpu[i].second_d2) ||
-                  std::abs(gpu[i].best_d2 - cpu[i].best_d2) > 1e-5f;
+      for (const MatchMethod method : {MatchMethod::Fused, MatchMethod::Plain}) {
+        Matcher m(test::headless_context(), config, gl::ShaderSource::from_environment(), std::size_t(64) << 20,
+                  method);
+        m.runner().set_check_every_pass(true);
+        const std::vector<TwoNearest> gpu = m.two_nearest(q, t);
+        REQUIRE(gpu.size() == cpu.size());
+        int differ = 0;
+        for (size_t i = 0; i < cpu.size(); ++i) {
+          differ += !same_choice(gpu[i].best, gpu[i].best_d2, cpu[i].best, cpu[i].best_d2) ||
+                    !same_choice(gpu[i].second, gpu[i].second_d2, cpu[i].second, cpu[i].second_d2) ||
+                    std::abs(gpu[i].best_d2 - cpu[i].best_d2) > 1e-5f;
+        }
+        INFO(c.queries << " x " << c.trains << " (" << c.size << "-D), laplacian " << laplacian << ", "
+                       << (method == MatchMethod::Fused ? "fused" : "plain"));
+        CHECK(differ == 0);
       }
-      INFO(c.queries << " x " << c.trains << " (" << c.size << "-D), laplacian " << laplacian);
-      CHECK(differ == 0);
     }
   }
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));

@@ -6,6 +6,7 @@
 #include <memory>
 #include <chrono>
 #include <cstdio>
+#include <random>
 #include <sstream>
 
 #include "app/cli.hpp"
@@ -16,6 +17,8 @@
 #include "gl/gl.hpp"
 #include "gl/timer.hpp"
 #include "io/image.hpp"
+#include "cpu/matcher.hpp"
+#include "match/matcher.hpp"
 #include "surf/detector.hpp"
 #include "surf/integral.hpp"
 
@@ -370,6 +373,88 @@ int bench_describe(Args& args) {
   return 0;
 }
 
+// bench match: two nearest neighbours of m queries among m trains (64-D,
+// random unit descriptors, fixed seed), one direction, as Chariot & Keriven's
+// table: plain GPU (distance texture) vs fused GPU vs the CPU reference.
+int bench_match(Args& args) {
+  const int runs = args.option_int("--runs", 5, 1, 1000);
+  const std::string sizes_text = args.option("--sizes", "512,1024,2048,4096,8192");
+  const int cpu_limit = args.option_int("--cpu-up-to", 4096, 0, 1 << 20);
+  args.finish();
+  std::vector<int> sizes;
+  {
+    std::stringstream in(sizes_text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+      try {
+        sizes.push_back(std::stoi(item));
+      } catch (const std::exception&) {
+        throw UsageError("--sizes wants M[,M...], got '" + item + "'");
+      }
+      if (sizes.back() < 1 || sizes.back() > 65536) throw UsageError("--sizes: each M in 1..65536");
+    }
+  }
+  gl::Context ctx = gl::Context::headless();
+  const gl::ContextInfo& info = ctx.info();
+  const bool software = info.renderer.find("llvmpipe") != std::string::npos;
+  std::printf("glsurf bench match — %s, %s%s\n", info.renderer.c_str(), info.version.c_str(),
+              software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
+  std::printf("  m x m two nearest neighbours, 64-D random unit descriptors, one direction, no sign filter;\n"
+              "  wall ms = upload + passes + readback (glFinish to result), median of %d runs after 1 warm-up;\n"
+              "  CPU reference (brute force, one thread) up to m = %d\n\n",
+              runs, cpu_limit);
+  std::printf("%6s | %14s | %14s | %10s\n", "m", "plain GPU wall", "fused GPU wall", "CPU ms");
+  auto random_set = [](int n, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> gauss;
+    Features f;
+    f.descriptor_size = 64;
+    f.keypoints.resize(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      float d[64];
+      double norm = 0;
+      for (float& v : d) v = gauss(rng), norm += v * v;
+      for (float v : d) f.descriptors.push_back(static_cast<float>(v / std::sqrt(norm)));
+    }
+    return f;
+  };
+  MatchConfig config;
+  config.laplacian = false;
+  for (const int m : sizes) {
+    const Features q = random_set(m, 1), t = random_set(m, 2);
+    // (GL timer queries are not used here: llvmpipe answers a query that
+    // spans a texture upload with the time since boot.)
+    double results[2] = {};
+    for (int method = 0; method < 2; ++method) {
+      Matcher matcher(ctx, config, gl::ShaderSource::from_environment(), std::size_t(256) << 20,
+                      method == 0 ? MatchMethod::Plain : MatchMethod::Fused);
+      std::vector<double> wall;
+      for (int i = 0; i < runs + 1; ++i) {
+        glFinish();
+        const Clock::time_point t0 = Clock::now();
+        matcher.two_nearest(q, t);
+        if (i > 0) wall.push_back(ms_since(t0));
+      }
+      results[method] = median(wall);
+    }
+    std::string cpu_cell = "-";
+    if (m <= cpu_limit) {
+      std::vector<double> cpu_ms;
+      for (int i = 0; i < std::max(1, runs / 2); ++i) {
+        const Clock::time_point t0 = Clock::now();
+        cpu::two_nearest(q, t, false);
+        cpu_ms.push_back(ms_since(t0));
+      }
+      char cell[32];
+      std::snprintf(cell, sizeof cell, "%10.1f", median(cpu_ms));
+      cpu_cell = cell;
+    }
+    std::printf("%6d | %14.1f | %14.1f | %10s\n", m, results[0], results[1], cpu_cell.c_str());
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int bench(Args args) {
@@ -377,7 +462,8 @@ int bench(Args args) {
   if (what == "integral") return bench_integral(args);
   if (what == "detect") return bench_detect(args);
   if (what == "describe") return bench_describe(args);
-  throw UsageError("bench needs a stage to time: integral, detect or describe");
+  if (what == "match") return bench_match(args);
+  throw UsageError("bench needs a stage to time: integral, detect, describe or match");
 }
 
 }  // namespace glsurf::app

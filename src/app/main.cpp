@@ -27,6 +27,8 @@ const char* kUsage =
     "  bench describe         GPU time of orientation and descriptors for N keypoints, and the\n"
     "                         whole detection + description at 640x480\n"
     "        [--runs N] [--warmup N] [--image PATH] [--counts N,N,...] [--extended]\n"
+    "  bench match            m x m two-nearest-neighbour matching: plain and fused GPU, CPU\n"
+    "        [--runs N] [--sizes M,M,...] [--cpu-up-to M]\n"
     "  detect IMAGE|DIR...    SURF keypoints of each image (a directory: its images in name order)\n"
     "        [-o OUT] [--backend gl|cpu] [--threshold T] [--max-features N]\n"
     "        [--octaves N] [--layers N] [--upright] [--extended] [--format txt|bin]\n"

@@ -14,11 +14,14 @@ int rows_for(long long texels) { return static_cast<int>(std::max(1LL, (texels +
 }  // namespace
 
 Matcher::Matcher([[maybe_unused]] const gl::Context& context, const MatchConfig& config,
-                 const gl::ShaderSource& shaders, std::size_t memory_budget)
+                 const gl::ShaderSource& shaders, std::size_t memory_budget, MatchMethod method)
     : config_(config),
       memory_budget_(memory_budget),
+      method_(method),
       nearest_(shaders, "common/fullscreen.vert", "match/two_nearest.frag"),
-      merge_(shaders, "common/fullscreen.vert", "match/merge_two.frag") {
+      merge_(shaders, "common/fullscreen.vert", "match/merge_two.frag"),
+      distances_(shaders, "common/fullscreen.vert", "match/distances.frag"),
+      first_two_(shaders, "common/fullscreen.vert", "match/first_two.frag") {
   GLSURF_EXPECTS(memory_budget >= 16 * 1024, "memory budget too small");
 }
 
@@ -47,13 +50,16 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train) {
   if (query.count == 0 || train.count == 0) return out;
   GLint max_size = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
-  const int blocks = (train.count + kBlock - 1) / kBlock;
-  if (blocks > max_size) {
+  const bool plain = method_ == MatchMethod::Plain;
+  // Fused: one candidate texel per block of kBlock trains. Plain: one distance
+  // per train, then pairs.
+  const int blocks = plain ? (train.count + 1) / 2 : (train.count + kBlock - 1) / kBlock;
+  if (blocks > max_size || (plain && train.count > max_size)) {
     throw Error("too many train descriptors for one pass: " + std::to_string(train.count));
   }
   // Query tile: rows within the texture limit and the memory budget
-  // (candidates plus the first reduction level, 16 bytes per texel).
-  const long long per_row = 16LL * (blocks + (blocks + 1) / 2);
+  // (distances for the plain method, candidates and the first reduction level).
+  const long long per_row = (plain ? 4LL * train.count : 0) + 16LL * (blocks + (blocks + 1) / 2);
   const int tile = static_cast<int>(
       std::clamp<long long>(static_cast<long long>(memory_budget_) / per_row, 1, std::min(max_size, query.count)));
   // Ping-pong levels for one tile: width blocks, then halving.
@@ -64,10 +70,25 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train) {
     if (w == 1) break;
   }
   for (const gl::Texture& t : levels) targets.emplace_back(std::vector<const gl::Texture*>{&t}, t.label());
+  gl::Texture distances;
+  gl::Framebuffer distances_target;
+  if (plain) {
+    distances = gl::Texture(train.count, tile, gl::Format::R32F, "match_distances");
+    distances_target = gl::Framebuffer({&distances}, "match_distances");
+  }
 
   for (int first = 0; first < query.count; first += tile) {
     const int rows = std::min(tile, query.count - first);
-    runner_.run_in({0, 0, blocks, rows}, "match_two_nearest", nearest_, targets[0],
+    if (plain) {
+      runner_.run_in({0, 0, train.count, rows}, "match_distances", distances_, distances_target,
+                     {{"u_query", query.descriptors},
+                      {"u_train", train.descriptors},
+                      {"u_query_signs", query.signs},
+                      {"u_train_signs", train.signs}},
+                     {{"u_texels", query.texels}, {"u_query_first", first}, {"u_laplacian", config_.laplacian ? 1 : 0}});
+      runner_.run_in({0, 0, blocks, rows}, "match_first_two", first_two_, targets[0], {{"u_distances", distances}});
+    } else {
+      runner_.run_in({0, 0, blocks, rows}, "match_two_nearest", nearest_, targets[0],
                    {{"u_query", query.descriptors},
                     {"u_train", train.descriptors},
                     {"u_query_signs", query.signs},
@@ -77,6 +98,7 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train) {
                     {"u_train_count", train.count},
                     {"u_query_first", first},
                     {"u_laplacian", config_.laplacian ? 1 : 0}});
+    }
     for (size_t l = 1; l < levels.size(); ++l) {
       runner_.run_in({0, 0, levels[l].width(), rows}, "match_merge_two", merge_, targets[l],
                      {{"u_candidates", levels[l - 1]}});

@@ -27,14 +27,19 @@
 
 namespace glsurf {
 
+// Fused (default): two_nearest.frag as above. Plain: Chariot & Keriven's
+// distance texture (distances.frag, every pair written), then first_two.frag
+// and the same merges; the oracle and baseline.
+enum class MatchMethod { Fused, Plain };
+
 class Matcher {
  public:
   static constexpr int kBlock = 64;  // train descriptors per fragment of two_nearest
 
-  // `memory_budget` bounds the candidate texture of one query tile (bytes).
+  // `memory_budget` bounds the textures of one query tile (bytes).
   Matcher(const gl::Context& context, const MatchConfig& config,
           const gl::ShaderSource& shaders = gl::ShaderSource::from_environment(),
-          std::size_t memory_budget = std::size_t(64) << 20);
+          std::size_t memory_budget = std::size_t(64) << 20, MatchMethod method = MatchMethod::Fused);
 
   std::vector<Match> match(const Features& query, const Features& train);
   // One direction: the two nearest train descriptors of every query.
@@ -54,8 +59,9 @@ class Matcher {
 
   MatchConfig config_;
   std::size_t memory_budget_;
+  MatchMethod method_;
   gl::PassRunner runner_;
-  gl::Program nearest_, merge_;
+  gl::Program nearest_, merge_, distances_, first_two_;
 };
 
 }  // namespace glsurf
