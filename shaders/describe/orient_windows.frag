@@ -5,7 +5,7 @@
 // maximum; src/cpu/descriptor.hpp).
 //
 // Input:    u_samples  orient_samples.frag output (128-texel blocks)
-// Uniforms: u_first, u_count  the chunk (as orient_samples.frag)
+// Uniform:  u_count    keypoints in the chunk (block k is its k-th keypoint)
 // Output:   RGBA32F (sum x, sum y, |sum|^2, 0), in the same 128-texel blocks
 // Viewport: ceil(count * 128 / 1024) rows of 1024.
 #include "common/precision.glsl"

@@ -61,7 +61,7 @@ int detect(Args args) {
   if (backend != "gl" && backend != "cpu") throw UsageError("--backend must be gl or cpu, not '" + backend + "'");
   DetectorConfig config;
   config.hessian_threshold = args.option_float("--threshold", config.hessian_threshold, 0.0f, 1e12f);
-  config.max_features = args.option_int("--max-features", 0, 0, 1 << 24);
+  config.max_features = args.option_int("--max-features", 0, 0, 1 << 20);
   config.n_octaves = args.option_int("--octaves", config.n_octaves, 1, 8);
   config.n_octave_layers = args.option_int("--layers", config.n_octave_layers, 1, 8);
   config.upright = args.flag("--upright");

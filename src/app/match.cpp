@@ -25,7 +25,7 @@ int match(Args args) {
   if (backend != "gl" && backend != "cpu") throw UsageError("--backend must be gl or cpu, not '" + backend + "'");
   DetectorConfig detector_config;
   detector_config.hessian_threshold = args.option_float("--threshold", detector_config.hessian_threshold, 0.0f, 1e12f);
-  detector_config.max_features = args.option_int("--max-features", 0, 0, 1 << 24);
+  detector_config.max_features = args.option_int("--max-features", 0, 0, 1 << 20);
   detector_config.upright = args.flag("--upright");
   detector_config.extended = args.flag("--extended");
   MatchConfig match_config;

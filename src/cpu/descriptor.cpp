@@ -112,6 +112,14 @@ Orientation orientation(const IntegralImage& integral, const KeyPoint& k) {
   }
   const double direction = std::atan2(best_y[best_k], best_x[best_k]);  // image frame, y down
   Orientation o;
+  // How close another sample comes to either edge of the best window: within
+  // float rounding of an edge, float32 arithmetic may count it on the other side.
+  o.edge_margin = 2 * kPi;
+  for (size_t j = 0; j < samples.size(); ++j) {
+    if (j == best_k) continue;
+    const double d = wrap_2pi(samples[j].angle - samples[best_k].angle);
+    o.edge_margin = std::min({o.edge_margin, std::abs(d - kPi / 3), d, 2 * kPi - d});
+  }
   o.strength = static_cast<float>(std::sqrt(std::max(best, 0.0)));
   for (size_t w = 0; w < samples.size(); ++w) {
     const double d = std::abs(std::remainder(std::atan2(best_y[w], best_x[w]) - direction, 2 * kPi));

@@ -39,6 +39,7 @@ struct Orientation {
   float angle = 0;         // degrees, counter-clockwise on screen, [0, 360)
   float strength = 0;      // |vector sum| of the best window
   float runner_up = 0;     // best |sum| among windows pointing > 0.5 degrees away
+  double edge_margin = 0;  // radians between the best window's edges and the nearest other sample
 };
 Orientation orientation(const IntegralImage& integral, const KeyPoint& keypoint);
 
