@@ -4,33 +4,42 @@
 // as in Chariot & Keriven 2008). Candidates order by (distance, index), so
 // equal distances keep the lower train index, as the CPU reference.
 //
-// Input:    u_candidates  RGBA32F (d1, j1, d2, j2) per (block, query)
-// Output:   RGBA32F (d1, j1, d2, j2) for blocks 2x and 2x+1 together
-// Viewport: ceil(width / 2) x queries.
+// Inputs:   u_candidates0..3  RGBA32F (d1, j1, d2, j2) per (block, row),
+//                             one texture per query of a fragment of
+//                             two_nearest.frag
+// Output:   location k: RGBA32F (d1, j1, d2, j2) of blocks 2x and 2x+1
+//           together, for input k
+// Viewport: ceil(width / 2) x rows.
 #include "common/precision.glsl"
 
-uniform sampler2D u_candidates;
+uniform sampler2D u_candidates0;
+uniform sampler2D u_candidates1;
+uniform sampler2D u_candidates2;
+uniform sampler2D u_candidates3;
 
-layout(location = 0) out vec4 o_best;
+layout(location = 0) out vec4 o_best0;
+layout(location = 1) out vec4 o_best1;
+layout(location = 2) out vec4 o_best2;
+layout(location = 3) out vec4 o_best3;
 
 bool before(vec2 a, vec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
 
+// Merge two sorted pairs: the smaller head first, then the smaller of what is left.
+vec4 merge(vec4 a, vec4 b) {
+  if (before(a.xy, b.xy)) return vec4(a.xy, before(a.zw, b.xy) ? a.zw : b.xy);
+  return vec4(b.xy, before(a.xy, b.zw) ? a.xy : b.zw);
+}
+
+vec4 merged(sampler2D candidates, ivec2 p) {
+  vec4 a = texelFetch(candidates, ivec2(2 * p.x, p.y), 0);
+  if (2 * p.x + 1 >= textureSize(candidates, 0).x) return a;
+  return merge(a, texelFetch(candidates, ivec2(2 * p.x + 1, p.y), 0));
+}
+
 void main() {
   ivec2 p = ivec2(gl_FragCoord.xy);
-  vec4 a = texelFetch(u_candidates, ivec2(2 * p.x, p.y), 0);
-  if (2 * p.x + 1 >= textureSize(u_candidates, 0).x) {
-    o_best = a;
-    return;
-  }
-  vec4 b = texelFetch(u_candidates, ivec2(2 * p.x + 1, p.y), 0);
-  // Merge two sorted pairs: the smaller head first, then the smaller of what is left.
-  vec2 first, second;
-  if (before(a.xy, b.xy)) {
-    first = a.xy;
-    second = before(a.zw, b.xy) ? a.zw : b.xy;
-  } else {
-    first = b.xy;
-    second = before(a.xy, b.zw) ? a.xy : b.zw;
-  }
-  o_best = vec4(first, second);
+  o_best0 = merged(u_candidates0, p);
+  o_best1 = merged(u_candidates1, p);
+  o_best2 = merged(u_candidates2, p);
+  o_best3 = merged(u_candidates3, p);
 }

@@ -1,25 +1,29 @@
 #version 330 core
 // match/two_nearest.frag — the fused distance pass (beyond Chariot & Keriven
 // 2008, who write the whole distance texture first): each fragment compares
-// one query descriptor with a block of u_block train descriptors and keeps
-// the two nearest, so the m_I x m_J distance texture is never written.
+// kQueries query descriptors with a block of u_block train descriptors and
+// keeps each query's two nearest, so the m_I x m_J distance texture is never
+// written. Each train texel is fetched once for all kQueries queries.
 //
-// Descriptors: D/4 texels each (u_texels), in 1024-wide textures, descriptor
-// i's texel t at linear index i * u_texels + t (common/blocks.glsl). Signs:
-// one texel per descriptor (R32F, +1 / -1 Laplacian).
+// Descriptors: D/4 texels each (u_texels <= 32), in 1024-wide textures,
+// descriptor i's texel t at linear index i * u_texels + t (common/blocks.glsl).
+// Signs: one texel per descriptor (R32F, +1 / -1 Laplacian).
 //
 // Inputs:   u_query, u_train            descriptors (RGBA32F)
 //           u_query_signs, u_train_signs  Laplacian signs (R32F)
 // Uniforms: u_texels, u_block, u_train_count, u_query_first (first query of
 //           this tile), u_query_count (queries in the tile), u_laplacian (1:
 //           other-sign candidates are skipped)
-// Output:   RGBA32F (d1, j1, d2, j2): squared distances and train indices of
-//           the best and second best in the block, ties to the lower index;
-//           (1e30, -1) where there is no candidate.
-// Viewport: ceil(train count / block) x queries in the tile; texel (b, r) is
-//           query u_query_first + r against block b.
+// Output:   location k (k < kQueries): RGBA32F (d1, j1, d2, j2) of query
+//           u_query_first + kQueries * row + k: squared distances and train
+//           indices of the best and second best in the block, ties to the
+//           lower index; (1e30, -1) where there is no candidate or no query.
+// Viewport: ceil(train count / block) x ceil(queries in the tile / kQueries);
+//           texel (b, row) covers block b.
 #include "common/precision.glsl"
 #include "common/blocks.glsl"
+
+#define kQueries 4
 
 uniform sampler2D u_query;
 uniform sampler2D u_train;
@@ -29,33 +33,52 @@ uniform int u_texels;
 uniform int u_block;
 uniform int u_train_count;
 uniform int u_query_first;
+uniform int u_query_count;
 uniform int u_laplacian;
 
-layout(location = 0) out vec4 o_best;
+layout(location = 0) out vec4 o_best0;
+layout(location = 1) out vec4 o_best1;
+layout(location = 2) out vec4 o_best2;
+layout(location = 3) out vec4 o_best3;
 
 const float kNone = 1e30;
 
 void main() {
   int block = int(gl_FragCoord.x);
-  int query = u_query_first + int(gl_FragCoord.y);
-  vec4 q[32];
-  for (int t = 0; t < u_texels; ++t) q[t] = texelFetch(u_query, texel_of(query * u_texels + t), 0);
-  float sign = texelFetch(u_query_signs, texel_of(query), 0).r;
-  vec4 best = vec4(kNone, -1.0, kNone, -1.0);
+  int local = kQueries * int(gl_FragCoord.y);  // first query of this fragment, within the tile
+  vec4 q[kQueries * 32];
+  float sign[kQueries];
+  bool present[kQueries];
+  for (int k = 0; k < kQueries; ++k) {
+    present[k] = local + k < u_query_count;
+    int query = u_query_first + min(local + k, u_query_count - 1);
+    sign[k] = texelFetch(u_query_signs, texel_of(query), 0).r;
+    for (int t = 0; t < u_texels; ++t) q[k * 32 + t] = texelFetch(u_query, texel_of(query * u_texels + t), 0);
+  }
+  vec4 best[kQueries];
+  for (int k = 0; k < kQueries; ++k) best[k] = vec4(kNone, -1.0, kNone, -1.0);
   int first = block * u_block;
   int last = min(first + u_block, u_train_count);
   for (int j = first; j < last; ++j) {
-    if (u_laplacian != 0 && texelFetch(u_train_signs, texel_of(j), 0).r != sign) continue;
-    float d2 = 0.0;
+    float train_sign = texelFetch(u_train_signs, texel_of(j), 0).r;
+    vec4 d2 = vec4(0.0);  // one squared distance per query
     for (int t = 0; t < u_texels; ++t) {
-      vec4 d = q[t] - texelFetch(u_train, texel_of(j * u_texels + t), 0);
-      d2 += dot(d, d);
+      vec4 d = texelFetch(u_train, texel_of(j * u_texels + t), 0);
+      vec4 e0 = q[t] - d, e1 = q[32 + t] - d, e2 = q[64 + t] - d, e3 = q[96 + t] - d;
+      d2 += vec4(dot(e0, e0), dot(e1, e1), dot(e2, e2), dot(e3, e3));
     }
-    if (d2 < best.x) {
-      best = vec4(d2, float(j), best.xy);
-    } else if (d2 < best.z) {
-      best.zw = vec2(d2, float(j));
+    for (int k = 0; k < kQueries; ++k) {
+      if (u_laplacian != 0 && train_sign != sign[k]) continue;
+      if (d2[k] < best[k].x) {
+        best[k] = vec4(d2[k], float(j), best[k].xy);
+      } else if (d2[k] < best[k].z) {
+        best[k].zw = vec2(d2[k], float(j));
+      }
     }
   }
-  o_best = best;
+  vec4 none = vec4(kNone, -1.0, kNone, -1.0);
+  o_best0 = present[0] ? best[0] : none;
+  o_best1 = present[1] ? best[1] : none;
+  o_best2 = present[2] ? best[2] : none;
+  o_best3 = present[3] ? best[3] : none;
 }

@@ -4,6 +4,7 @@
 #include "gl/gl.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace glsurf {
@@ -59,17 +60,25 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train) {
   }
   // Query tile: rows within the texture limit and the memory budget
   // (distances for the plain method, candidates and the first reduction level).
-  const long long per_row = (plain ? 4LL * train.count : 0) + 16LL * (blocks + (blocks + 1) / 2);
+  const long long per_row = (plain ? 4LL * train.count : 0) + 16LL * (blocks + (blocks + 1) / 2);  // per query
   const int tile = static_cast<int>(
       std::clamp<long long>(static_cast<long long>(memory_budget_) / per_row, 1, std::min(max_size, query.count)));
-  // Ping-pong levels for one tile: width blocks, then halving.
-  std::vector<gl::Texture> levels;
+  // Levels for one tile: width blocks, then halving; kQueries textures each
+  // (query 4 r + k of the tile in row r of texture k).
+  const int group_rows = (tile + kQueries - 1) / kQueries;
+  std::vector<std::array<gl::Texture, kQueries>> levels;
   std::vector<gl::Framebuffer> targets;
   for (int w = blocks;; w = (w + 1) / 2) {
-    levels.emplace_back(w, tile, gl::Format::RGBA32F, "match_candidates_" + std::to_string(w));
+    levels.emplace_back();
+    for (int k = 0; k < kQueries; ++k) {
+      levels.back()[static_cast<size_t>(k)] =
+          gl::Texture(w, group_rows, gl::Format::RGBA32F, "match_candidates_" + std::to_string(w) + "_" + std::to_string(k));
+    }
     if (w == 1) break;
   }
-  for (const gl::Texture& t : levels) targets.emplace_back(std::vector<const gl::Texture*>{&t}, t.label());
+  for (const auto& l : levels) {
+    targets.emplace_back(std::vector<const gl::Texture*>{&l[0], &l[1], &l[2], &l[3]}, l[0].label());
+  }
   gl::Texture distances;
   gl::Framebuffer distances_target;
   if (plain) {
@@ -79,6 +88,7 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train) {
 
   for (int first = 0; first < query.count; first += tile) {
     const int rows = std::min(tile, query.count - first);
+    const int groups = (rows + kQueries - 1) / kQueries;
     if (plain) {
       runner_.run_in({0, 0, train.count, rows}, "match_distances", distances_, distances_target,
                      {{"u_query", query.descriptors},
@@ -86,9 +96,9 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train) {
                       {"u_query_signs", query.signs},
                       {"u_train_signs", train.signs}},
                      {{"u_texels", query.texels}, {"u_query_first", first}, {"u_laplacian", config_.laplacian ? 1 : 0}});
-      runner_.run_in({0, 0, blocks, rows}, "match_first_two", first_two_, targets[0], {{"u_distances", distances}});
+      runner_.run_in({0, 0, blocks, groups}, "match_first_two", first_two_, targets[0], {{"u_distances", distances}});
     } else {
-      runner_.run_in({0, 0, blocks, rows}, "match_two_nearest", nearest_, targets[0],
+      runner_.run_in({0, 0, blocks, groups}, "match_two_nearest", nearest_, targets[0],
                    {{"u_query", query.descriptors},
                     {"u_train", train.descriptors},
                     {"u_query_signs", query.signs},
@@ -97,20 +107,27 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train) {
                     {"u_block", kBlock},
                     {"u_train_count", train.count},
                     {"u_query_first", first},
+                    {"u_query_count", rows},
                     {"u_laplacian", config_.laplacian ? 1 : 0}});
     }
     for (size_t l = 1; l < levels.size(); ++l) {
-      runner_.run_in({0, 0, levels[l].width(), rows}, "match_merge_two", merge_, targets[l],
-                     {{"u_candidates", levels[l - 1]}});
+      const auto& in = levels[l - 1];
+      runner_.run_in({0, 0, levels[l][0].width(), groups}, "match_merge_two", merge_, targets[l],
+                     {{"u_candidates0", in[0]}, {"u_candidates1", in[1]}, {"u_candidates2", in[2]},
+                      {"u_candidates3", in[3]}});
     }
-    const std::vector<float> best = targets.back().read_f32(0, 0, 0, 1, rows);
-    for (int r = 0; r < rows; ++r) {
-      const float* b = &best[static_cast<size_t>(r) * 4];
-      TwoNearest& t = out[static_cast<size_t>(first + r)];
-      t.best = static_cast<int>(b[1]);
-      t.best_d2 = t.best >= 0 ? b[0] : 0.0f;
-      t.second = static_cast<int>(b[3]);
-      t.second_d2 = t.second >= 0 ? b[2] : 0.0f;
+    for (int k = 0; k < kQueries; ++k) {
+      const std::vector<float> best = targets.back().read_f32(k, 0, 0, 1, groups);
+      for (int g = 0; g < groups; ++g) {
+        const int r = g * kQueries + k;
+        if (r >= rows) break;
+        const float* b = &best[static_cast<size_t>(g) * 4];
+        TwoNearest& t = out[static_cast<size_t>(first + r)];
+        t.best = static_cast<int>(b[1]);
+        t.best_d2 = t.best >= 0 ? b[0] : 0.0f;
+        t.second = static_cast<int>(b[3]);
+        t.second_d2 = t.second >= 0 ? b[2] : 0.0f;
+      }
     }
   }
   gl::check_gl_errors("matcher");

@@ -1,9 +1,10 @@
 // GPU matcher: the two nearest train descriptors of every query, both ways,
 // then the filters of match/types.hpp (on the CPU: they touch m values).
 //
-//   two_nearest   per (query, block of kBlock train descriptors), the best two
-//                 (fused distance + first reduction: the m_I x m_J distance
-//                 texture is never written)
+//   two_nearest   per (4 queries, block of kBlock train descriptors), each
+//                 query's best two (fused distance + first reduction: the
+//                 m_I x m_J distance texture is never written; each train
+//                 texel is fetched once for the 4 queries)
 //   merge_two     halving reductions, four candidates in, two out, until one
 //                 texel per query; read back once per direction
 //
@@ -34,7 +35,8 @@ enum class MatchMethod { Fused, Plain };
 
 class Matcher {
  public:
-  static constexpr int kBlock = 64;  // train descriptors per fragment of two_nearest
+  static constexpr int kBlock = 64;   // train descriptors per fragment of two_nearest
+  static constexpr int kQueries = 4;  // queries per fragment (kQueries in the shaders)
 
   // `memory_budget` bounds the textures of one query tile (bytes).
   Matcher(const gl::Context& context, const MatchConfig& config,
