@@ -6,7 +6,9 @@
 
 #include "cpu/matcher.hpp"
 #include "gl/error.hpp"
+#include "io/image.hpp"
 #include "match/matcher.hpp"
+#include "surf/detector.hpp"
 #include "support.hpp"
 
 #include <cmath>
@@ -103,6 +105,35 @@ TEST_CASE("GPU filtered matches equal the CPU's (ratio, mutual, sign, max distan
     for (size_t i = 0; i < cpu.size(); ++i) same = same && gpu[i].query == cpu[i].query && gpu[i].train == cpu[i].train;
     CHECK(same);
   }
+}
+
+TEST_CASE("descriptors kept on the GPU match exactly like uploaded ones, 64 and 128 values") {
+  const GrayImage a = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+  const GrayImage b = load_gray(GLSURF_TEST_ASSET_DIR "/box_in_scene.png");
+  for (const bool extended : {false, true}) {
+    DetectorConfig config;
+    config.extended = extended;
+    config.max_features = 600;  // trimmed lists: the kept keypoints only, in order
+    Detector detector(test::headless_context(), config);
+    detector.runner().set_check_every_pass(true);
+    DescriptorTextures ra, rb;
+    const Features fa = detector.detect_and_compute(a, &ra);
+    const Features fb = detector.detect_and_compute(b, &rb);
+    REQUIRE(ra.count == static_cast<int>(fa.keypoints.size()));
+    REQUIRE(rb.count == static_cast<int>(fb.keypoints.size()));
+    Matcher matcher(test::headless_context(), MatchConfig{});
+    const std::vector<Match> resident = matcher.match(ra, rb), uploaded = matcher.match(fa, fb);
+    INFO((extended ? "128" : "64") << " values: " << resident.size() << " / " << uploaded.size() << " matches");
+    REQUIRE(uploaded.size() > 20);
+    REQUIRE(resident.size() == uploaded.size());
+    bool same = true;
+    for (size_t i = 0; i < resident.size(); ++i) {
+      same = same && resident[i].query == uploaded[i].query && resident[i].train == uploaded[i].train &&
+             resident[i].distance == uploaded[i].distance;
+    }
+    CHECK(same);
+  }
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
 
 TEST_CASE("a small memory budget tiles the queries without changing the result") {

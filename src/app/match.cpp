@@ -64,10 +64,11 @@ int match(Args args) {
       throw Error(std::string(e.what()) + "; or run with --backend cpu");
     }
     Detector detector(*context, detector_config);
-    fa = detector.detect_and_compute(a);
-    fb = detector.detect_and_compute(b);
+    DescriptorTextures ra, rb;  // the descriptors stay on the GPU for matching
+    fa = detector.detect_and_compute(a, &ra);
+    fb = detector.detect_and_compute(b, &rb);
     Matcher matcher(*context, match_config);
-    matches = matcher.match(fa, fb);
+    matches = matcher.match(ra, rb);
   } else {
     fa = cpu::detect_and_compute(a, detector_config);
     fb = cpu::detect_and_compute(b, detector_config);

@@ -18,7 +18,7 @@ void sort_by_strength(std::vector<KeyPoint>& keypoints) {
   std::sort(keypoints.begin(), keypoints.end(), stronger);
 }
 
-void sort_by_strength(Features& f) {
+std::vector<int> sort_by_strength(Features& f) {
   std::vector<size_t> order(f.keypoints.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return stronger(f.keypoints[a], f.keypoints[b]); });
@@ -33,6 +33,7 @@ void sort_by_strength(Features& f) {
     }
   }
   f = std::move(sorted);
+  return std::vector<int>(order.begin(), order.end());
 }
 
 }  // namespace glsurf

@@ -147,4 +147,11 @@ std::vector<Match> Matcher::match(const Features& query, const Features& train) 
   return filter_matches(forward, backward, config_);
 }
 
+std::vector<Match> Matcher::match(const DescriptorTextures& query, const DescriptorTextures& train) {
+  GLSURF_EXPECTS(query.texels == train.texels || query.count == 0 || train.count == 0, "descriptor sizes differ");
+  const std::vector<TwoNearest> forward = run(query, train);
+  const std::vector<TwoNearest> backward = config_.mutual ? run(train, query) : std::vector<TwoNearest>{};
+  return filter_matches(forward, backward, config_);
+}
+
 }  // namespace glsurf

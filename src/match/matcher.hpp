@@ -21,6 +21,7 @@
 #include "gl/shader_source.hpp"
 #include "gl/texture.hpp"
 #include "match/types.hpp"
+#include "surf/descriptor.hpp"
 #include "surf/keypoint.hpp"
 
 #include <cstddef>
@@ -44,6 +45,9 @@ class Matcher {
           std::size_t memory_budget = std::size_t(64) << 20, MatchMethod method = MatchMethod::Fused);
 
   std::vector<Match> match(const Features& query, const Features& train);
+  // The same for descriptors already on the GPU (Detector::detect_and_compute
+  // with `resident`): nothing but the results crosses the bus.
+  std::vector<Match> match(const DescriptorTextures& query, const DescriptorTextures& train);
   // One direction: the two nearest train descriptors of every query.
   std::vector<TwoNearest> two_nearest(const Features& query, const Features& train);
 
@@ -52,10 +56,7 @@ class Matcher {
 
  private:
   // Descriptors and signs of one feature set, uploaded once per call.
-  struct Set {
-    gl::Texture descriptors, signs;
-    int count = 0, texels = 0;
-  };
+  using Set = DescriptorTextures;
   Set upload(const Features& f, const char* label) const;
   std::vector<TwoNearest> run(const Set& query, const Set& train);
 

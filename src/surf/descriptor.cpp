@@ -34,7 +34,9 @@ DescribeStage::DescribeStage(const gl::ShaderSource& shaders, const DetectorConf
       windows_(shaders, "common/fullscreen.vert", "describe/orient_windows.frag"),
       best_(shaders, "common/fullscreen.vert", "describe/orient_best.frag"),
       describe_(shaders, "common/fullscreen.vert", "describe/descriptor.frag", extended_define(config)),
-      normalize_(shaders, "common/fullscreen.vert", "describe/normalize.frag", extended_define(config)) {}
+      normalize_(shaders, "common/fullscreen.vert", "describe/normalize.frag", extended_define(config)),
+      gather_(shaders, "common/fullscreen.vert", "describe/gather.frag", extended_define(config)),
+      gather_signs_(shaders, "common/fullscreen.vert", "describe/gather_signs.frag") {}
 
 void DescribeStage::configure(int capacity) {
   GLSURF_EXPECTS(capacity > 0, "capacity must be positive");
@@ -43,13 +45,13 @@ void DescribeStage::configure(int capacity) {
   gl::Texture windows(kWidth, rows_for(chunk * 128), gl::Format::RGBA32F, "orient_windows");
   gl::Texture angles(kWidth, rows_for(capacity), gl::Format::R32F, "angles");
   const int halves = config_.extended ? 2 : 1;
-  gl::Texture raw[2], final_[2];
+  gl::Texture raw[2], normalised[2];
   std::vector<const gl::Texture*> raw_list, final_list;
   for (int h = 0; h < halves; ++h) {
     raw[h] = gl::Texture(kWidth, rows_for(capacity * 16), gl::Format::RGBA32F, "descriptors_raw_" + std::to_string(h));
-    final_[h] = gl::Texture(kWidth, rows_for(capacity * 16), gl::Format::RGBA32F, "descriptors_" + std::to_string(h));
+    normalised[h] = gl::Texture(kWidth, rows_for(capacity * 16), gl::Format::RGBA32F, "descriptors_" + std::to_string(h));
     raw_list.push_back(&raw[h]);
-    final_list.push_back(&final_[h]);
+    final_list.push_back(&normalised[h]);
   }
   gl::Framebuffer samples_target({&samples}, "orient_samples");
   gl::Framebuffer windows_target({&windows}, "orient_windows");
@@ -63,7 +65,7 @@ void DescribeStage::configure(int capacity) {
   angles_ = std::move(angles);
   for (int h = 0; h < 2; ++h) {
     raw_[h] = std::move(raw[h]);
-    final_[h] = std::move(final_[h]);
+    final_[h] = std::move(normalised[h]);
   }
   samples_target_ = std::move(samples_target);
   windows_target_ = std::move(windows_target);
@@ -126,6 +128,36 @@ void DescribeStage::read(int count, std::vector<float>& angles, std::vector<floa
       }
     }
   }
+}
+
+void DescribeStage::gather(gl::PassRunner& runner, const gl::Texture& list, const std::vector<int>& order,
+                           DescriptorTextures& out) const {
+  const int count = static_cast<int>(order.size());
+  const int texels = descriptor_size(config_) / 4;
+  out.count = count;
+  out.texels = texels;
+  out.descriptors = gl::Texture(kWidth, rows_for(count * texels), gl::Format::RGBA32F, "resident_descriptors");
+  out.signs = gl::Texture(kWidth, rows_for(count), gl::Format::R32F, "resident_signs");
+  if (count == 0) return;
+  // The order is the one small upload: 4 bytes per keypoint.
+  gl::Texture order_texture(kWidth, rows_for(count), gl::Format::R32F, "keypoint_order");
+  std::vector<float> values(static_cast<size_t>(kWidth) * order_texture.height(), 0.0f);
+  for (int k = 0; k < count; ++k) values[static_cast<size_t>(k)] = static_cast<float>(order[static_cast<size_t>(k)]);
+  order_texture.upload(values.data());
+  const gl::Framebuffer descriptors_target({&out.descriptors}, "resident_descriptors");
+  const gl::Framebuffer signs_target({&out.signs}, "resident_signs");
+  const gl::PassRunner::Region rows{0, 0, kWidth, rows_for(count * texels)};
+  if (config_.extended) {
+    runner.run_in(rows, "describe_gather", gather_, descriptors_target,
+                  {{"u_first_half", final_[0]}, {"u_second_half", final_[1]}, {"u_order", order_texture}},
+                  {{"u_count", count}, {"u_texels", texels}});
+  } else {
+    runner.run_in(rows, "describe_gather", gather_, descriptors_target,
+                  {{"u_first_half", final_[0]}, {"u_order", order_texture}}, {{"u_count", count}, {"u_texels", texels}});
+  }
+  runner.run_in({0, 0, kWidth, rows_for(count)}, "describe_gather_signs", gather_signs_, signs_target,
+                {{"u_list", list}, {"u_order", order_texture}}, {{"u_count", count}});
+  gl::check_gl_errors("gather descriptors");
 }
 
 }  // namespace glsurf

@@ -26,6 +26,16 @@
 
 namespace glsurf {
 
+// Descriptors on the GPU in the matcher's layout: `count` descriptors of
+// `texels` RGBA32F texels each (values 4t .. 4t+3 in texel t), keypoint k's
+// block at linear index k * texels of a 1024-wide texture; Laplacian signs
+// (+1 / -1) one R32F texel per keypoint. Same order as the Features they
+// belong to.
+struct DescriptorTextures {
+  gl::Texture descriptors, signs;
+  int count = 0, texels = 0;
+};
+
 class DescribeStage {
  public:
   static constexpr int kChunk = 8192;
@@ -36,13 +46,17 @@ class DescribeStage {
   void run(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count);
   // Reads back count angles (degrees) and count * descriptor_size values.
   void read(int count, std::vector<float>& angles, std::vector<float>& descriptors) const;
+  // Copies, on the GPU, the descriptors and signs of list entries order[0],
+  // order[1], ... into `out` (allocated here), in that order.
+  void gather(gl::PassRunner& runner, const gl::Texture& list, const std::vector<int>& order,
+              DescriptorTextures& out) const;
   // The last chunk's orientation samples and windows (for tests and debugging).
   const gl::Texture& orientation_samples() const { return orient_samples_; }
   const gl::Texture& orientation_windows() const { return orient_windows_; }
 
  private:
   DetectorConfig config_;
-  gl::Program samples_, windows_, best_, describe_, normalize_;
+  gl::Program samples_, windows_, best_, describe_, normalize_, gather_, gather_signs_;
   int capacity_ = 0;
   gl::Texture orient_samples_, orient_windows_, angles_;
   gl::Framebuffer samples_target_, windows_target_, angles_target_;

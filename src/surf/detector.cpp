@@ -115,7 +115,7 @@ std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
   return keypoints;
 }
 
-Features Detector::detect_and_compute(const GrayImage& image) {
+Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures* resident) {
   const int listed = find(image);
   describe_.run(runner_, compact_.list(), integral_.result(), listed);
   Features f;
@@ -124,11 +124,13 @@ Features Detector::detect_and_compute(const GrayImage& image) {
   std::vector<float> angles;
   describe_.read(listed, angles, f.descriptors);
   for (int i = 0; i < listed; ++i) f.keypoints[static_cast<size_t>(i)].angle = angles[static_cast<size_t>(i)];
-  sort_by_strength(f);
+  std::vector<int> order = sort_by_strength(f);
   if (config_.max_features > 0 && static_cast<int>(f.keypoints.size()) > config_.max_features) {
     f.keypoints.resize(static_cast<size_t>(config_.max_features));
     f.descriptors.resize(f.keypoints.size() * static_cast<size_t>(f.descriptor_size));
+    order.resize(f.keypoints.size());
   }
+  if (resident) describe_.gather(runner_, compact_.list(), order, *resident);
   return f;
 }
 

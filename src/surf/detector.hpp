@@ -47,8 +47,10 @@ class Detector {
   // larger, the candidate atlas about 1.5 times as wide for two layers).
   std::vector<KeyPoint> detect(const GrayImage& image);
   // detect, then orientation (unless config.upright) and descriptors on the
-  // GPU; the results cross the bus once, with the keypoints.
-  Features detect_and_compute(const GrayImage& image);
+  // GPU; the results cross the bus once, with the keypoints. With `resident`,
+  // the descriptors are also kept on the GPU, in the returned order, for
+  // Matcher::match without another upload.
+  Features detect_and_compute(const GrayImage& image, DescriptorTextures* resident = nullptr);
 
   const DetectorConfig& config() const { return config_; }
   gl::PassRunner& runner() { return runner_; }

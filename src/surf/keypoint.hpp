@@ -81,6 +81,7 @@ struct Features {
 // Deterministic order of results: strongest response first; ties by y, x, size.
 void sort_by_strength(std::vector<KeyPoint>& keypoints);
 // The same order for keypoints with descriptors (rows move with them).
-void sort_by_strength(Features& features);
+// Returns, for each new position, the index the entry had before.
+std::vector<int> sort_by_strength(Features& features);
 
 }  // namespace glsurf
