@@ -136,6 +136,23 @@ TEST_CASE("descriptors kept on the GPU match exactly like uploaded ones, 64 and 
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
 
+TEST_CASE("one against many: matches per image, as matching each pair") {
+  DetectorConfig config;
+  config.max_features = 400;
+  Detector detector(test::headless_context(), config);
+  DescriptorTextures incoming, box, graf;
+  const Features fq = detector.detect_and_compute(load_gray(GLSURF_TEST_ASSET_DIR "/box_in_scene.png"), &incoming);
+  const Features fb = detector.detect_and_compute(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), &box);
+  const Features fg = detector.detect_and_compute(load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png"), &graf);
+  Matcher matcher(test::headless_context(), MatchConfig{});
+  const std::vector<std::vector<Match>> many = matcher.match_many(incoming, {&box, &graf});
+  REQUIRE(many.size() == 2);
+  const std::vector<Match> with_box = cpu::match(fq, fb, MatchConfig{}), with_graf = cpu::match(fq, fg, MatchConfig{});
+  CHECK(many[0].size() == with_box.size());
+  CHECK(many[1].size() == with_graf.size());
+  CHECK(many[0].size() > 2 * many[1].size());  // the box is in the scene, the graffiti is not
+}
+
 TEST_CASE("a small memory budget tiles the queries without changing the result") {
   const Features q = random_features(3000, 64, 11), t = random_features(700, 64, 12);
   Matcher tiled(test::headless_context(), MatchConfig{}, gl::ShaderSource::from_environment(), 64 * 1024);

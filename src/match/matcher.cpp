@@ -154,4 +154,15 @@ std::vector<Match> Matcher::match(const DescriptorTextures& query, const Descrip
   return filter_matches(forward, backward, config_);
 }
 
+std::vector<std::vector<Match>> Matcher::match_many(const DescriptorTextures& query,
+                                                    const std::vector<const DescriptorTextures*>& images) {
+  std::vector<std::vector<Match>> out;
+  out.reserve(images.size());
+  for (const DescriptorTextures* image : images) {
+    GLSURF_EXPECTS(image != nullptr, "null image in match_many");
+    out.push_back(match(query, *image));
+  }
+  return out;
+}
+
 }  // namespace glsurf

@@ -48,6 +48,10 @@ class Matcher {
   // The same for descriptors already on the GPU (Detector::detect_and_compute
   // with `resident`): nothing but the results crosses the bus.
   std::vector<Match> match(const DescriptorTextures& query, const DescriptorTextures& train);
+  // One against many (Chariot & Keriven's online case): an incoming image's
+  // descriptors against a set of images already on the GPU; matches per image.
+  std::vector<std::vector<Match>> match_many(const DescriptorTextures& query,
+                                             const std::vector<const DescriptorTextures*>& images);
   // One direction: the two nearest train descriptors of every query.
   std::vector<TwoNearest> two_nearest(const Features& query, const Features& train);
 
