@@ -18,11 +18,27 @@ head -c 8 "$work/m.png" | od -c | head -1 | grep -q "P   N   G" || fail "a PNG p
 inliers=$(echo "$out" | sed -n 's/.* \([0-9]*\) inliers.*/\1/p')
 [ "${inliers:-0}" -ge 15 ] || fail "at least 15 inliers on the box pair, got ${inliers:-none}"
 
-# The bundled graf1 -> graf3 pair: ground truth gives the correct-match count.
-out=$("$glsurf" match --backend cpu 2>&1) || fail "match bundled pair (cpu): $out"
-echo "$out"
-correct=$(echo "$out" | sed -n 's/.*: \([0-9]*\) correct matches.*/\1/p')
-[ "${correct:-0}" -ge 100 ] || fail "at least 100 correct matches on graf1 -> graf3, got ${correct:-none}"
+# The bundled graf1 -> graf3 pair: ground truth gives the correct-match
+# count; both backends, the same result.
+for backend in gl cpu; do
+  out=$("$glsurf" match --backend $backend 2>&1) || fail "match bundled pair ($backend): $out"
+  echo "$out"
+  correct=$(echo "$out" | sed -n 's/.*: \([0-9]*\) correct matches.*/\1/p')
+  [ "${correct:-0}" -ge 100 ] || fail "at least 100 correct matches on graf1 -> graf3 ($backend), got ${correct:-none}"
+  eval "correct_$backend=$correct"
+done
+[ "$correct_gl" = "$correct_cpu" ] || fail "gl and cpu backends disagree: $correct_gl vs $correct_cpu"
+# An Oxford-format ground truth works too.
+"$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --homography "$work/H.txt" >/dev/null 2>&1
+"$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --truth "$work/H.txt" --backend cpu 2>&1 |
+  grep -q "correct matches" || fail "--truth with an Oxford text file"
+# No homography: exit 1 and no files at all.
+printf 'P5\n64 64\n255\n' > "$work/flat.pgm"
+head -c 4096 /dev/zero | tr '\0' '\200' >> "$work/flat.pgm"
+"$glsurf" match "$work/flat.pgm" "$work/flat.pgm" -o "$work/flat.txt" --homography "$work/flatH.txt" \
+  --backend cpu >/dev/null 2>&1
+[ $? -eq 1 ] || fail "no homography with --homography exits 1"
+[ ! -e "$work/flat.txt" ] && [ ! -e "$work/flatH.txt" ] || fail "no files after a failed match"
 
 # Errors: one line, non-zero, no partial files.
 "$glsurf" match "$assets/box.png" >/dev/null 2>&1; [ $? -eq 2 ] || fail "one image is a usage error"

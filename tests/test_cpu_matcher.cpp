@@ -5,11 +5,13 @@
 
 #include "cpu/descriptor.hpp"
 #include "cpu/matcher.hpp"
+#include "gl/error.hpp"
 #include "io/image.hpp"
 #include "match/homography.hpp"
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <random>
 
 using namespace glsurf;
@@ -124,6 +126,60 @@ TEST_CASE("four exact correspondences give back the homography") {
   Homography h;
   REQUIRE(fit_homography(pairs, h));
   CHECK(corner_error(h, truth, 640, 480) < 1e-6);
+}
+
+TEST_CASE("degenerate correspondences give no homography") {
+  std::vector<PointPair> line;
+  for (int i = 0; i < 50; ++i) line.push_back({10.0 * i, 5.0 * i, 3.0 * i + 1, 2.0 * i});
+  CHECK(!ransac_homography(line).found);
+  Homography h;
+  CHECK(!fit_homography({{0, 0, 0, 0}, {10, 0, 10, 0}, {20, 0, 20, 0}, {30, 0, 30, 0}}, h));
+  CHECK(!ransac_homography({{0, 0, 1, 1}, {5, 5, 6, 6}, {9, 1, 3, 3}}).found);  // fewer than 4
+}
+
+TEST_CASE("homography files: Oxford text, OpenCV XML and YAML; bad ones refused") {
+  const auto dir = std::filesystem::temp_directory_path();
+  const Homography h = {0.76, -0.3, 225.7, 0.33, 1.01, -77, 3.5e-4, -1.4e-5, 1};
+  const std::string text = (dir / "glsurf_H.txt").string();
+  write_homography_file(text, h);
+  const Homography back = read_homography_file(text);
+  for (int i = 0; i < 9; ++i) CHECK(back[static_cast<size_t>(i)] == doctest::Approx(h[static_cast<size_t>(i)]).epsilon(1e-9));
+  CHECK(read_homography_file(GLSURF_TEST_ASSET_DIR "/H1to3p.xml")[2] == doctest::Approx(225.67123));
+  auto write = [&](const std::string& name, const std::string& content) {
+    const std::string path = (dir / name).string();
+    std::ofstream(path) << content;
+    return path;
+  };
+  const std::string yaml = write("glsurf_H.yml",
+                                 "%YAML:1.0\nmetadata: 7\nH: !!opencv-matrix\n  rows: 3\n  cols: 3\n  dt: d\n"
+                                 "  data: [ 1., 0., 5., 0., 1., 6., 0., 0., 1. ]\n");
+  CHECK(read_homography_file(yaml)[5] == doctest::Approx(6.0));
+  CHECK_THROWS_WITH_AS(read_homography_file(write("glsurf_H34.xml", "<m><rows>3</rows><cols>4</cols><data>1 2 3 4 5 6 7 8 9 10 11 12</data></m>")),
+                       doctest::Contains("not 3x3"), Error);
+  CHECK_THROWS_WITH_AS(read_homography_file(write("glsurf_H10.txt", "1 0 0\n0 1 0\n0 0 1\n7\n")),
+                       doctest::Contains("more than 9"), Error);
+  CHECK_THROWS_WITH_AS(read_homography_file(write("glsurf_H0.txt", "0 0 0\n0 0 0\n0 0 0\n")),
+                       doctest::Contains("singular"), Error);
+  CHECK_THROWS_WITH_AS(read_homography_file(write("glsurf_H8.txt", "1 0 0\n0 1 0\n0 0\n")),
+                       doctest::Contains("expected 9"), Error);
+  for (const char* name : {"glsurf_H.txt", "glsurf_H.yml", "glsurf_H34.xml", "glsurf_H10.txt", "glsurf_H0.txt", "glsurf_H8.txt"}) {
+    std::filesystem::remove(dir / name);
+  }
+}
+
+TEST_CASE("NaN descriptors and zero Laplacians: never a NaN match; 0 counts as +1") {
+  Features q = features({{1, 0}, {0, 1}}, {0, 0});
+  const Features t = features({{1, 0.01f}, {0.01f, 1}}, {1, 1});
+  MatchConfig plain;
+  plain.ratio = 0;
+  plain.mutual = false;
+  CHECK(cpu::match(q, t, plain).size() == 2);  // laplacian 0 and +1 are the same sign
+  Features bad = t;
+  bad.descriptors[0] = std::nanf("");
+  const std::vector<Match> m = cpu::match(q, bad, plain);
+  for (const Match& x : m) CHECK(std::isfinite(x.distance));
+  CHECK(m.size() == 2);
+  CHECK(m[0].train == 1);  // the NaN descriptor is nobody's match
 }
 
 TEST_CASE("graf1 -> graf3 with the CPU backend: homography and correct matches") {

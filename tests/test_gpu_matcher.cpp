@@ -117,10 +117,14 @@ TEST_CASE("descriptors kept on the GPU match exactly like uploaded ones, 64 and 
     Detector detector(test::headless_context(), config);
     detector.runner().set_check_every_pass(true);
     DescriptorTextures ra, rb;
-    const Features fa = detector.detect_and_compute(a, &ra);
-    const Features fb = detector.detect_and_compute(b, &rb);
+    const Features ka = detector.detect_and_compute(a, &ra);  // keypoints only: descriptors stay on the GPU
+    const Features kb = detector.detect_and_compute(b, &rb);
+    CHECK(ka.descriptors.empty());
+    const Features fa = detector.detect_and_compute(a), fb = detector.detect_and_compute(b);
     REQUIRE(ra.count == static_cast<int>(fa.keypoints.size()));
     REQUIRE(rb.count == static_cast<int>(fb.keypoints.size()));
+    REQUIRE(ka.keypoints.size() == fa.keypoints.size());
+    REQUIRE(kb.keypoints.size() == fb.keypoints.size());
     Matcher matcher(test::headless_context(), MatchConfig{});
     const std::vector<Match> resident = matcher.match(ra, rb), uploaded = matcher.match(fa, fb);
     INFO((extended ? "128" : "64") << " values: " << resident.size() << " / " << uploaded.size() << " matches");
@@ -141,9 +145,14 @@ TEST_CASE("one against many: matches per image, as matching each pair") {
   config.max_features = 400;
   Detector detector(test::headless_context(), config);
   DescriptorTextures incoming, box, graf;
-  const Features fq = detector.detect_and_compute(load_gray(GLSURF_TEST_ASSET_DIR "/box_in_scene.png"), &incoming);
-  const Features fb = detector.detect_and_compute(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), &box);
-  const Features fg = detector.detect_and_compute(load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png"), &graf);
+  const GrayImage scene = load_gray(GLSURF_TEST_ASSET_DIR "/box_in_scene.png");
+  const GrayImage object = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+  const GrayImage wall = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
+  detector.detect_and_compute(scene, &incoming);
+  detector.detect_and_compute(object, &box);
+  detector.detect_and_compute(wall, &graf);
+  const Features fq = detector.detect_and_compute(scene), fb = detector.detect_and_compute(object),
+                 fg = detector.detect_and_compute(wall);
   Matcher matcher(test::headless_context(), MatchConfig{});
   const std::vector<std::vector<Match>> many = matcher.match_many(incoming, {&box, &graf});
   REQUIRE(many.size() == 2);
@@ -153,15 +162,47 @@ TEST_CASE("one against many: matches per image, as matching each pair") {
   CHECK(many[0].size() > 2 * many[1].size());  // the box is in the scene, the graffiti is not
 }
 
-TEST_CASE("a small memory budget tiles the queries without changing the result") {
-  const Features q = random_features(3000, 64, 11), t = random_features(700, 64, 12);
-  Matcher tiled(test::headless_context(), MatchConfig{}, gl::ShaderSource::from_environment(), 64 * 1024);
-  Matcher whole(test::headless_context(), MatchConfig{});
-  const std::vector<TwoNearest> a = tiled.two_nearest(q, t), b = whole.two_nearest(q, t);
-  REQUIRE(a.size() == b.size());
-  bool same = true;
-  for (size_t i = 0; i < a.size(); ++i) same = same && a[i].best == b[i].best && a[i].second == b[i].second;
-  CHECK(same);
+TEST_CASE("small memory budgets tile the queries, partial groups included, without changing the result") {
+  const Features q = random_features(3001, 64, 11), t = random_features(700, 64, 12);
+  const std::vector<TwoNearest> cpu = cpu::two_nearest(q, t, true);
+  // 11 blocks need 21 texels of levels, 336 bytes per query: tiles of 48, 97 and 1001 queries.
+  for (const std::size_t budget : {std::size_t(16384), std::size_t(32592), std::size_t(336336)}) {
+    for (const MatchMethod method : {MatchMethod::Fused, MatchMethod::Plain}) {
+      Matcher tiled(test::headless_context(), MatchConfig{}, gl::ShaderSource::from_environment(), budget, method);
+      const std::vector<TwoNearest> gpu = tiled.two_nearest(q, t);
+      REQUIRE(gpu.size() == cpu.size());
+      int differ = 0;
+      for (size_t i = 0; i < cpu.size(); ++i) {
+        differ += !same_choice(gpu[i].best, gpu[i].best_d2, cpu[i].best, cpu[i].best_d2) ||
+                  !same_choice(gpu[i].second, gpu[i].second_d2, cpu[i].second, cpu[i].second_d2) ||
+                  std::abs(gpu[i].best_d2 - cpu[i].best_d2) > 1e-5f;
+      }
+      INFO("budget " << budget << ", " << (method == MatchMethod::Fused ? "fused" : "plain"));
+      CHECK(differ == 0);
+    }
+  }
+}
+
+TEST_CASE("NaN descriptors and zero Laplacians: GPU as the CPU") {
+  Features q = random_features(50, 64, 31), t = random_features(60, 64, 32);
+  for (size_t i = 0; i < q.keypoints.size(); i += 3) q.keypoints[i].laplacian = 0;
+  for (size_t c = 0; c < 64; ++c) t.descriptors[5 * 64 + c] = std::nanf("");
+  const std::vector<TwoNearest> cpu = cpu::two_nearest(q, t, true);
+  for (const MatchMethod method : {MatchMethod::Fused, MatchMethod::Plain}) {
+    Matcher m(test::headless_context(), MatchConfig{}, gl::ShaderSource::from_environment(), std::size_t(64) << 20,
+              method);
+    const std::vector<TwoNearest> gpu = m.two_nearest(q, t);
+    int differ = 0;
+    for (size_t i = 0; i < cpu.size(); ++i) differ += gpu[i].best != cpu[i].best || gpu[i].second != cpu[i].second;
+    CHECK(differ == 0);
+  }
+}
+
+TEST_CASE("empty feature sets match nothing") {
+  Matcher m(test::headless_context(), MatchConfig{});
+  const Features none = random_features(0, 64, 1), some = random_features(10, 64, 2);
+  CHECK(m.match(none, some).empty());
+  CHECK(m.match(some, none).empty());
 }
 
 }  // TEST_SUITE

@@ -22,7 +22,7 @@ vec2 candidate(int j, int row) {
   ivec2 size = textureSize(u_distances, 0);
   if (j >= size.x || row >= size.y) return vec2(kNone, -1.0);
   float d = texelFetch(u_distances, ivec2(j, row), 0).r;
-  return d >= kNone ? vec2(kNone, -1.0) : vec2(d, float(j));
+  return !(d < kNone) ? vec2(kNone, -1.0) : vec2(d, float(j));  // NaN is no candidate either
 }
 
 // a has the lower index: it goes first on equal distances.

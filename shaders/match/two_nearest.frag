@@ -18,6 +18,7 @@
 //           u_query_first + kQueries * row + k: squared distances and train
 //           indices of the best and second best in the block, ties to the
 //           lower index; (1e30, -1) where there is no candidate or no query.
+//           NaN distances never enter (the comparisons below are false).
 // Viewport: ceil(train count / block) x ceil(queries in the tile / kQueries);
 //           texel (b, row) covers block b.
 #include "common/precision.glsl"

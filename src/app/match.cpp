@@ -82,6 +82,10 @@ int match(Args args) {
   const HomographyResult h = ransac_homography(pairs);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
+  if (!homography_path.empty() && !h.found) {  // before any file is written
+    throw Error("no homography found (" + std::to_string(matches.size()) + " matches); " + homography_path +
+                " not written");
+  }
   if (!matches_path.empty()) {
     write_file_atomically(matches_path, false, [&](std::ostream& out) {
       char line[96];
@@ -92,11 +96,7 @@ int match(Args args) {
       }
     });
   }
-  if (!homography_path.empty()) {
-    if (!h.found) throw Error("no homography found (" + std::to_string(matches.size()) + " matches); " +
-                              homography_path + " not written");
-    write_homography_file(homography_path, h.h);
-  }
+  if (!homography_path.empty()) write_homography_file(homography_path, h.h);
   if (!draw_path.empty()) {
     write_match_png(draw_path, {&a, &b, &fa, &fb, &matches, &h.inliers, h.found ? &h.h : nullptr});
   }

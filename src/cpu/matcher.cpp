@@ -4,6 +4,10 @@
 
 namespace glsurf::cpu {
 
+namespace {
+constexpr float kNoCandidate = 1e30f;  // the shaders' kNone
+}  // namespace
+
 std::vector<TwoNearest> two_nearest(const Features& query, const Features& train, bool laplacian) {
   GLSURF_EXPECTS(query.descriptor_size == train.descriptor_size, "descriptor sizes differ");
   const int n = query.descriptor_size;
@@ -12,10 +16,12 @@ std::vector<TwoNearest> two_nearest(const Features& query, const Features& train
     TwoNearest& t = out[i];
     const float* q = query.descriptor(i);
     for (size_t j = 0; j < train.keypoints.size(); ++j) {
-      if (laplacian && query.keypoints[i].laplacian != train.keypoints[j].laplacian) continue;
+      // Signs as the GPU sees them: laplacian >= 0 counts as +1.
+      if (laplacian && (query.keypoints[i].laplacian >= 0) != (train.keypoints[j].laplacian >= 0)) continue;
       const float* d = train.descriptor(j);
       float d2 = 0;
       for (int c = 0; c < n; ++c) d2 += (q[c] - d[c]) * (q[c] - d[c]);
+      if (!(d2 < kNoCandidate)) continue;  // NaN or beyond the GPU's "none" (1e30): never a candidate
       if (t.best < 0 || d2 < t.best_d2) {
         t.second = t.best;
         t.second_d2 = t.best_d2;

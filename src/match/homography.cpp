@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -13,6 +15,20 @@
 namespace glsurf {
 
 namespace {
+
+// True if three of the points are (nearly) on a line: the angle at one of
+// them is below about 0.06 degrees, or two coincide.
+bool has_collinear_triple(const std::array<std::array<double, 2>, 4>& p) {
+  for (int a = 0; a < 4; ++a)
+    for (int b = a + 1; b < 4; ++b)
+      for (int c = b + 1; c < 4; ++c) {
+        const double ux = p[b][0] - p[a][0], uy = p[b][1] - p[a][1];
+        const double vx = p[c][0] - p[a][0], vy = p[c][1] - p[a][1];
+        const double cross = std::abs(ux * vy - uy * vx);
+        if (!(cross > 1e-3 * std::hypot(ux, uy) * std::hypot(vx, vy))) return true;
+      }
+  return false;
+}
 
 // Similarity that moves the points' centroid to the origin and their mean
 // distance to sqrt(2) (Hartley's normalisation), as a 3x3 row-major matrix.
@@ -113,6 +129,10 @@ bool fit_homography(const std::vector<PointPair>& pairs, Homography& h) {
       for (int q = 0; q < 9; ++q) ata[p * 9 + q] += r1[p] * r1[q] + r2[p] * r2[q];
   }
   const std::array<double, 9> hn = smallest_eigenvector(ata);
+  // A (near) singular H maps the plane to a line: collinear or repeated points.
+  const double det = hn[0] * (hn[4] * hn[8] - hn[5] * hn[7]) - hn[1] * (hn[3] * hn[8] - hn[5] * hn[6]) +
+                     hn[2] * (hn[3] * hn[7] - hn[4] * hn[6]);
+  if (!(std::abs(det) > 1e-8)) return false;
   // Undo the normalisations: H = Tb^-1 Hn Ta.
   Homography out = multiply(multiply(inverse_similarity(tb), hn), ta);
   if (std::abs(out[8]) < 1e-12) return false;
@@ -140,6 +160,12 @@ HomographyResult ransac_homography(const std::vector<PointPair>& pairs, const Ra
         for (int m = 0; m < k; ++m) repeat = repeat || s[m] == s[k];
       }
     }
+    std::array<std::array<double, 2>, 4> in_a, in_b;
+    for (int k = 0; k < 4; ++k) {
+      in_a[static_cast<size_t>(k)] = {pairs[s[k]].ax, pairs[s[k]].ay};
+      in_b[static_cast<size_t>(k)] = {pairs[s[k]].bx, pairs[s[k]].by};
+    }
+    if (has_collinear_triple(in_a) || has_collinear_triple(in_b)) continue;  // degenerate sample
     Homography h;
     if (!fit_homography({pairs[s[0]], pairs[s[1]], pairs[s[2]], pairs[s[3]]}, h)) continue;
     int count = 0;
@@ -148,6 +174,7 @@ HomographyResult ransac_homography(const std::vector<PointPair>& pairs, const Ra
       best.inlier_count = count;
       best.h = h;
       best.found = true;
+      if (count == static_cast<int>(pairs.size())) break;  // cannot do better
       // Adaptive stopping: enough iterations to draw one all-inlier sample.
       const double w = static_cast<double>(count) / pairs.size();
       const double p4 = std::pow(w, 4);
@@ -180,20 +207,48 @@ Homography read_homography_file(const std::string& path) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   std::string text = buffer.str();
+  // An OpenCV FileStorage matrix (XML or YAML) must say it is 3 x 3; its
+  // numbers are in data. Anything else is a plain list of 9 numbers.
+  auto field = [&](const std::string& xml, const std::string& yaml) -> std::string {
+    size_t at = text.find(xml);
+    if (at != std::string::npos) return text.substr(at + xml.size(), 16);
+    for (at = text.find(yaml); at != std::string::npos; at = text.find(yaml, at + 1)) {
+      if (at == 0 || std::isspace(static_cast<unsigned char>(text[at - 1]))) return text.substr(at + yaml.size(), 16);
+    }
+    return "";
+  };
+  const std::string rows = field("<rows>", "rows:"), cols = field("<cols>", "cols:");
+  if (!rows.empty() || !cols.empty()) {
+    if (std::atoi(rows.c_str()) != 3 || std::atoi(cols.c_str()) != 3) {
+      throw Error(path + ": the matrix is not 3x3");
+    }
+  }
   const size_t data = text.find("<data>");
   if (data != std::string::npos) {
     const size_t end = text.find("</data>", data);
     text = text.substr(data + 6, end == std::string::npos ? std::string::npos : end - data - 6);
-  } else if (text.find("data:") != std::string::npos) {  // YAML: data: [ a, b, ... ]
-    text = text.substr(text.find("data:") + 5);
-    for (char& c : text)
-      if (c == '[' || c == ']' || c == ',') c = ' ';
+  } else {
+    size_t at = text.find("data:");
+    while (at != std::string::npos && at > 0 && !std::isspace(static_cast<unsigned char>(text[at - 1]))) {
+      at = text.find("data:", at + 1);  // not e.g. "metadata:"
+    }
+    if (at != std::string::npos) {
+      text = text.substr(at + 5, text.find(']', at) == std::string::npos ? std::string::npos
+                                                                           : text.find(']', at) - at - 5);
+      for (char& c : text)
+        if (c == '[' || c == ',') c = ' ';
+    }
   }
   std::istringstream numbers(text);
   Homography h{};
   for (double& v : h) {
     if (!(numbers >> v)) throw Error(path + ": expected 9 numbers for a 3x3 homography");
   }
+  std::string extra;
+  if (numbers >> extra) throw Error(path + ": more than 9 numbers for a 3x3 homography");
+  const double det = h[0] * (h[4] * h[8] - h[5] * h[7]) - h[1] * (h[3] * h[8] - h[5] * h[6]) +
+                     h[2] * (h[3] * h[7] - h[4] * h[6]);
+  if (!(std::abs(det) > 1e-12) || !std::isfinite(det)) throw Error(path + ": the homography is singular");
   return h;
 }
 

@@ -56,11 +56,18 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train) {
   // per train, then pairs.
   const int blocks = plain ? (train.count + 1) / 2 : (train.count + kBlock - 1) / kBlock;
   if (blocks > max_size || (plain && train.count > max_size)) {
-    throw Error("too many train descriptors for one pass: " + std::to_string(train.count));
+    throw Error(std::to_string(train.count) + " train descriptors are more than the " +
+                (plain ? "plain matcher's limit of " + std::to_string(max_size) + " (GL_MAX_TEXTURE_SIZE)"
+                       : "fused matcher's limit of " + std::to_string(static_cast<long long>(max_size) * kBlock)));
   }
   // Query tile: rows within the texture limit and the memory budget
   // (distances for the plain method, candidates and the first reduction level).
-  const long long per_row = (plain ? 4LL * train.count : 0) + 16LL * (blocks + (blocks + 1) / 2);  // per query
+  long long level_texels = 0;  // all reduction levels are allocated at once
+  for (int w = blocks;; w = (w + 1) / 2) {
+    level_texels += w;
+    if (w == 1) break;
+  }
+  const long long per_row = (plain ? 4LL * train.count : 0) + 16LL * level_texels;  // bytes per query
   const int tile = static_cast<int>(
       std::clamp<long long>(static_cast<long long>(memory_budget_) / per_row, 1, std::min(max_size, query.count)));
   // Levels for one tile: width blocks, then halving; kQueries textures each

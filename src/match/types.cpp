@@ -1,5 +1,7 @@
 #include "match/types.hpp"
 
+#include "gl/error.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -11,6 +13,11 @@ std::vector<Match> filter_matches(const std::vector<TwoNearest>& forward, const 
   const float ratio2 = config.ratio * config.ratio;
   const float max2 = config.max_distance * config.max_distance;
   std::vector<Match> out;
+  if (config.mutual) {
+    for (const TwoNearest& t : forward) {
+      GLSURF_EXPECTS(t.best < static_cast<int>(backward.size()), "the mutual check needs the backward lists");
+    }
+  }
   for (size_t i = 0; i < forward.size(); ++i) {
     const TwoNearest& t = forward[i];
     if (t.best < 0) continue;

@@ -109,12 +109,14 @@ void DescribeStage::run(gl::PassRunner& runner, const gl::Texture& list, const g
   gl::check_gl_errors("describe");
 }
 
-void DescribeStage::read(int count, std::vector<float>& angles, std::vector<float>& descriptors) const {
+void DescribeStage::read(int count, std::vector<float>& angles, std::vector<float>& descriptors,
+                         bool with_descriptors) const {
   angles.clear();
   descriptors.clear();
   if (count == 0) return;
   angles = angles_target_.read_f32(0, 0, 0, kWidth, rows_for(count));
   angles.resize(static_cast<size_t>(count));
+  if (!with_descriptors) return;
   const int halves = config_.extended ? 2 : 1;
   const int size = descriptor_size(config_);
   descriptors.assign(static_cast<size_t>(count) * size, 0.0f);

@@ -44,8 +44,10 @@ class DescribeStage {
   void configure(int capacity);
   // Orientation and descriptors of list entries 0 .. count - 1.
   void run(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count);
-  // Reads back count angles (degrees) and count * descriptor_size values.
-  void read(int count, std::vector<float>& angles, std::vector<float>& descriptors) const;
+  // Reads back count angles (degrees) and, with_descriptors, count *
+  // descriptor_size values.
+  void read(int count, std::vector<float>& angles, std::vector<float>& descriptors,
+            bool with_descriptors = true) const;
   // Copies, on the GPU, the descriptors and signs of list entries order[0],
   // order[1], ... into `out` (allocated here), in that order.
   void gather(gl::PassRunner& runner, const gl::Texture& list, const std::vector<int>& order,

@@ -120,9 +120,11 @@ Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures
   describe_.run(runner_, compact_.list(), integral_.result(), listed);
   Features f;
   f.keypoints = read_keypoints(listed);
-  f.descriptor_size = descriptor_size(config_);
-  std::vector<float> angles;
-  describe_.read(listed, angles, f.descriptors);
+  // With `resident` the descriptors stay on the GPU only: not read back.
+  f.descriptor_size = resident ? 0 : descriptor_size(config_);
+  std::vector<float> angles, descriptors;
+  describe_.read(listed, angles, descriptors, /*with_descriptors=*/resident == nullptr);
+  f.descriptors = std::move(descriptors);
   for (int i = 0; i < listed; ++i) f.keypoints[static_cast<size_t>(i)].angle = angles[static_cast<size_t>(i)];
   std::vector<int> order = sort_by_strength(f);
   if (config_.max_features > 0 && static_cast<int>(f.keypoints.size()) > config_.max_features) {

@@ -48,8 +48,9 @@ class Detector {
   std::vector<KeyPoint> detect(const GrayImage& image);
   // detect, then orientation (unless config.upright) and descriptors on the
   // GPU; the results cross the bus once, with the keypoints. With `resident`,
-  // the descriptors are also kept on the GPU, in the returned order, for
-  // Matcher::match without another upload.
+  // the descriptors stay on the GPU instead, in the returned keypoints' order,
+  // for Matcher::match: they are not read back (the Features come without
+  // them, descriptor_size 0).
   Features detect_and_compute(const GrayImage& image, DescriptorTextures* resident = nullptr);
 
   const DetectorConfig& config() const { return config_; }
