@@ -242,6 +242,16 @@ ContextPath Context::path() const { return impl_->path; }
 const ContextInfo& Context::info() const { return impl_->info; }
 GLFWwindow* Context::glfw_window() const { return impl_->window; }
 
+void Context::swap_buffers() const {
+  GLSURF_EXPECTS(impl_ && impl_->window, "swap_buffers needs a window context");
+  glfwSwapBuffers(impl_->window);
+}
+
+void Context::framebuffer_size(int& width, int& height) const {
+  GLSURF_EXPECTS(impl_ && impl_->window, "framebuffer_size needs a window context");
+  glfwGetFramebufferSize(impl_->window, &width, &height);
+}
+
 void Context::make_current() const {
   GLSURF_EXPECTS(impl_ != nullptr, "use of a moved-from Context");
   if (impl_->window) {

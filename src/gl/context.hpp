@@ -46,6 +46,9 @@ class Context {
   const ContextInfo& info() const;
   void make_current() const;
   GLFWwindow* glfw_window() const;  // nullptr for headless contexts
+  // Window contexts only: show the back buffer, and the framebuffer's size.
+  void swap_buffers() const;
+  void framebuffer_size(int& width, int& height) const;
 
   struct Impl;
 

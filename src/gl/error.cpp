@@ -36,6 +36,7 @@ const char* gl_enum_name(unsigned value) {
     case GL_RG32F: return "GL_RG32F";
     case GL_RGBA32F: return "GL_RGBA32F";
     case GL_DEPTH_COMPONENT32F: return "GL_DEPTH_COMPONENT32F";
+    case GL_RGBA8: return "GL_RGBA8";
     default: return "unknown GL enum";
   }
 }

@@ -96,6 +96,119 @@ void PassRunner::run(const char* name, const Program& program, const Framebuffer
   run_in({0, 0, target.width(), target.height()}, name, program, target, inputs, uniforms);
 }
 
+void PassRunner::draw(const char* name, const Program& program, const Framebuffer& target, unsigned mode,
+                      int vertices, int instances, const VertexBuffer* buffer, std::initializer_list<Input> inputs,
+                      std::initializer_list<Uniform> uniforms) {
+  GLSURF_EXPECTS(vertices > 0 && instances > 0, std::string(name) + ": nothing to draw");
+  for (const Input& in : inputs) {
+    GLSURF_EXPECTS(!target.writes(in.texture),
+                   std::string(name) + ": reads and writes texture '" + in.texture.label() + "'");
+    GLSURF_EXPECTS(program.uniform_location(in.sampler) != -1,
+                   std::string(name) + ": " + program.label() + " has no sampler '" + in.sampler + "'");
+  }
+  for (const Uniform& u : uniforms) {
+    GLSURF_EXPECTS(program.uniform_location(u.name) != -1,
+                   std::string(name) + ": " + program.label() + " has no uniform '" + u.name + "'");
+  }
+  GLint previous_target = 0, previous_viewport[4] = {0, 0, 0, 0};
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_target);
+  glGetIntegerv(GL_VIEWPORT, previous_viewport);
+  glUseProgram(program.id());
+  GLint unit = 0;
+  for (const Input& in : inputs) {
+    glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
+    glBindTexture(GL_TEXTURE_2D, in.texture.id());
+    glUniform1i(program.uniform_location(in.sampler), unit);
+    ++unit;
+  }
+  for (const Uniform& u : uniforms) std::visit(SetUniform{program.uniform_location(u.name)}, u.value);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target.id());
+  glViewport(0, 0, target.width(), target.height());
+  glBindVertexArray(buffer ? buffer->vao() : vao_);
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  glDrawArraysInstanced(mode, 0, vertices, instances);
+  glDisable(GL_BLEND);
+  glBindVertexArray(0);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(previous_target));
+  glViewport(previous_viewport[0], previous_viewport[1], previous_viewport[2], previous_viewport[3]);
+  for (GLint i = unit - 1; i >= 0; --i) {
+    glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(i));
+    glBindTexture(GL_TEXTURE_2D, 0);
+  }
+  glUseProgram(0);
+  ++passes_run_;
+  if (check_every_pass_) check_gl_errors(std::string("draw '") + name + "' into '" + target.label() + "'");
+}
+
+VertexBuffer::VertexBuffer(std::vector<int> sizes) {
+  glGenVertexArrays(1, &vao_);
+  glGenBuffers(1, &vbo_);
+  glBindVertexArray(vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_);
+  for (int s : sizes) stride_ += s;
+  int offset = 0;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    glEnableVertexAttribArray(static_cast<GLuint>(i));
+    glVertexAttribPointer(static_cast<GLuint>(i), sizes[i], GL_FLOAT, GL_FALSE, stride_ * 4,
+                          reinterpret_cast<const void*>(static_cast<std::uintptr_t>(offset * 4)));
+    offset += sizes[i];
+  }
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  check_gl_errors("creating a vertex buffer");
+}
+
+VertexBuffer::VertexBuffer(VertexBuffer&& o) noexcept
+    : vao_(std::exchange(o.vao_, 0)), vbo_(std::exchange(o.vbo_, 0)), stride_(o.stride_), vertices_(o.vertices_),
+      capacity_(o.capacity_) {}
+
+VertexBuffer& VertexBuffer::operator=(VertexBuffer&& o) noexcept {
+  if (this != &o) {
+    if (vbo_) glDeleteBuffers(1, &vbo_);
+    if (vao_) glDeleteVertexArrays(1, &vao_);
+    vao_ = std::exchange(o.vao_, 0);
+    vbo_ = std::exchange(o.vbo_, 0);
+    stride_ = o.stride_;
+    vertices_ = o.vertices_;
+    capacity_ = o.capacity_;
+  }
+  return *this;
+}
+
+VertexBuffer::~VertexBuffer() {
+  if (vbo_) glDeleteBuffers(1, &vbo_);
+  if (vao_) glDeleteVertexArrays(1, &vao_);
+}
+
+void VertexBuffer::set(const std::vector<float>& data) {
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_);
+  const std::size_t bytes = data.size() * sizeof(float);
+  if (bytes > capacity_) {
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(bytes), data.data(), GL_DYNAMIC_DRAW);
+    capacity_ = bytes;
+  } else if (bytes > 0) {
+    glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(bytes), data.data());
+  }
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  vertices_ = stride_ > 0 ? static_cast<int>(data.size() / static_cast<std::size_t>(stride_)) : 0;
+  check_gl_errors("filling a vertex buffer");
+}
+
+void blit_to_window(const Framebuffer& source, int window_width, int window_height) {
+  GLint previous_read = 0, previous_draw = 0;
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous_read);
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_draw);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, source.id());
+  glReadBuffer(GL_COLOR_ATTACHMENT0);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+  glBlitFramebuffer(0, 0, source.width(), source.height(), 0, window_height, window_width, 0, GL_COLOR_BUFFER_BIT,
+                    GL_LINEAR);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous_read));
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(previous_draw));
+  check_gl_errors("showing the frame");
+}
+
 void PassRunner::clear(const Framebuffer& target, const glm::vec4& value) {
   GLint previous_target = 0;
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_target);

@@ -19,6 +19,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -80,6 +81,15 @@ class PassRunner {
   void scatter(const char* name, const Program& program, const Framebuffer& target, int points,
                std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms = {});
 
+  // Geometry that is not a full-screen triangle (the viewer's keypoint
+  // circles and text): `vertices` vertices, `instances` instances, of GL
+  // `mode` (GL_LINES, GL_TRIANGLES, ...), with the vertex data of `buffer`
+  // (may be null: vertices made in the shader from gl_VertexID), alpha
+  // blending on.
+  void draw(const char* name, const Program& program, const Framebuffer& target, unsigned mode, int vertices,
+            int instances, const class VertexBuffer* buffer, std::initializer_list<Input> inputs,
+            std::initializer_list<Uniform> uniforms = {});
+
   // Sets every texel of every attachment of `target` to `value`.
   void clear(const Framebuffer& target, const glm::vec4& value);
 
@@ -112,6 +122,31 @@ class PassRunner {
   std::vector<unsigned> queries_;                           // pool, grown on first use
   std::vector<std::pair<std::string, unsigned>> pending_;  // (name, query) this frame
 };
+
+// Float vertex data with its attribute layout (attribute i: sizes[i] floats,
+// interleaved), re-filled by set() without reallocating when it fits.
+class VertexBuffer {
+ public:
+  explicit VertexBuffer(std::vector<int> sizes);
+  VertexBuffer(VertexBuffer&&) noexcept;
+  VertexBuffer& operator=(VertexBuffer&&) noexcept;
+  VertexBuffer(const VertexBuffer&) = delete;
+  VertexBuffer& operator=(const VertexBuffer&) = delete;
+  ~VertexBuffer();
+  void set(const std::vector<float>& data);
+  unsigned vao() const { return vao_; }
+  int vertices() const { return vertices_; }
+
+ private:
+  unsigned vao_ = 0, vbo_ = 0;
+  int stride_ = 0, vertices_ = 0;
+  std::size_t capacity_ = 0;
+};
+
+// Copies `source` (attachment 0) to the current window's framebuffer,
+// scaled to window_width x window_height, upside down: textures hold row 0
+// at the top of the picture, windows at the bottom.
+void blit_to_window(const Framebuffer& source, int window_width, int window_height);
 
 // Two same-sized textures with a framebuffer each, for iterated passes that
 // read the previous result: read front(), write into back(), then swap().

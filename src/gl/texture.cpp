@@ -24,6 +24,7 @@ FormatInfo info(Format f) {
     case Format::RG32F: return {GL_RG32F, GL_RG, GL_FLOAT, 2, false};
     case Format::RGBA32F: return {GL_RGBA32F, GL_RGBA, GL_FLOAT, 4, false};
     case Format::Depth32F: return {GL_DEPTH_COMPONENT32F, GL_DEPTH_COMPONENT, GL_FLOAT, 1, false};
+    case Format::RGBA8: return {GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4, false};
   }
   return {GL_R8, GL_RED, GL_UNSIGNED_BYTE, 1, false};
 }
@@ -132,7 +133,7 @@ std::vector<T> download_any(const Texture& t) {
 }  // namespace
 
 void Texture::upload(const std::uint8_t* data) {
-  GLSURF_EXPECTS(format_ == Format::R8, "'" + label_ + "' is not R8");
+  GLSURF_EXPECTS(format_ == Format::R8 || format_ == Format::RGBA8, "'" + label_ + "' is not R8 or RGBA8");
   upload_any(*this, data);
 }
 
@@ -142,7 +143,8 @@ void Texture::upload(const std::uint32_t* data) {
 }
 
 void Texture::upload(const float* data) {
-  GLSURF_EXPECTS(!info(format_).integer && format_ != Format::R8, "'" + label_ + "' is not a float texture");
+  GLSURF_EXPECTS(!info(format_).integer && format_ != Format::R8 && format_ != Format::RGBA8,
+                 "'" + label_ + "' is not a float texture");
   upload_any(*this, data);
 }
 
@@ -152,12 +154,13 @@ std::vector<std::uint32_t> Texture::download_u32() const {
 }
 
 std::vector<float> Texture::download_f32() const {
-  GLSURF_EXPECTS(!info(format_).integer && format_ != Format::R8, "'" + label_ + "' is not a float texture");
+  GLSURF_EXPECTS(!info(format_).integer && format_ != Format::R8 && format_ != Format::RGBA8,
+                 "'" + label_ + "' is not a float texture");
   return download_any<float>(*this);
 }
 
 std::vector<std::uint8_t> Texture::download_u8() const {
-  GLSURF_EXPECTS(format_ == Format::R8, "'" + label_ + "' is not R8");
+  GLSURF_EXPECTS(format_ == Format::R8 || format_ == Format::RGBA8, "'" + label_ + "' is not R8 or RGBA8");
   return download_any<std::uint8_t>(*this);
 }
 

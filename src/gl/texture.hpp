@@ -17,6 +17,7 @@ enum class Format {
   RG32F,
   RGBA32F,
   Depth32F,  // depth attachment (early-Z culling); not sampled
+  RGBA8,     // colour pictures: the viewer's frame
 };
 
 const char* to_string(Format format);
@@ -45,7 +46,7 @@ class Texture {
   void upload(const float* data);          // float formats
   std::vector<std::uint32_t> download_u32() const;
   std::vector<float> download_f32() const;
-  std::vector<std::uint8_t> download_u8() const;
+  std::vector<std::uint8_t> download_u8() const;  // R8 and RGBA8
 
  private:
   void release();

@@ -74,27 +74,34 @@ void DescribeStage::configure(int capacity) {
   final_target_ = std::move(final_target);
 }
 
-void DescribeStage::run(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count) {
+void DescribeStage::orient(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral,
+                           int count) {
   GLSURF_EXPECTS(capacity_ > 0, "configure() before run()");
   GLSURF_EXPECTS(count >= 0 && count <= capacity_, "more keypoints than configured");
   if (count == 0) return;
   const auto rows = [](int texels) { return gl::PassRunner::Region{0, 0, kWidth, rows_for(texels)}; };
   if (config_.upright) {
     runner.clear(angles_target_, glm::vec4(0.0f));
-  } else {
-    static const std::vector<glm::ivec2> points = lattice();
-    for (int first = 0; first < count; first += kChunk) {
-      const int n = std::min(kChunk, count - first);
-      runner.run_in(rows(n * 128), "describe_orient_samples", samples_, samples_target_,
-                    {{"u_list", list}, {"u_integral", integral}},
-                    {{"u_count", n}, {"u_first", first}, {"u_lattice", points}});
-      runner.run_in(rows(n * 128), "describe_orient_windows", windows_, windows_target_,
-                    {{"u_samples", orient_samples_}}, {{"u_count", n}});
-      const int first_row = first / kWidth, last_row = (first + n - 1) / kWidth;
-      runner.run_in({0, first_row, kWidth, last_row - first_row + 1}, "describe_orient_best", best_,
-                    angles_target_, {{"u_windows", orient_windows_}}, {{"u_count", n}, {"u_first", first}});
-    }
+    return;
   }
+  static const std::vector<glm::ivec2> points = lattice();
+  for (int first = 0; first < count; first += kChunk) {
+    const int n = std::min(kChunk, count - first);
+    runner.run_in(rows(n * 128), "describe_orient_samples", samples_, samples_target_,
+                  {{"u_list", list}, {"u_integral", integral}},
+                  {{"u_count", n}, {"u_first", first}, {"u_lattice", points}});
+    runner.run_in(rows(n * 128), "describe_orient_windows", windows_, windows_target_,
+                  {{"u_samples", orient_samples_}}, {{"u_count", n}});
+    const int first_row = first / kWidth, last_row = (first + n - 1) / kWidth;
+    runner.run_in({0, first_row, kWidth, last_row - first_row + 1}, "describe_orient_best", best_, angles_target_,
+                  {{"u_windows", orient_windows_}}, {{"u_count", n}, {"u_first", first}});
+  }
+}
+
+void DescribeStage::run(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count) {
+  orient(runner, list, integral, count);
+  if (count == 0) return;
+  const auto rows = [](int texels) { return gl::PassRunner::Region{0, 0, kWidth, rows_for(texels)}; };
   if (config_.extended) {
     runner.run_in(rows(count * 16), "describe_descriptor", describe_, raw_target_,
                   {{"u_list", list}, {"u_angles", angles_}, {"u_integral", integral}}, {{"u_count", count}});

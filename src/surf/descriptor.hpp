@@ -44,6 +44,10 @@ class DescribeStage {
   void configure(int capacity);
   // Orientation and descriptors of list entries 0 .. count - 1.
   void run(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count);
+  // Orientation only (angles(); 0 everywhere when upright).
+  void orient(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count);
+  // Angle per list entry, degrees ccw (R32F, 1024 wide).
+  const gl::Texture& angles() const { return angles_; }
   // Reads back count angles (degrees) and, with_descriptors, count *
   // descriptor_size values.
   void read(int count, std::vector<float>& angles, std::vector<float>& descriptors,
