@@ -37,5 +37,6 @@ class Args {
 int bench(Args args);
 int detect(Args args);
 int match(Args args);
+int view(Args args);
 
 }  // namespace glsurf::app

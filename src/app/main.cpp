@@ -39,6 +39,11 @@ const char* kUsage =
     "        [-o matches.txt] [--homography H.txt] [--draw out.png] [--truth H.xml|H.txt]\n"
     "        [--backend gl|cpu] [--threshold T] [--max-features N] [--upright] [--extended]\n"
     "        [--ratio R] [--no-mutual] [--no-sign] [--max-distance D]\n"
+    "  view [IMAGE|DIR...]    images in a window with their keypoints drawn from the GPU\n"
+    "        [--headless --frames N] [--screenshot out.png] [--threshold T] [--max-features N]\n"
+    "        [--upright] [--width W --height H] [--hud on|off]\n"
+    "        keys: space pause, n/p next/previous, +/- threshold, u upright, s screenshot,\n"
+    "              h help, q/Esc quit\n"
     "  help                   this text\n";
 
 int info(Args args) {
@@ -166,6 +171,7 @@ int main(int argc, char** argv) {
     if (command == "bench") return app::bench(std::move(args));
     if (command == "detect") return app::detect(std::move(args));
     if (command == "match") return app::match(std::move(args));
+    if (command == "view") return app::view(std::move(args));
     if (command == "help" || command == "--help" || command == "-h") {
       std::fputs(app::kUsage, stdout);
       return 0;

@@ -115,6 +115,12 @@ std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
   return keypoints;
 }
 
+Detector::OnGpu Detector::detect_on_gpu(const GrayImage& image) {
+  const int listed = find(image);
+  describe_.orient(runner_, compact_.list(), integral_.result(), listed);
+  return {&compact_.list(), &describe_.angles(), listed};
+}
+
 Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures* resident) {
   const int listed = find(image);
   describe_.run(runner_, compact_.list(), integral_.result(), listed);

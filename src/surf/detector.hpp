@@ -53,6 +53,17 @@ class Detector {
   // them, descriptor_size 0).
   Features detect_and_compute(const GrayImage& image, DescriptorTextures* resident = nullptr);
 
+  // Detection (and orientation unless upright) left on the GPU for drawing:
+  // the point list (RGBA32F x, y, size * laplacian, response) and the angles
+  // (R32F, degrees ccw), entries 0 .. count - 1, 1024 per row. Only the
+  // count crosses the bus. Valid until the next detection.
+  struct OnGpu {
+    const gl::Texture* list = nullptr;
+    const gl::Texture* angles = nullptr;
+    int count = 0;
+  };
+  OnGpu detect_on_gpu(const GrayImage& image);
+
   const DetectorConfig& config() const { return config_; }
   gl::PassRunner& runner() { return runner_; }
   int candidates_last_frame() const { return candidates_; }  // before trimming ties

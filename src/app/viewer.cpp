@@ -1,0 +1,107 @@
+#include "app/viewer.hpp"
+
+#include "gl/error.hpp"
+#include "gl/gl.hpp"
+#include "io/features.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <ostream>
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#endif
+#include <stb_easy_font.h>
+#include <stb_image_write.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+namespace glsurf::app {
+
+ViewRenderer::ViewRenderer(const gl::ShaderSource& shaders)
+    : image_(shaders, "common/fullscreen.vert", "view/image.frag"),
+      keypoints_(shaders, "view/keypoints.vert", "view/colour.frag"),
+      text_(shaders, "view/text.vert", "view/colour.frag"),
+      hud_({2, 4}) {}
+
+void ViewRenderer::resize(int width, int height) {
+  if (frame_ && frame_.width() == width && frame_.height() == height) return;
+  gl::Texture frame(width, height, gl::Format::RGBA8, "view_frame");
+  gl::Framebuffer target({&frame}, "view_frame");
+  frame_ = std::move(frame);
+  target_ = std::move(target);
+}
+
+void ViewRenderer::placement(int image_width, int image_height, float& offset_x, float& offset_y,
+                             float& scale) const {
+  scale = std::min(static_cast<float>(frame_.width()) / image_width, static_cast<float>(frame_.height()) / image_height);
+  offset_x = 0.5f * (frame_.width() - scale * image_width);
+  offset_y = 0.5f * (frame_.height() - scale * image_height);
+}
+
+void ViewRenderer::render(gl::PassRunner& runner, const gl::Texture& image, const Detector::OnGpu& keypoints,
+                          const std::vector<std::string>& hud) {
+  GLSURF_EXPECTS(frame_, "resize() before render()");
+  float ox = 0, oy = 0, scale = 1;
+  placement(image.width(), image.height(), ox, oy, scale);
+  const glm::vec2 view(static_cast<float>(frame_.width()), static_cast<float>(frame_.height()));
+  runner.run("view_image", image_, target_, {{"u_image", image}},
+             {{"u_offset", glm::vec2(ox, oy)}, {"u_scale", scale}});
+  if (keypoints.count > 0) {
+    runner.draw("view_keypoints", keypoints_, target_, GL_LINES, 66, keypoints.count, nullptr,
+                {{"u_list", *keypoints.list}, {"u_angles", *keypoints.angles}},
+                {{"u_offset", glm::vec2(ox, oy)}, {"u_scale", scale}, {"u_view_size", view}});
+  }
+  if (hud.empty()) return;
+  // Text quads from stb_easy_font (x, y, z, rgba8 per vertex), scaled 1.5x,
+  // over a translucent panel; two triangles per quad, x y r g b a per vertex.
+  std::vector<float> v;
+  const float size = std::clamp(frame_.width() / 640.0f, 1.0f, 2.0f), line_height = 12.0f * size, margin = 8.0f;
+  float panel_w = 0;
+  for (const std::string& line : hud) {
+    panel_w = std::max(panel_w, size * static_cast<float>(stb_easy_font_width(const_cast<char*>(line.c_str()))));
+  }
+  const float panel_h = line_height * static_cast<float>(hud.size()) + margin;
+  auto quad = [&](float x0, float y0, float x1, float y1, const float c[4]) {
+    const float corners[6][2] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y0}, {x1, y1}, {x0, y1}};
+    for (const auto& p : corners) v.insert(v.end(), {p[0], p[1], c[0], c[1], c[2], c[3]});
+  };
+  const float panel[4] = {0.0f, 0.0f, 0.0f, 0.55f}, ink[4] = {0.95f, 0.95f, 0.9f, 1.0f};
+  quad(0, 0, panel_w + 2 * margin, panel_h, panel);
+  static char buffer[64 * 1024];
+  for (size_t i = 0; i < hud.size(); ++i) {
+    unsigned char colour[4] = {255, 255, 255, 255};
+    const int quads = stb_easy_font_print(0, 0, const_cast<char*>(hud[i].c_str()), colour, buffer, sizeof buffer);
+    for (int q = 0; q < quads; ++q) {
+      float p[4][2];
+      for (int c = 0; c < 4; ++c) {
+        std::memcpy(p[c], buffer + (q * 4 + c) * 16, 2 * sizeof(float));
+        p[c][0] = margin + size * p[c][0];
+        p[c][1] = margin * 0.5f + line_height * static_cast<float>(i) + size * p[c][1];
+      }
+      quad(p[0][0], p[0][1], p[2][0], p[2][1], ink);
+    }
+  }
+  hud_.set(v);
+  runner.draw("view_hud", text_, target_, GL_TRIANGLES, hud_.vertices(), 1, &hud_, {},
+              {{"u_view_size", view}});
+}
+
+void ViewRenderer::write_png(const std::string& path) const {
+  const std::vector<std::uint8_t> rgba = frame_.download_u8();  // row 0 = top of the picture
+  write_file_atomically(path, true, [&](std::ostream& out) {
+    auto sink = [](void* context, void* data, int size) {
+      static_cast<std::ostream*>(context)->write(static_cast<const char*>(data), size);
+    };
+    if (!stbi_write_png_to_func(sink, &out, frame_.width(), frame_.height(), 4, rgba.data(), frame_.width() * 4)) {
+      throw Error(path + ": PNG encoding failed");
+    }
+  });
+}
+
+}  // namespace glsurf::app

@@ -1,0 +1,39 @@
+// The viewer's picture: the image scaled to fit, the keypoints drawn straight
+// from the detector's point list on the GPU (instanced circles and
+// orientation ticks, coloured by Laplacian sign), and a heads-up display.
+// Rendered into an offscreen RGBA8 frame, which a window shows (blit) and a
+// screenshot writes, so windowed and headless pictures are the same pixels.
+#pragma once
+
+#include "gl/framebuffer.hpp"
+#include "gl/pass.hpp"
+#include "gl/program.hpp"
+#include "gl/shader_source.hpp"
+#include "gl/texture.hpp"
+#include "surf/detector.hpp"
+
+#include <string>
+#include <vector>
+
+namespace glsurf::app {
+
+class ViewRenderer {
+ public:
+  explicit ViewRenderer(const gl::ShaderSource& shaders);
+  void resize(int width, int height);  // the frame's size; allocates only when it changes
+  void render(gl::PassRunner& runner, const gl::Texture& image, const Detector::OnGpu& keypoints,
+              const std::vector<std::string>& hud);
+  const gl::Framebuffer& frame() const { return target_; }
+  const gl::Texture& frame_texture() const { return frame_; }
+  void write_png(const std::string& path) const;  // atomically
+  // Where the image lands: view pixel = offset + scale * image pixel.
+  void placement(int image_width, int image_height, float& offset_x, float& offset_y, float& scale) const;
+
+ private:
+  gl::Program image_, keypoints_, text_;
+  gl::Texture frame_;
+  gl::Framebuffer target_;
+  gl::VertexBuffer hud_;
+};
+
+}  // namespace glsurf::app
