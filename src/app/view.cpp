@@ -12,10 +12,13 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 namespace glsurf::app {
 
@@ -74,6 +77,91 @@ void on_key(GLFWwindow* window, int key, int, int action, int) {
   }
 }
 
+// Raw frames from standard input, read on their own thread so that the window
+// never waits for input: the newest complete frame is taken when the viewer
+// is ready for one (older ones are dropped). With `every_frame` (headless
+// runs) the reader waits instead, so that no frame is skipped.
+class RawStream {
+ public:
+  RawStream(int width, int height, bool rgb, bool every_frame)
+      : width_(width), height_(height), rgb_(rgb), every_frame_(every_frame) {
+    thread_ = std::thread([this] { read(); });
+  }
+  ~RawStream() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.detach();  // a blocked read of stdin cannot be interrupted
+  }
+  // A new frame if one arrived since the last call.
+  bool take(GrayImage& frame) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!fresh_) return false;
+    frame = std::move(latest_);
+    fresh_ = false;
+    return true;
+  }
+  bool ended() const { return ended_; }
+  std::string error() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return error_;
+  }
+  long frames_read() const { return frames_; }
+
+ private:
+  void read() {
+    const size_t bytes = static_cast<size_t>(width_) * height_ * (rgb_ ? 3 : 1);
+    std::vector<unsigned char> buffer(bytes);
+    while (!stop_) {
+      size_t got = 0;
+      while (got < bytes) {
+        const size_t n = std::fread(buffer.data() + got, 1, bytes - got, stdin);
+        if (n == 0) break;
+        got += n;
+      }
+      if (got < bytes) {
+        if (got > 0) {
+          std::lock_guard<std::mutex> lock(mutex_);
+          error_ = "standard input: short final frame (" + std::to_string(got) + " of " + std::to_string(bytes) +
+                   " bytes; is --raw " + std::to_string(width_) + "x" + std::to_string(height_) + " right?)";
+        }
+        break;
+      }
+      GrayImage frame(width_, height_);
+      for (size_t i = 0; i < frame.pixels.size(); ++i) {
+        if (rgb_) {
+          const unsigned char* p = &buffer[i * 3];
+          frame.pixels[i] = static_cast<std::uint8_t>((4899 * p[0] + 9617 * p[1] + 1868 * p[2] + 8192) >> 14);
+        } else {
+          frame.pixels[i] = buffer[i];
+        }
+      }
+      while (every_frame_ && !stop_) {  // wait until the last one was taken
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          if (!fresh_) break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        latest_ = std::move(frame);
+        fresh_ = true;
+      }
+      ++frames_;
+    }
+    ended_ = true;
+  }
+
+  int width_, height_;
+  bool rgb_, every_frame_;
+  std::thread thread_;
+  mutable std::mutex mutex_;
+  GrayImage latest_;
+  bool fresh_ = false;
+  std::string error_;
+  std::atomic<bool> stop_{false}, ended_{false};
+  std::atomic<long> frames_{0};
+};
+
 }  // namespace
 
 int view(Args args) {
@@ -86,16 +174,38 @@ int view(Args args) {
   config.max_features = args.option_int("--max-features", 0, 0, 1 << 20);
   config.upright = args.flag("--upright");
   int width = args.option_int("--width", 0, 0, 16384), height = args.option_int("--height", 0, 0, 16384);
+  const std::string raw = args.option("--raw", "");
+  const std::string pix = args.option("--pix", "gray");
   std::vector<std::string> names = args.positionals();
   args.finish();
-  if (names.empty()) names = {GLSURF_ASSET_DIR};
-  const std::vector<std::string> files = image_files(names);
-  if (files.empty()) throw Error("no images to show in " + names.front());
-  if (headless && frames == 0) throw UsageError("--headless needs --frames N");
 
-  // Load every image first: a bad file stops the viewer with one line.
+  std::vector<std::string> files;
   std::vector<GrayImage> images;
-  for (const std::string& f : files) images.push_back(load_gray(f));
+  std::unique_ptr<RawStream> stream;
+  if (!raw.empty()) {
+    int rw = 0, rh = 0;
+    char x = 0;
+    if (std::sscanf(raw.c_str(), "%d%c%d", &rw, &x, &rh) != 3 || x != 'x' || rw < 1 || rh < 1 || rw > 16384 ||
+        rh > 16384) {
+      throw UsageError("--raw wants WxH, got '" + raw + "'");
+    }
+    if (pix != "gray" && pix != "rgb") throw UsageError("--pix must be gray or rgb");
+    if (names.size() != 1 || names[0] != "-") throw UsageError("--raw reads standard input: give - as the input");
+    const int min_side = min_image_side(config);
+    if (rw < min_side || rh < min_side) {
+      throw Error("--raw " + raw + ": frames smaller than the smallest filter allows (" + std::to_string(min_side) + ")");
+    }
+    stream = std::make_unique<RawStream>(rw, rh, pix == "rgb", headless);
+    files = {"standard input"};
+    images.emplace_back(rw, rh, 0);  // shown until the first frame arrives
+  } else {
+    if (names.empty()) names = {GLSURF_ASSET_DIR};
+    files = image_files(names);
+    if (files.empty()) throw Error("no images to show in " + names.front());
+    // Load every image first: a bad file stops the viewer with one line.
+    for (const std::string& f : files) images.push_back(load_gray(f));
+  }
+  if (headless && frames == 0 && !stream) throw UsageError("--headless needs --frames N (or a --raw stream)");
   if (width == 0 || height == 0) {
     width = std::min(images.front().width, 1280);
     height = static_cast<int>(static_cast<long long>(width) * images.front().height / images.front().width);
@@ -136,6 +246,20 @@ int view(Args args) {
       context.framebuffer_size(fw, fh);
       if (fw > 0 && fh > 0) width = fw, height = fh;  // resizing keeps the image's aspect (letterbox)
     }
+    if (stream) {
+      // Newest frame if one came; else, once the stream has ended, stop; else
+      // draw the last one again (the window never waits for input).
+      GrayImage frame;
+      if (stream->take(frame)) {
+        images[0] = std::move(frame);
+      } else if (stream->ended()) {
+        if (!stream->take(frame)) break;  // a last frame may have come just before the end
+        images[0] = std::move(frame);
+      } else if (headless) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        continue;
+      }
+    }
     const GrayImage& image = images[current];
     renderer.resize(width, height);
     if (!texture || texture.width() != image.width || texture.height() != image.height) {
@@ -149,8 +273,13 @@ int view(Args args) {
     std::vector<std::string> hud;
     if (hud_on) {
       char line[256];
-      std::snprintf(line, sizeof line, "%s  (%zu/%zu)  %dx%d", fs::path(files[current]).filename().c_str(),
-                    current + 1, files.size(), image.width, image.height);
+      if (stream) {
+        std::snprintf(line, sizeof line, "standard input  frame %ld  %dx%d", stream->frames_read(), image.width,
+                      image.height);
+      } else {
+        std::snprintf(line, sizeof line, "%s  (%zu/%zu)  %dx%d", fs::path(files[current]).filename().c_str(),
+                      current + 1, files.size(), image.width, image.height);
+      }
       hud.emplace_back(line);
       std::snprintf(line, sizeof line, "%d keypoints   threshold %.0f   %s", found.count, config.hessian_threshold,
                     config.upright ? "upright" : "oriented");
@@ -185,7 +314,7 @@ int view(Args args) {
     if (frames > 0 && shown >= frames) break;
     if (!keys.pause) current = (current + 1) % images.size();
   }
-  if (!screenshot.empty()) renderer.write_png(screenshot);
+  if (!screenshot.empty() && shown > 0) renderer.write_png(screenshot);
   gl::check_gl_errors("viewer");
   const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
   std::vector<double> sorted = frame_times;
@@ -193,6 +322,10 @@ int view(Args args) {
   std::fprintf(stderr, "%d frames in %.1f s: %.1f fps, median frame %.1f ms (%s)\n", shown, seconds,
                seconds > 0 ? shown / seconds : 0.0, sorted.empty() ? 0.0 : sorted[sorted.size() / 2],
                renderer_name.c_str());
+  if (stream && !stream->error().empty()) {
+    std::fprintf(stderr, "glsurf: error: %s; ended after %ld frames\n", stream->error().c_str(), stream->frames_read());
+    return 1;
+  }
   return 0;
 }
 
