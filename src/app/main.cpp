@@ -42,9 +42,9 @@ const char* kUsage =
     "  view [IMAGE|DIR...|-]  images in a window with their keypoints drawn from the GPU\n"
     "        [--raw WxH [--pix gray|rgb] -]  raw frames from standard input (e.g. from ffmpeg)\n"
     "        [--headless --frames N] [--screenshot out.png] [--threshold T] [--max-features N]\n"
-    "        [--upright] [--width W --height H] [--hud on|off]\n"
-    "        keys: space pause, n/p next/previous, +/- threshold, u upright, s screenshot,\n"
-    "              h help, q/Esc quit\n"
+    "        [--upright] [--width W --height H] [--hud on|off] [--match]\n"
+    "        keys: space pause, n/p next/previous, +/- threshold, u upright, m match mode,\n"
+    "              r set reference, s screenshot, h help, q/Esc quit\n"
     "  help                   this text\n";
 
 int info(Args args) {

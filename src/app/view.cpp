@@ -6,6 +6,8 @@
 #include "gl/error.hpp"
 #include "gl/gl.hpp"
 #include "io/image.hpp"
+#include "match/homography.hpp"
+#include "match/matcher.hpp"
 #include "surf/detector.hpp"
 
 #define GLFW_INCLUDE_NONE
@@ -54,7 +56,7 @@ std::vector<std::string> image_files(const std::vector<std::string>& names) {
 // Keys, gathered by the GLFW callback and handled once per frame.
 struct Keys {
   bool pause = false, next = false, previous = false, faster = false, slower = false, upright = false,
-       screenshot = false, help = false, quit = false;
+       screenshot = false, help = false, quit = false, match = false, reference = false;
 };
 
 void on_key(GLFWwindow* window, int key, int, int action, int) {
@@ -71,6 +73,8 @@ void on_key(GLFWwindow* window, int key, int, int action, int) {
     case GLFW_KEY_U: k.upright = true; break;
     case GLFW_KEY_S: k.screenshot = true; break;
     case GLFW_KEY_H: k.help = !k.help; break;
+    case GLFW_KEY_M: k.match = !k.match; break;
+    case GLFW_KEY_R: k.reference = true; break;
     case GLFW_KEY_Q:
     case GLFW_KEY_ESCAPE: k.quit = true; break;
     default: break;
@@ -169,6 +173,7 @@ int view(Args args) {
   const int frames = args.option_int("--frames", 0, 0, 1 << 30);
   const std::string screenshot = args.option("--screenshot", "");
   const bool hud_on = args.option("--hud", "on") != "off";
+  const bool start_matching = args.flag("--match");
   DetectorConfig config;
   config.hessian_threshold = args.option_float("--threshold", config.hessian_threshold, 0.0f, 1e12f);
   config.max_features = args.option_int("--max-features", 0, 0, 1 << 20);
@@ -216,13 +221,20 @@ int view(Args args) {
   ViewRenderer renderer(gl::ShaderSource::from_environment());
   auto detector = std::make_unique<Detector>(context, config);
   Keys keys;
+  keys.match = start_matching;
+  // Match mode: the reference frame, its keypoints, and its descriptors on the GPU.
+  Matcher matcher(context, MatchConfig{});
+  gl::Texture reference_texture;
+  Features reference;
+  DescriptorTextures reference_descriptors;
+  bool have_reference = false;
   if (!headless) {
     glfwSetWindowUserPointer(context.glfw_window(), &keys);
     glfwSetKeyCallback(context.glfw_window(), on_key);
     glfwSwapInterval(0);
   }
   size_t current = 0;
-  int shown = 0, screenshots = 0;
+  int shown = 0, screenshots = 0, last_matches = 0, last_inliers = 0;
   std::vector<double> frame_times;
   const Clock::time_point started = Clock::now();
   double fps = 0, detect_ms = 0;
@@ -239,6 +251,7 @@ int view(Args args) {
         if (keys.upright) config.upright = !config.upright;
         keys.faster = keys.slower = keys.upright = false;
         detector = std::make_unique<Detector>(context, config);
+        have_reference = false;  // keypoints of another configuration
       }
       if (keys.next) current = (current + 1) % images.size(), keys.next = false;
       if (keys.previous) current = (current + images.size() - 1) % images.size(), keys.previous = false;
@@ -267,7 +280,50 @@ int view(Args args) {
     }
     texture.upload(image.pixels.data());
     const Clock::time_point t0 = Clock::now();
-    const Detector::OnGpu found = detector->detect_on_gpu(image);
+    std::vector<ViewRenderer::Line> lines;
+    int match_count = 0, inlier_count = 0;
+    Detector::OnGpu found;
+    if (keys.match) {
+      if (!have_reference || keys.reference) {  // the first frame, or the current one on 'r'
+        reference = detector->detect_and_compute(image, &reference_descriptors);
+        reference_texture = gl::Texture(image.width, image.height, gl::Format::R8, "view_reference");
+        reference_texture.upload(image.pixels.data());
+        have_reference = true;
+        keys.reference = false;
+      }
+      DescriptorTextures current_descriptors;
+      const Features current = detector->detect_and_compute(image, &current_descriptors);
+      found = detector->last_on_gpu();
+      const std::vector<Match> matches = matcher.match(reference_descriptors, current_descriptors);
+      std::vector<PointPair> pairs;
+      for (const Match& m : matches) {
+        const KeyPoint& a = reference.keypoints[static_cast<size_t>(m.query)];
+        const KeyPoint& b = current.keypoints[static_cast<size_t>(m.train)];
+        pairs.push_back({a.x, a.y, b.x, b.y});
+      }
+      const HomographyResult h = ransac_homography(pairs);
+      match_count = last_matches = static_cast<int>(matches.size());
+      inlier_count = last_inliers = h.inlier_count;
+      for (size_t i = 0; i < pairs.size(); ++i) {
+        const bool in = h.found && h.inliers[i];
+        lines.push_back({static_cast<float>(pairs[i].ax), static_cast<float>(pairs[i].ay),
+                         static_cast<float>(pairs[i].bx), static_cast<float>(pairs[i].by),
+                         {in ? 0.15f : 0.95f, in ? 0.9f : 0.2f, in ? 0.25f : 0.15f, in ? 0.9f : 0.6f}});
+      }
+      if (h.found) {  // the reference's outline mapped into the current frame
+        const double w = reference_texture.width() - 1.0, hh = reference_texture.height() - 1.0;
+        const double corners[5][2] = {{0, 0}, {w, 0}, {w, hh}, {0, hh}, {0, 0}};
+        for (int c = 0; c < 4; ++c) {
+          double x0, y0, x1, y1;
+          apply(h.h, corners[c][0], corners[c][1], x0, y0);
+          apply(h.h, corners[c + 1][0], corners[c + 1][1], x1, y1);
+          lines.push_back({static_cast<float>(x0), static_cast<float>(y0), static_cast<float>(x1),
+                           static_cast<float>(y1), {0.25f, 0.55f, 1.0f, 1.0f}, true});
+        }
+      }
+    } else {
+      found = detector->detect_on_gpu(image);
+    }
     detect_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 
     std::vector<std::string> hud;
@@ -284,15 +340,24 @@ int view(Args args) {
       std::snprintf(line, sizeof line, "%d keypoints   threshold %.0f   %s", found.count, config.hessian_threshold,
                     config.upright ? "upright" : "oriented");
       hud.emplace_back(line);
-      std::snprintf(line, sizeof line, "%.1f fps   detect + orient %.1f ms", fps, detect_ms);
+      if (keys.match) {
+        std::snprintf(line, sizeof line, "match mode: %d matches, %d inliers   %.1f fps   %.1f ms", match_count,
+                      inlier_count, fps, detect_ms);
+      } else {
+        std::snprintf(line, sizeof line, "%.1f fps   detect + orient %.1f ms", fps, detect_ms);
+      }
       hud.emplace_back(line);
       hud.emplace_back(renderer_name);
       if (keys.help) {
         hud.emplace_back("space pause   n/p next/previous   +/- threshold   u upright");
-        hud.emplace_back("s screenshot   h help   q/Esc quit");
+        hud.emplace_back("m match mode   r reference   s screenshot   h help   q/Esc quit");
       }
     }
-    renderer.render(runner, texture, found, hud);
+    if (keys.match) {
+      renderer.render_pair(runner, reference_texture, texture, found, lines, hud);
+    } else {
+      renderer.render(runner, texture, found, hud);
+    }
     ++shown;
     if (!headless) {
       gl::blit_to_window(renderer.frame(), width, height);
@@ -322,6 +387,7 @@ int view(Args args) {
   std::fprintf(stderr, "%d frames in %.1f s: %.1f fps, median frame %.1f ms (%s)\n", shown, seconds,
                seconds > 0 ? shown / seconds : 0.0, sorted.empty() ? 0.0 : sorted[sorted.size() / 2],
                renderer_name.c_str());
+  if (keys.match) std::fprintf(stderr, "match mode, last frame: %d matches, %d inliers\n", last_matches, last_inliers);
   if (stream && !stream->error().empty()) {
     std::fprintf(stderr, "glsurf: error: %s; ended after %ld frames\n", stream->error().c_str(), stream->frames_read());
     return 1;

@@ -27,7 +27,8 @@ ViewRenderer::ViewRenderer(const gl::ShaderSource& shaders)
     : image_(shaders, "common/fullscreen.vert", "view/image.frag"),
       keypoints_(shaders, "view/keypoints.vert", "view/colour.frag"),
       text_(shaders, "view/text.vert", "view/colour.frag"),
-      hud_({2, 4}) {}
+      hud_({2, 4}),
+      lines_({2, 4}) {}
 
 void ViewRenderer::resize(int width, int height) {
   if (frame_ && frame_.width() == width && frame_.height() == height) return;
@@ -37,11 +38,34 @@ void ViewRenderer::resize(int width, int height) {
   target_ = std::move(target);
 }
 
+void ViewRenderer::fit(int image_width, int image_height, float x0, float width, float& ox, float& oy,
+                       float& scale) const {
+  scale = std::min(width / image_width, static_cast<float>(frame_.height()) / image_height);
+  ox = x0 + 0.5f * (width - scale * image_width);
+  oy = 0.5f * (frame_.height() - scale * image_height);
+}
+
 void ViewRenderer::placement(int image_width, int image_height, float& offset_x, float& offset_y,
                              float& scale) const {
-  scale = std::min(static_cast<float>(frame_.width()) / image_width, static_cast<float>(frame_.height()) / image_height);
-  offset_x = 0.5f * (frame_.width() - scale * image_width);
-  offset_y = 0.5f * (frame_.height() - scale * image_height);
+  fit(image_width, image_height, 0.0f, static_cast<float>(frame_.width()), offset_x, offset_y, scale);
+}
+
+void ViewRenderer::draw_image(gl::PassRunner& runner, const gl::Texture& image, const Detector::OnGpu* keypoints,
+                              float ox, float oy, float scale, bool whole) {
+  const glm::vec2 view(static_cast<float>(frame_.width()), static_cast<float>(frame_.height()));
+  if (whole) {
+    runner.run("view_image", image_, target_, {{"u_image", image}}, {{"u_offset", glm::vec2(ox, oy)}, {"u_scale", scale}});
+  } else {  // this image's half of the view
+    const int half = frame_.width() / 2;
+    const int x0 = ox < half ? 0 : half;
+    runner.run_in({x0, 0, x0 == 0 ? half : frame_.width() - half, frame_.height()}, "view_image", image_, target_,
+                  {{"u_image", image}}, {{"u_offset", glm::vec2(ox, oy)}, {"u_scale", scale}});
+  }
+  if (keypoints && keypoints->count > 0) {
+    runner.draw("view_keypoints", keypoints_, target_, GL_LINES, 66, keypoints->count, nullptr,
+                {{"u_list", *keypoints->list}, {"u_angles", *keypoints->angles}},
+                {{"u_offset", glm::vec2(ox, oy)}, {"u_scale", scale}, {"u_view_size", view}});
+  }
 }
 
 void ViewRenderer::render(gl::PassRunner& runner, const gl::Texture& image, const Detector::OnGpu& keypoints,
@@ -49,14 +73,38 @@ void ViewRenderer::render(gl::PassRunner& runner, const gl::Texture& image, cons
   GLSURF_EXPECTS(frame_, "resize() before render()");
   float ox = 0, oy = 0, scale = 1;
   placement(image.width(), image.height(), ox, oy, scale);
-  const glm::vec2 view(static_cast<float>(frame_.width()), static_cast<float>(frame_.height()));
-  runner.run("view_image", image_, target_, {{"u_image", image}},
-             {{"u_offset", glm::vec2(ox, oy)}, {"u_scale", scale}});
-  if (keypoints.count > 0) {
-    runner.draw("view_keypoints", keypoints_, target_, GL_LINES, 66, keypoints.count, nullptr,
-                {{"u_list", *keypoints.list}, {"u_angles", *keypoints.angles}},
-                {{"u_offset", glm::vec2(ox, oy)}, {"u_scale", scale}, {"u_view_size", view}});
+  draw_image(runner, image, &keypoints, ox, oy, scale, true);
+  draw_hud(runner, hud);
+}
+
+void ViewRenderer::render_pair(gl::PassRunner& runner, const gl::Texture& reference, const gl::Texture& current,
+                               const Detector::OnGpu& keypoints, const std::vector<Line>& lines,
+                               const std::vector<std::string>& hud) {
+  GLSURF_EXPECTS(frame_, "resize() before render()");
+  const float half = static_cast<float>(frame_.width() / 2);
+  float rx = 0, ry = 0, rs = 1, cx = 0, cy = 0, cs = 1;
+  fit(reference.width(), reference.height(), 0.0f, half, rx, ry, rs);
+  fit(current.width(), current.height(), half, static_cast<float>(frame_.width()) - half, cx, cy, cs);
+  draw_image(runner, reference, nullptr, rx, ry, rs, false);
+  draw_image(runner, current, &keypoints, cx, cy, cs, false);
+  if (!lines.empty()) {
+    std::vector<float> v;
+    for (const Line& l : lines) {
+      const float ax = l.both_in_current ? cx + cs * l.x0 : rx + rs * l.x0;
+      const float ay = l.both_in_current ? cy + cs * l.y0 : ry + rs * l.y0;
+      v.insert(v.end(), {ax + 0.5f, ay + 0.5f, l.colour[0], l.colour[1], l.colour[2], l.colour[3]});
+      v.insert(v.end(), {cx + cs * l.x1 + 0.5f, cy + cs * l.y1 + 0.5f, l.colour[0], l.colour[1], l.colour[2],
+                         l.colour[3]});
+    }
+    lines_.set(v);
+    const glm::vec2 view(static_cast<float>(frame_.width()), static_cast<float>(frame_.height()));
+    runner.draw("view_lines", text_, target_, GL_LINES, lines_.vertices(), 1, &lines_, {}, {{"u_view_size", view}});
   }
+  draw_hud(runner, hud);
+}
+
+void ViewRenderer::draw_hud(gl::PassRunner& runner, const std::vector<std::string>& hud) {
+  const glm::vec2 view(static_cast<float>(frame_.width()), static_cast<float>(frame_.height()));
   if (hud.empty()) return;
   // Text quads from stb_easy_font (x, y, z, rgba8 per vertex), scaled 1.5x,
   // over a translucent panel; two triangles per quad, x y r g b a per vertex.

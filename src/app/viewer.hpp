@@ -23,6 +23,17 @@ class ViewRenderer {
   void resize(int width, int height);  // the frame's size; allocates only when it changes
   void render(gl::PassRunner& runner, const gl::Texture& image, const Detector::OnGpu& keypoints,
               const std::vector<std::string>& hud);
+  // Match mode: the reference (left half) and the current image (right half,
+  // with its keypoints), and coloured lines given in each image's pixels:
+  // per line x0 y0 (reference) x1 y1 (current) r g b a.
+  struct Line {
+    float x0, y0, x1, y1;
+    float colour[4];
+    bool both_in_current = false;  // both ends in the current image (the outline)
+  };
+  void render_pair(gl::PassRunner& runner, const gl::Texture& reference, const gl::Texture& current,
+                   const Detector::OnGpu& keypoints, const std::vector<Line>& lines,
+                   const std::vector<std::string>& hud);
   const gl::Framebuffer& frame() const { return target_; }
   const gl::Texture& frame_texture() const { return frame_; }
   void write_png(const std::string& path) const;  // atomically
@@ -30,10 +41,15 @@ class ViewRenderer {
   void placement(int image_width, int image_height, float& offset_x, float& offset_y, float& scale) const;
 
  private:
+  void draw_image(gl::PassRunner& runner, const gl::Texture& image, const Detector::OnGpu* keypoints, float ox,
+                  float oy, float scale, bool clear);
+  void draw_hud(gl::PassRunner& runner, const std::vector<std::string>& hud);
+  void fit(int image_width, int image_height, float x0, float width, float& ox, float& oy, float& scale) const;
+
   gl::Program image_, keypoints_, text_;
   gl::Texture frame_;
   gl::Framebuffer target_;
-  gl::VertexBuffer hud_;
+  gl::VertexBuffer hud_, lines_;
 };
 
 }  // namespace glsurf::app

@@ -87,6 +87,7 @@ int Detector::find(const GrayImage& image) {
   // list takes them in its own (deterministic) order up to its capacity.
   const int listed = std::min(candidates_, compact_.capacity());
   compact_.write_list(runner_, extrema_, candidates_, selection);
+  listed_ = listed;
   return listed;
 }
 

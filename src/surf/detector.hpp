@@ -63,6 +63,9 @@ class Detector {
     int count = 0;
   };
   OnGpu detect_on_gpu(const GrayImage& image);
+  // The point list and angles of the last detect_on_gpu or detect_and_compute
+  // (list entries, before any trimming to max_features).
+  OnGpu last_on_gpu() const { return {&compact_.list(), &describe_.angles(), listed_}; }
 
   const DetectorConfig& config() const { return config_; }
   gl::PassRunner& runner() { return runner_; }
@@ -86,6 +89,7 @@ class Detector {
   gl::Texture image_;
   int width_ = 0, height_ = 0;
   int candidates_ = 0;
+  int listed_ = 0;
   bool truncated_ = false;
 };
 
