@@ -222,12 +222,17 @@ int view(Args args) {
   auto detector = std::make_unique<Detector>(context, config);
   Keys keys;
   keys.match = start_matching;
+  std::string stage_times;  // GPU milliseconds per stage, from the runner's timer queries
   // Match mode: the reference frame, its keypoints, and its descriptors on the GPU.
   Matcher matcher(context, MatchConfig{});
   gl::Texture reference_texture;
   Features reference;
   DescriptorTextures reference_descriptors;
   bool have_reference = false;
+  if (hud_on) {
+    detector->runner().set_profiling(true);
+    matcher.runner().set_profiling(true);
+  }
   if (!headless) {
     glfwSetWindowUserPointer(context.glfw_window(), &keys);
     glfwSetKeyCallback(context.glfw_window(), on_key);
@@ -251,6 +256,7 @@ int view(Args args) {
         if (keys.upright) config.upright = !config.upright;
         keys.faster = keys.slower = keys.upright = false;
         detector = std::make_unique<Detector>(context, config);
+        detector->runner().set_profiling(hud_on);
         have_reference = false;  // keypoints of another configuration
       }
       if (keys.next) current = (current + 1) % images.size(), keys.next = false;
@@ -325,6 +331,38 @@ int view(Args args) {
       found = detector->detect_on_gpu(image);
     }
     detect_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    {
+      // Per-stage GPU time of this frame; a value longer than the whole
+      // detection is a timer artefact (llvmpipe) and is shown as n/a.
+      const char* stages[][2] = {{"integral_", "integral"}, {"hessian_", "hessian"}, {"detect_", "nms"},
+                                 {"select_", "select"},     {"compact_", "list"},    {"describe_", "describe"},
+                                 {"match_", "match"}};
+      double ms[7] = {0, 0, 0, 0, 0, 0, 0};
+      bool bogus[7] = {false, false, false, false, false, false, false};
+      for (const auto& p : detector->runner().take_profile()) {
+        for (int i = 0; i < 7; ++i) {
+          if (p.name.rfind(stages[i][0], 0) == 0) {
+            ms[i] += p.milliseconds;
+            bogus[i] = bogus[i] || p.milliseconds > detect_ms;
+          }
+        }
+      }
+      for (const auto& p : matcher.runner().take_profile()) {
+        ms[6] += p.milliseconds;
+        bogus[6] = bogus[6] || p.milliseconds > detect_ms;
+      }
+      stage_times = "GPU ms:";
+      for (int i = 0; i < 7; ++i) {
+        if (ms[i] == 0 && !bogus[i]) continue;
+        char cell[48];
+        if (bogus[i]) {
+          std::snprintf(cell, sizeof cell, "  %s n/a", stages[i][1]);
+        } else {
+          std::snprintf(cell, sizeof cell, "  %s %.1f", stages[i][1], ms[i]);
+        }
+        stage_times += cell;
+      }
+    }
 
     std::vector<std::string> hud;
     if (hud_on) {
@@ -347,6 +385,7 @@ int view(Args args) {
         std::snprintf(line, sizeof line, "%.1f fps   detect + orient %.1f ms", fps, detect_ms);
       }
       hud.emplace_back(line);
+      hud.emplace_back(stage_times);
       hud.emplace_back(renderer_name);
       if (keys.help) {
         hud.emplace_back("space pause   n/p next/previous   +/- threshold   u upright");
