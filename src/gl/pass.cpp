@@ -100,45 +100,8 @@ void PassRunner::draw(const char* name, const Program& program, const Framebuffe
                       int vertices, int instances, const VertexBuffer* buffer, std::initializer_list<Input> inputs,
                       std::initializer_list<Uniform> uniforms) {
   GLSURF_EXPECTS(vertices > 0 && instances > 0, std::string(name) + ": nothing to draw");
-  for (const Input& in : inputs) {
-    GLSURF_EXPECTS(!target.writes(in.texture),
-                   std::string(name) + ": reads and writes texture '" + in.texture.label() + "'");
-    GLSURF_EXPECTS(program.uniform_location(in.sampler) != -1,
-                   std::string(name) + ": " + program.label() + " has no sampler '" + in.sampler + "'");
-  }
-  for (const Uniform& u : uniforms) {
-    GLSURF_EXPECTS(program.uniform_location(u.name) != -1,
-                   std::string(name) + ": " + program.label() + " has no uniform '" + u.name + "'");
-  }
-  GLint previous_target = 0, previous_viewport[4] = {0, 0, 0, 0};
-  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_target);
-  glGetIntegerv(GL_VIEWPORT, previous_viewport);
-  glUseProgram(program.id());
-  GLint unit = 0;
-  for (const Input& in : inputs) {
-    glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
-    glBindTexture(GL_TEXTURE_2D, in.texture.id());
-    glUniform1i(program.uniform_location(in.sampler), unit);
-    ++unit;
-  }
-  for (const Uniform& u : uniforms) std::visit(SetUniform{program.uniform_location(u.name)}, u.value);
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target.id());
-  glViewport(0, 0, target.width(), target.height());
-  glBindVertexArray(buffer ? buffer->vao() : vao_);
-  glEnable(GL_BLEND);
-  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-  glDrawArraysInstanced(mode, 0, vertices, instances);
-  glDisable(GL_BLEND);
-  glBindVertexArray(0);
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(previous_target));
-  glViewport(previous_viewport[0], previous_viewport[1], previous_viewport[2], previous_viewport[3]);
-  for (GLint i = unit - 1; i >= 0; --i) {
-    glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(i));
-    glBindTexture(GL_TEXTURE_2D, 0);
-  }
-  glUseProgram(0);
-  ++passes_run_;
-  if (check_every_pass_) check_gl_errors(std::string("draw '") + name + "' into '" + target.label() + "'");
+  draw({0, 0, target.width(), target.height()}, name, program, target, inputs, uniforms,
+       {mode, vertices, instances, buffer ? buffer->vao() : 0u, Blend::Alpha, DepthMode::Off});
 }
 
 VertexBuffer::VertexBuffer(std::vector<int> sizes) {
@@ -224,7 +187,7 @@ void PassRunner::clear(const Framebuffer& target, const glm::vec4& value) {
 void PassRunner::run_in(const Region& region, const char* name, const Program& program,
                         const Framebuffer& target, std::initializer_list<Input> inputs,
                         std::initializer_list<Uniform> uniforms) {
-  draw(region, name, program, target, inputs, uniforms, GL_TRIANGLES, 3, false);
+  draw(region, name, program, target, inputs, uniforms, {GL_TRIANGLES, 3, 1, 0u, Blend::None, DepthMode::Off});
 }
 
 void PassRunner::run_depth(DepthMode depth, const Region& region, const char* name, const Program& program,
@@ -232,7 +195,7 @@ void PassRunner::run_depth(DepthMode depth, const Region& region, const char* na
                            std::initializer_list<Uniform> uniforms) {
   GLSURF_EXPECTS(depth == DepthMode::Off || target.has_depth(),
                  std::string(name) + ": target '" + target.label() + "' has no depth attachment");
-  draw(region, name, program, target, inputs, uniforms, GL_TRIANGLES, 3, false, depth);
+  draw(region, name, program, target, inputs, uniforms, {GL_TRIANGLES, 3, 1, 0u, Blend::None, depth});
 }
 
 void PassRunner::clear_depth(const Framebuffer& target, float value) {
@@ -248,12 +211,14 @@ void PassRunner::clear_depth(const Framebuffer& target, float value) {
 void PassRunner::scatter(const char* name, const Program& program, const Framebuffer& target, int points,
                          std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms) {
   GLSURF_EXPECTS(points > 0, std::string(name) + ": no points to scatter");
-  draw({0, 0, target.width(), target.height()}, name, program, target, inputs, uniforms, GL_POINTS, points, true);
+  draw({0, 0, target.width(), target.height()}, name, program, target, inputs, uniforms,
+       {GL_POINTS, points, 1, 0u, Blend::Additive, DepthMode::Off});
 }
 
 void PassRunner::draw(const Region& region, const char* name, const Program& program, const Framebuffer& target,
                       std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms,
-                      unsigned mode, int vertices, bool additive, DepthMode depth) {
+                      const DrawState& state) {
+  const DepthMode depth = state.depth;
   GLSURF_EXPECTS(region.x >= 0 && region.y >= 0 && region.width > 0 && region.height > 0 &&
                      region.x + region.width <= target.width() && region.y + region.height <= target.height(),
                  std::string(name) + ": region outside target '" + target.label() + "'");
@@ -291,17 +256,21 @@ void PassRunner::draw(const Region& region, const char* name, const Program& pro
   }
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target.id());
   glViewport(region.x, region.y, region.width, region.height);
-  glBindVertexArray(vao_);
+  glBindVertexArray(state.vao ? state.vao : vao_);
   if (depth != DepthMode::Off) {
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(depth == DepthMode::Mark ? GL_ALWAYS : GL_GREATER);
     glDepthMask(depth == DepthMode::Mark ? GL_TRUE : GL_FALSE);
     if (depth == DepthMode::Mark) glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
   }
-  if (additive) {
+  if (state.blend != Blend::None) {
     glEnable(GL_BLEND);
     glBlendEquation(GL_FUNC_ADD);
-    glBlendFunc(GL_ONE, GL_ONE);
+    if (state.blend == Blend::Additive) {
+      glBlendFunc(GL_ONE, GL_ONE);
+    } else {
+      glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    }
   }
   if (profiling_) {
     if (pending_.size() == queries_.size()) {
@@ -311,12 +280,12 @@ void PassRunner::draw(const Region& region, const char* name, const Program& pro
     const GLuint query = queries_[pending_.size()];
     pending_.emplace_back(name, query);
     glBeginQuery(GL_TIME_ELAPSED, query);
-    glDrawArrays(mode, 0, vertices);
+    glDrawArraysInstanced(state.mode, 0, state.vertices, state.instances);
     glEndQuery(GL_TIME_ELAPSED);
   } else {
-    glDrawArrays(mode, 0, vertices);
+    glDrawArraysInstanced(state.mode, 0, state.vertices, state.instances);
   }
-  if (additive) glDisable(GL_BLEND);
+  if (state.blend != Blend::None) glDisable(GL_BLEND);
   if (depth != DepthMode::Off) {
     glDisable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);

@@ -110,9 +110,17 @@ class PassRunner {
   std::uint64_t passes_run() const { return passes_run_; }
 
  private:
+  enum class Blend { None, Additive, Alpha };
+  struct DrawState {
+    unsigned mode;
+    int vertices, instances;
+    unsigned vao;  // 0: the runner's empty one
+    Blend blend;
+    DepthMode depth;
+  };
+  // Every draw goes through here: checks, bindings, the draw, and restoring state.
   void draw(const Region& region, const char* name, const Program& program, const Framebuffer& target,
-            std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms, unsigned mode,
-            int vertices, bool additive, DepthMode depth = DepthMode::Off);
+            std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms, const DrawState& state);
 
   unsigned vao_ = 0;
   int max_units_ = 0;
