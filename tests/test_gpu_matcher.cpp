@@ -40,6 +40,17 @@ bool same_choice(int gpu, float gpu_d2, int cpu, float cpu_d2) {
   return gpu == cpu || (gpu >= 0 && cpu >= 0 && std::abs(gpu_d2 - cpu_d2) <= 1e-6f);
 }
 
+// How many queries differ from the CPU's choice (ties within 1e-6 allowed).
+int differences(const std::vector<TwoNearest>& gpu, const std::vector<TwoNearest>& cpu) {
+  int differ = 0;
+  for (size_t i = 0; i < cpu.size(); ++i) {
+    differ += !same_choice(gpu[i].best, gpu[i].best_d2, cpu[i].best, cpu[i].best_d2) ||
+              !same_choice(gpu[i].second, gpu[i].second_d2, cpu[i].second, cpu[i].second_d2) ||
+              std::abs(gpu[i].best_d2 - cpu[i].best_d2) > 1e-5f;
+  }
+  return differ;
+}
+
 }  // namespace
 
 TEST_SUITE("gl") {
@@ -63,15 +74,9 @@ TEST_CASE("GPU two nearest neighbours equal the CPU's on random descriptors, any
         m.runner().set_check_every_pass(true);
         const std::vector<TwoNearest> gpu = m.two_nearest(q, t);
         REQUIRE(gpu.size() == cpu.size());
-        int differ = 0;
-        for (size_t i = 0; i < cpu.size(); ++i) {
-          differ += !same_choice(gpu[i].best, gpu[i].best_d2, cpu[i].best, cpu[i].best_d2) ||
-                    !same_choice(gpu[i].second, gpu[i].second_d2, cpu[i].second, cpu[i].second_d2) ||
-                    std::abs(gpu[i].best_d2 - cpu[i].best_d2) > 1e-5f;
-        }
         INFO(c.queries << " x " << c.trains << " (" << c.size << "-D), laplacian " << laplacian << ", "
                        << (method == MatchMethod::Fused ? "fused" : "plain"));
-        CHECK(differ == 0);
+        CHECK(differences(gpu, cpu) == 0);
       }
     }
   }
@@ -171,14 +176,8 @@ TEST_CASE("small memory budgets tile the queries, partial groups included, witho
       Matcher tiled(test::headless_context(), MatchConfig{}, gl::ShaderSource::from_environment(), budget, method);
       const std::vector<TwoNearest> gpu = tiled.two_nearest(q, t);
       REQUIRE(gpu.size() == cpu.size());
-      int differ = 0;
-      for (size_t i = 0; i < cpu.size(); ++i) {
-        differ += !same_choice(gpu[i].best, gpu[i].best_d2, cpu[i].best, cpu[i].best_d2) ||
-                  !same_choice(gpu[i].second, gpu[i].second_d2, cpu[i].second, cpu[i].second_d2) ||
-                  std::abs(gpu[i].best_d2 - cpu[i].best_d2) > 1e-5f;
-      }
       INFO("budget " << budget << ", " << (method == MatchMethod::Fused ? "fused" : "plain"));
-      CHECK(differ == 0);
+      CHECK(differences(gpu, cpu) == 0);
     }
   }
 }

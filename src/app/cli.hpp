@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gl/error.hpp"
+#include "surf/keypoint.hpp"
 
 namespace glsurf::app {
 
@@ -33,6 +34,11 @@ class Args {
  private:
   std::vector<std::string> words_;
 };
+
+// Options shared by the commands that detect: --backend gl|cpu, and
+// --threshold --max-features --octaves --layers --upright --extended.
+std::string backend_option(Args& args);
+DetectorConfig detector_options(Args& args);
 
 int bench(Args args);
 int detect(Args args);

@@ -57,15 +57,8 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& names) {
 }  // namespace
 
 int detect(Args args) {
-  const std::string backend = args.option("--backend", "gl");
-  if (backend != "gl" && backend != "cpu") throw UsageError("--backend must be gl or cpu, not '" + backend + "'");
-  DetectorConfig config;
-  config.hessian_threshold = args.option_float("--threshold", config.hessian_threshold, 0.0f, 1e12f);
-  config.max_features = args.option_int("--max-features", 0, 0, 1 << 20);
-  config.n_octaves = args.option_int("--octaves", config.n_octaves, 1, 8);
-  config.n_octave_layers = args.option_int("--layers", config.n_octave_layers, 1, 8);
-  config.upright = args.flag("--upright");
-  config.extended = args.flag("--extended");
+  const std::string backend = backend_option(args);
+  const DetectorConfig config = detector_options(args);
   const std::string format_name = args.option("--format", "txt");
   if (format_name != "txt" && format_name != "bin") throw UsageError("--format must be txt or bin");
   const FeatureFormat format = format_name == "txt" ? FeatureFormat::Txt : FeatureFormat::Bin;

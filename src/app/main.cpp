@@ -37,8 +37,8 @@ const char* kUsage =
     "  match [A B]            detect, describe and match two images, verify with a homography;\n"
     "                         with no images, the bundled graf1/graf3 pair and its ground truth\n"
     "        [-o matches.txt] [--homography H.txt] [--draw out.png] [--truth H.xml|H.txt]\n"
-    "        [--backend gl|cpu] [--threshold T] [--max-features N] [--upright] [--extended]\n"
-    "        [--ratio R] [--no-mutual] [--no-sign] [--max-distance D]\n"
+    "        [--backend gl|cpu] [--threshold T] [--max-features N] [--octaves N] [--layers N]\n"
+    "        [--upright] [--extended] [--ratio R] [--no-mutual] [--no-sign] [--max-distance D]\n"
     "  view [IMAGE|DIR...|-]  images in a window with their keypoints drawn from the GPU\n"
     "        [--raw WxH [--pix gray|rgb] -]  raw frames from standard input (e.g. from ffmpeg)\n"
     "        [--headless --frames N] [--screenshot out.png] [--threshold T] [--max-features N]\n"
@@ -131,6 +131,23 @@ float Args::option_float(const std::string& name, float fallback, float min_valu
   if (text.empty()) return fallback;
   return parse_option<float>(name, text, min_value, max_value, "a number",
                              [](const std::string& t, size_t* used) { return std::stof(t, used); });
+}
+
+std::string backend_option(Args& args) {
+  const std::string backend = args.option("--backend", "gl");
+  if (backend != "gl" && backend != "cpu") throw UsageError("--backend must be gl or cpu, not '" + backend + "'");
+  return backend;
+}
+
+DetectorConfig detector_options(Args& args) {
+  DetectorConfig config;
+  config.hessian_threshold = args.option_float("--threshold", config.hessian_threshold, 0.0f, 1e12f);
+  config.max_features = args.option_int("--max-features", 0, 0, 1 << 20);
+  config.n_octaves = args.option_int("--octaves", config.n_octaves, 1, 8);
+  config.n_octave_layers = args.option_int("--layers", config.n_octave_layers, 1, 8);
+  config.upright = args.flag("--upright");
+  config.extended = args.flag("--extended");
+  return config;
 }
 
 std::string Args::next_word() {

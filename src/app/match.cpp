@@ -21,13 +21,8 @@
 namespace glsurf::app {
 
 int match(Args args) {
-  const std::string backend = args.option("--backend", "gl");
-  if (backend != "gl" && backend != "cpu") throw UsageError("--backend must be gl or cpu, not '" + backend + "'");
-  DetectorConfig detector_config;
-  detector_config.hessian_threshold = args.option_float("--threshold", detector_config.hessian_threshold, 0.0f, 1e12f);
-  detector_config.max_features = args.option_int("--max-features", 0, 0, 1 << 20);
-  detector_config.upright = args.flag("--upright");
-  detector_config.extended = args.flag("--extended");
+  const std::string backend = backend_option(args);
+  const DetectorConfig detector_config = detector_options(args);
   MatchConfig match_config;
   match_config.ratio = args.option_float("--ratio", match_config.ratio, 0.0f, 1.0f);
   match_config.max_distance = args.option_float("--max-distance", 0.0f, 0.0f, 2.0f);
