@@ -44,5 +44,7 @@ int bench(Args args);
 int detect(Args args);
 int match(Args args);
 int view(Args args);
+int warp(Args args);
+int eval(Args args);
 
 }  // namespace glsurf::app

@@ -45,6 +45,12 @@ const char* kUsage =
     "        [--upright] [--width W --height H] [--hud on|off] [--match]\n"
     "        keys: space pause, n/p next/previous, +/- threshold, u upright, m match mode,\n"
     "              r set reference, s screenshot, h help, q/Esc quit\n"
+    "  warp IMAGE OUTDIR      a synthetic sequence img1..imgN + H1to2p..H1toNp (Oxford format)\n"
+    "        [--rotate A,..] [--scale S,..] [--perspective P,..] [--blur SIGMA,..]\n"
+    "        [--brightness B,..] [--noise SIGMA,..]   (equal-length lists; one image per value)\n"
+    "  eval SEQDIR            repeatability, correct matches, matching score, precision and\n"
+    "                         homography corner error for each pair 1->k (Mikolajczyk protocol)\n"
+    "        [--backend gl|cpu] [--json OUT] [--threshold T] [--max-features N] ...\n"
     "  help                   this text\n";
 
 int info(Args args) {
@@ -190,6 +196,8 @@ int main(int argc, char** argv) {
     if (command == "detect") return app::detect(std::move(args));
     if (command == "match") return app::match(std::move(args));
     if (command == "view") return app::view(std::move(args));
+    if (command == "warp") return app::warp(std::move(args));
+    if (command == "eval") return app::eval(std::move(args));
     if (command == "help" || command == "--help" || command == "-h") {
       std::fputs(app::kUsage, stdout);
       return 0;

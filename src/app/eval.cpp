@@ -1,0 +1,246 @@
+// glsurf warp — synthetic sequences in the Oxford format with exact
+// homographies; glsurf eval — the Mikolajczyk protocol on such a sequence.
+#include "app/cli.hpp"
+#include "cpu/descriptor.hpp"
+#include "cpu/matcher.hpp"
+#include "eval/metrics.hpp"
+#include "gl/context.hpp"
+#include "gl/error.hpp"
+#include "io/features.hpp"
+#include "io/image.hpp"
+#include "match/homography.hpp"
+#include "match/matcher.hpp"
+#include "surf/detector.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <random>
+#include <sstream>
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#endif
+#include <stb_image_write.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+namespace glsurf::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<double> number_list(Args& args, const std::string& name) {
+  const std::string text = args.option(name, "");
+  std::vector<double> values;
+  if (text.empty()) return values;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    try {
+      size_t used = 0;
+      values.push_back(std::stod(item, &used));
+      if (used != item.size()) throw std::invalid_argument(item);
+    } catch (const std::exception&) {
+      throw UsageError(name + " wants numbers separated by commas, got '" + item + "'");
+    }
+  }
+  return values;
+}
+
+Homography multiply(const Homography& a, const Homography& b) {
+  Homography c{};
+  for (int r = 0; r < 3; ++r)
+    for (int k = 0; k < 3; ++k)
+      for (int q = 0; q < 3; ++q) c[static_cast<size_t>(r * 3 + q)] += a[static_cast<size_t>(r * 3 + k)] * b[static_cast<size_t>(k * 3 + q)];
+  return c;
+}
+
+Homography invert(const Homography& h) {
+  const double A = h[4] * h[8] - h[5] * h[7], B = -(h[3] * h[8] - h[5] * h[6]), C = h[3] * h[7] - h[4] * h[6];
+  const double det = h[0] * A + h[1] * B + h[2] * C;
+  Homography inv = {A, -(h[1] * h[8] - h[2] * h[7]), h[1] * h[5] - h[2] * h[4], B, h[0] * h[8] - h[2] * h[6],
+                    -(h[0] * h[5] - h[2] * h[3]), C, -(h[0] * h[7] - h[1] * h[6]), h[0] * h[4] - h[1] * h[3]};
+  for (double& v : inv) v /= det;
+  return inv;
+}
+
+void write_png_gray(const std::string& path, const GrayImage& image) {
+  write_file_atomically(path, true, [&](std::ostream& out) {
+    auto sink = [](void* context, void* data, int size) {
+      static_cast<std::ostream*>(context)->write(static_cast<const char*>(data), size);
+    };
+    if (!stbi_write_png_to_func(sink, &out, image.width, image.height, 1, image.pixels.data(), image.width)) {
+      throw Error(path + ": PNG encoding failed");
+    }
+  });
+}
+
+}  // namespace
+
+int warp(Args args) {
+  const std::vector<double> rotate = number_list(args, "--rotate"), scale = number_list(args, "--scale"),
+                            perspective = number_list(args, "--perspective"), blur = number_list(args, "--blur"),
+                            brightness = number_list(args, "--brightness"), noise = number_list(args, "--noise");
+  const std::vector<std::string> positional = args.positionals();
+  args.finish();
+  if (positional.size() != 2) throw UsageError("warp needs IMAGE OUTDIR");
+  size_t steps = 0;
+  for (const auto* list : {&rotate, &scale, &perspective, &blur, &brightness, &noise}) {
+    if (list->empty()) continue;
+    if (steps != 0 && list->size() != steps) throw UsageError("all warp lists must have the same length");
+    steps = list->size();
+  }
+  if (steps == 0) throw UsageError("warp needs at least one of --rotate --scale --perspective --blur --brightness --noise");
+  const GrayImage image = load_gray(positional[0]);
+  const std::string out = positional[1];
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (!fs::is_directory(out)) throw Error(out + ": cannot create output directory");
+  write_png_gray((fs::path(out) / "img1.png").string(), image);
+  const double cx = (image.width - 1) / 2.0, cy = (image.height - 1) / 2.0;
+  std::mt19937 rng(12345);
+  for (size_t k = 0; k < steps; ++k) {
+    // Geometry, about the centre: scale and rotation (counter-clockwise on
+    // screen), then a horizontal perspective tilt.
+    const double a = (rotate.empty() ? 0 : rotate[k]) * 3.14159265358979323846 / 180.0;
+    const double s = scale.empty() ? 1.0 : scale[k];
+    const double p = perspective.empty() ? 0.0 : perspective[k] / image.width;
+    const Homography to_centre = {1, 0, -cx, 0, 1, -cy, 0, 0, 1}, back = {1, 0, cx, 0, 1, cy, 0, 0, 1};
+    const Homography core = {s * std::cos(a), s * std::sin(a), 0, -s * std::sin(a), s * std::cos(a), 0, p, 0, 1};
+    Homography h = multiply(back, multiply(core, to_centre));
+    for (double& v : h) v /= h[8];
+    const Homography inv = invert(h);
+    // Bilinear resampling from image 1; zero outside.
+    std::vector<double> warped(image.pixels.size(), 0.0);
+    for (int y = 0; y < image.height; ++y) {
+      for (int x = 0; x < image.width; ++x) {
+        double sx, sy;
+        apply(inv, x, y, sx, sy);
+        const int x0 = static_cast<int>(std::floor(sx)), y0 = static_cast<int>(std::floor(sy));
+        if (x0 < 0 || y0 < 0 || x0 + 1 >= image.width || y0 + 1 >= image.height) continue;
+        const double fx = sx - x0, fy = sy - y0;
+        warped[static_cast<size_t>(y) * image.width + x] =
+            (1 - fx) * (1 - fy) * image.at(x0, y0) + fx * (1 - fy) * image.at(x0 + 1, y0) +
+            (1 - fx) * fy * image.at(x0, y0 + 1) + fx * fy * image.at(x0 + 1, y0 + 1);
+      }
+    }
+    // Photometry: Gaussian blur, brightness offset, Gaussian noise.
+    if (!blur.empty() && blur[k] > 0) {
+      const double sigma = blur[k];
+      const int radius = static_cast<int>(std::ceil(3 * sigma));
+      std::vector<double> kernel(static_cast<size_t>(2 * radius + 1));
+      double total = 0;
+      for (int i = -radius; i <= radius; ++i) total += kernel[static_cast<size_t>(i + radius)] = std::exp(-i * i / (2 * sigma * sigma));
+      for (double& w : kernel) w /= total;
+      std::vector<double> tmp(warped.size());
+      for (int pass = 0; pass < 2; ++pass) {
+        for (int y = 0; y < image.height; ++y)
+          for (int x = 0; x < image.width; ++x) {
+            double sum = 0;
+            for (int i = -radius; i <= radius; ++i) {
+              const int xx = pass == 0 ? std::clamp(x + i, 0, image.width - 1) : x;
+              const int yy = pass == 1 ? std::clamp(y + i, 0, image.height - 1) : y;
+              sum += kernel[static_cast<size_t>(i + radius)] * warped[static_cast<size_t>(yy) * image.width + xx];
+            }
+            tmp[static_cast<size_t>(y) * image.width + x] = sum;
+          }
+        warped.swap(tmp);
+      }
+    }
+    std::normal_distribution<double> gauss(0.0, noise.empty() ? 0.0 : noise[k]);
+    GrayImage result(image.width, image.height);
+    for (size_t i = 0; i < warped.size(); ++i) {
+      double v = warped[i] + (brightness.empty() ? 0.0 : brightness[k]);
+      if (!noise.empty() && noise[k] > 0) v += gauss(rng);
+      result.pixels[i] = static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0, 255.0)));
+    }
+    const std::string n = std::to_string(k + 2);
+    write_png_gray((fs::path(out) / ("img" + n + ".png")).string(), result);
+    write_homography_file((fs::path(out) / ("H1to" + n + "p")).string(), h);
+  }
+  std::printf("%s: img1..img%zu with H1to2p..H1to%zup\n", out.c_str(), steps + 1, steps + 1);
+  return 0;
+}
+
+int eval(Args args) {
+  const std::string backend = backend_option(args);
+  const DetectorConfig config = detector_options(args);
+  const std::string json = args.option("--json", "");
+  const std::vector<std::string> positional = args.positionals();
+  args.finish();
+  if (positional.size() != 1) throw UsageError("eval needs a sequence directory (img1..imgN, H1to2p..H1toNp)");
+  const fs::path dir = positional[0];
+  auto find_image = [&](int k) -> std::string {
+    for (const char* ext : {".png", ".ppm", ".pgm", ".jpg", ".jpeg", ".bmp"}) {
+      const fs::path p = dir / ("img" + std::to_string(k) + ext);
+      if (fs::exists(p)) return p.string();
+    }
+    return "";
+  };
+  const std::string first = find_image(1);
+  if (first.empty()) throw Error(dir.string() + ": no img1 (png, ppm, pgm, jpg or bmp)");
+  const GrayImage a = load_gray(first);
+
+  std::unique_ptr<gl::Context> context;
+  std::unique_ptr<Detector> detector;
+  std::unique_ptr<Matcher> matcher;
+  if (backend == "gl") {
+    try {
+      context = std::make_unique<gl::Context>(gl::Context::headless());
+    } catch (const Error& e) {
+      throw Error(std::string(e.what()) + "; or run with --backend cpu");
+    }
+    detector = std::make_unique<Detector>(*context, config);
+    matcher = std::make_unique<Matcher>(*context, MatchConfig{});
+  }
+  auto describe = [&](const GrayImage& image) {
+    return detector ? detector->detect_and_compute(image) : cpu::detect_and_compute(image, config);
+  };
+  const Features fa = describe(a);
+  std::printf("%s (%s backend; ratio 0.8 + mutual matching; correct = reprojection error < 3 px)\n",
+              dir.string().c_str(), backend.c_str());
+  std::printf("%-5s %7s %7s %7s %7s %8s %7s %8s %8s %8s %8s %9s\n", "pair", "kp A", "kp B", "vis A", "vis B",
+              "repeat", "match", "correct", "<5px", "score", "precis", "corner px");
+  std::string records;
+  for (int k = 2;; ++k) {
+    const std::string path = find_image(k);
+    const fs::path hpath = dir / ("H1to" + std::to_string(k) + "p");
+    if (path.empty() || !fs::exists(hpath)) break;
+    const GrayImage b = load_gray(path);
+    const Homography truth = read_homography_file(hpath.string());
+    const Features fb = describe(b);
+    const std::vector<Match> matches = matcher ? matcher->match(fa, fb) : cpu::match(fa, fb, MatchConfig{});
+    const PairScore s = score_pair(fa, fb, matches, truth, a.width, a.height, b.width, b.height);
+    char corner[32];
+    if (s.corner_error >= 0) std::snprintf(corner, sizeof corner, "%9.2f", s.corner_error);
+    else std::snprintf(corner, sizeof corner, "%9s", "none");
+    std::printf("1->%-2d %7d %7d %7d %7d %7.1f%% %7d %8d %8d %7.1f%% %7.1f%% %s\n", k, s.keypoints_a, s.keypoints_b,
+                s.visible_a, s.visible_b, 100 * s.repeatability, s.matches, s.correct_3px, s.correct_5px,
+                100 * s.matching_score, 100 * s.precision, corner);
+    char record[512];
+    std::snprintf(record, sizeof record,
+                  "%s    {\"pair\": \"1-%d\", \"keypoints_a\": %d, \"keypoints_b\": %d, \"visible_a\": %d, "
+                  "\"visible_b\": %d, \"correspondences\": %d, \"repeatability\": %.4f, \"matches\": %d, "
+                  "\"correct_3px\": %d, \"correct_5px\": %d, \"matching_score\": %.4f, \"precision\": %.4f, "
+                  "\"inliers\": %d, \"corner_error\": %s}",
+                  records.empty() ? "" : ",\n", k, s.keypoints_a, s.keypoints_b, s.visible_a, s.visible_b,
+                  s.correspondences, s.repeatability, s.matches, s.correct_3px, s.correct_5px, s.matching_score,
+                  s.precision, s.inliers, s.corner_error >= 0 ? std::to_string(s.corner_error).c_str() : "null");
+    records += record;
+  }
+  if (records.empty()) throw Error(dir.string() + ": no pairs (img2 with H1to2p, ...)");
+  if (!json.empty()) {
+    write_file_atomically(json, false, [&](std::ostream& out) {
+      out << "{\n  \"sequence\": \"" << dir.string() << "\",\n  \"backend\": \"" << backend << "\",\n  \"pairs\": [\n"
+          << records << "\n  ]\n}\n";
+    });
+  }
+  return 0;
+}
+
+}  // namespace glsurf::app

@@ -1,0 +1,75 @@
+// Evaluation metrics on hand-built cases whose values are worked out by hand.
+#include <doctest/doctest.h>
+
+#include "eval/metrics.hpp"
+
+#include <cmath>
+
+using namespace glsurf;
+
+namespace {
+
+KeyPoint at(double x, double y, double size) {
+  KeyPoint k;
+  k.x = static_cast<float>(x);
+  k.y = static_cast<float>(y);
+  k.size = static_cast<float>(size);
+  return k;
+}
+
+const Homography kIdentity = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+
+}  // namespace
+
+TEST_SUITE("cpu") {
+
+TEST_CASE("circle overlap error, worked by hand") {
+  CHECK(circle_overlap_error(0, 10, 10) == doctest::Approx(0.0));
+  CHECK(circle_overlap_error(25, 10, 10) == doctest::Approx(1.0));
+  // Concentric radii 10 and 20: 1 - 100 pi / 400 pi.
+  CHECK(circle_overlap_error(0, 10, 20) == doctest::Approx(0.75));
+  // Equal radii r = 10 at distance 10: lens 2 r^2 acos(1/2) - 5 sqrt(300).
+  const double lens = 200 * std::acos(0.5) - 5 * std::sqrt(300.0);
+  CHECK(circle_overlap_error(10, 10, 10) == doctest::Approx(1 - lens / (200 * M_PI - lens)));
+}
+
+TEST_CASE("repeatability counts one-to-one correspondences among visible points") {
+  // A: three keypoints; B: the first two again (one slightly off), plus one elsewhere.
+  const std::vector<KeyPoint> a = {at(20, 20, 20), at(60, 60, 20), at(90, 90, 20)};
+  const std::vector<KeyPoint> b = {at(20, 20, 20), at(61, 60, 20), at(40, 80, 20)};
+  const PairScore s = score_keypoints(a, b, kIdentity, 100, 100, 100, 100);
+  CHECK(s.visible_a == 3);
+  CHECK(s.visible_b == 3);
+  // (20,20): error 0. (60,60)-(61,60): radius 10 scaled to 30, distance 3: error
+  // 1 - lens/union, under 40 %. (90,90) has no partner.
+  CHECK(s.correspondences == 2);
+  CHECK(s.repeatability == doctest::Approx(2.0 / 3.0));
+}
+
+TEST_CASE("points outside the common area are not visible") {
+  // B is A shifted 50 px right: A's points beyond x = 49 leave B's 100 px frame.
+  const Homography shift = {1, 0, 50, 0, 1, 0, 0, 0, 1};
+  const std::vector<KeyPoint> a = {at(10, 50, 20), at(30, 50, 20), at(80, 50, 20)};
+  const std::vector<KeyPoint> b = {at(60, 50, 20), at(80, 50, 20), at(5, 50, 20), at(20, 50, 20)};
+  const PairScore s = score_keypoints(a, b, shift, 100, 100, 100, 100);
+  CHECK(s.visible_a == 2);  // (10,50) -> (60,50) and (30,50) -> (80,50); (80,50) -> (130,50) is outside
+  CHECK(s.visible_b == 2);  // (60,50) and (80,50) map back inside A; (5,50), (20,50) map to x < 0
+  CHECK(s.correspondences == 2);
+  CHECK(s.repeatability == doctest::Approx(1.0));
+}
+
+TEST_CASE("matching score and precision from correct matches") {
+  Features a, b;
+  a.keypoints = {at(20, 20, 20), at(60, 60, 20)};
+  b.keypoints = {at(21, 20, 20), at(60, 70, 20)};
+  // Match 0 -> 0 is correct (1 px); 1 -> 1 is 10 px off: wrong at 3 and at 5 px.
+  const std::vector<Match> matches = {{0, 0, 0.1f}, {1, 1, 0.2f}};
+  const PairScore s = score_pair(a, b, matches, kIdentity, 100, 100, 100, 100);
+  CHECK(s.correct_3px == 1);
+  CHECK(s.correct_5px == 1);
+  CHECK(s.matching_score == doctest::Approx(0.5));  // 1 correct / min(2, 2) visible
+  CHECK(s.precision == doctest::Approx(0.5));
+  CHECK(!s.homography_found);  // two matches cannot give one
+}
+
+}  // TEST_SUITE
