@@ -17,7 +17,9 @@
 #include "gl/gl.hpp"
 #include "gl/timer.hpp"
 #include "io/image.hpp"
+#include "cpu/descriptor.hpp"
 #include "cpu/matcher.hpp"
+#include "io/features.hpp"
 #include "match/matcher.hpp"
 #include "surf/detector.hpp"
 #include "surf/integral.hpp"
@@ -462,15 +464,147 @@ int bench_match(Args& args) {
   return 0;
 }
 
+// bench (everything): the whole job per frame at the standard sizes, GPU and
+// CPU side by side, with GPU milliseconds per stage; then the matcher.
+int bench_all(Args& args) {
+  const int runs = args.option_int("--runs", 5, 1, 1000);
+  const std::string json = args.option("--json", "");
+  const std::string image_path = args.option("--image", GLSURF_ASSET_DIR "/graf1.png");
+  args.finish();
+  const GrayImage photo = load_gray(image_path);
+  gl::Context ctx = gl::Context::headless();
+  const gl::ContextInfo& info = ctx.info();
+  const bool software = info.renderer.find("llvmpipe") != std::string::npos;
+  std::printf("glsurf bench — %s, %s, %s%s\n", info.vendor.c_str(), info.renderer.c_str(), info.version.c_str(),
+              software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
+  std::printf("  detection + orientation + 64-value descriptors per frame, %s resampled, threshold 100;\n"
+              "  median of %d runs after 1 warm-up; GPU ms per stage from timer queries (n/a: llvmpipe artefact)\n\n",
+              image_path.c_str(), runs);
+  const char* stages[][2] = {{"integral_", "integral"}, {"hessian_", "hessian"}, {"detect_", "nms"},
+                             {"select_", "select"},     {"compact_", "list"},    {"describe_", "describe"}};
+  std::string records;
+  std::printf("%-10s %9s %7s %9s | %9s %9s %9s %9s %9s %9s | %9s\n", "size", "GPU ms", "fps", "keypoints", "integral",
+              "hessian", "nms", "select", "list", "describe", "CPU ms");
+  for (const auto& [w, h] : std::vector<std::pair<int, int>>{{320, 240}, {640, 480}, {1280, 720}, {1920, 1080}}) {
+    const GrayImage image = resize(photo, w, h);
+    Detector detector(ctx, DetectorConfig{});
+    size_t found = detector.detect_and_compute(image).keypoints.size();
+    std::vector<double> wall;
+    std::vector<std::vector<double>> stage_ms(6);
+    std::vector<bool> bogus(6, false);
+    detector.runner().set_profiling(true);
+    for (int i = 0; i < runs; ++i) {
+      glFinish();
+      const Clock::time_point t0 = Clock::now();
+      found = detector.detect_and_compute(image).keypoints.size();
+      const double frame = ms_since(t0);
+      wall.push_back(frame);
+      double sums[6] = {0, 0, 0, 0, 0, 0};
+      for (const auto& p : detector.runner().take_profile()) {
+        for (int k = 0; k < 6; ++k) {
+          if (p.name.rfind(stages[k][0], 0) != 0) continue;
+          sums[k] += p.milliseconds;
+          if (p.milliseconds > frame) bogus[static_cast<size_t>(k)] = true;
+        }
+      }
+      for (int k = 0; k < 6; ++k) stage_ms[static_cast<size_t>(k)].push_back(sums[k]);
+    }
+    std::vector<double> cpu_ms;
+    for (int i = 0; i < std::max(1, runs / 2); ++i) {
+      const Clock::time_point t0 = Clock::now();
+      cpu::detect_and_compute(image, DetectorConfig{});
+      cpu_ms.push_back(ms_since(t0));
+    }
+    char label[32];
+    std::snprintf(label, sizeof label, "%dx%d", w, h);
+    std::printf("%-10s %9.1f %7.1f %9zu |", label, median(wall), 1000.0 / median(wall), found);
+    char record[1024];
+    int used = std::snprintf(record, sizeof record,
+                             "%s    {\"size\": \"%s\", \"gpu_ms\": %.2f, \"fps\": %.2f, \"keypoints\": %zu, "
+                             "\"cpu_ms\": %.2f, \"stages_gpu_ms\": {",
+                             records.empty() ? "" : ",\n", label, median(wall), 1000.0 / median(wall), found,
+                             median(cpu_ms));
+    for (int k = 0; k < 6; ++k) {
+      const bool ok = !bogus[static_cast<size_t>(k)];
+      if (ok) std::printf(" %9.1f", median(stage_ms[static_cast<size_t>(k)]));
+      else std::printf(" %9s", "n/a");
+      char value[32];
+      if (ok) std::snprintf(value, sizeof value, "%.2f", median(stage_ms[static_cast<size_t>(k)]));
+      else std::snprintf(value, sizeof value, "null");
+      used += std::snprintf(record + used, sizeof record - static_cast<size_t>(used), "%s\"%s\": %s", k ? ", " : "",
+                            stages[k][1], value);
+    }
+    std::snprintf(record + used, sizeof record - static_cast<size_t>(used), "}}");
+    records += record;
+    std::printf(" | %9.1f\n", median(cpu_ms));
+    std::fflush(stdout);
+  }
+  // The matcher: m x m two nearest neighbours, fused GPU vs CPU.
+  std::printf("\n%6s | %14s | %10s\n", "m", "fused GPU ms", "CPU ms");
+  std::string match_records;
+  for (const int m : {512, 1024, 2048, 4096, 8192}) {
+    std::mt19937 rng(7);
+    std::normal_distribution<float> gauss;
+    auto random_set = [&](int n) {
+      Features f;
+      f.descriptor_size = 64;
+      f.keypoints.resize(static_cast<size_t>(n));
+      for (int i = 0; i < n; ++i) {
+        float d[64];
+        double norm = 0;
+        for (float& v : d) v = gauss(rng), norm += v * v;
+        for (float v : d) f.descriptors.push_back(static_cast<float>(v / std::sqrt(norm)));
+      }
+      return f;
+    };
+    const Features q = random_set(m), t = random_set(m);
+    MatchConfig config;
+    config.laplacian = false;
+    Matcher matcher(ctx, config);
+    std::vector<double> gpu;
+    for (int i = 0; i < std::max(2, runs / 2) + 1; ++i) {
+      glFinish();
+      const Clock::time_point t0 = Clock::now();
+      matcher.two_nearest(q, t);
+      if (i > 0) gpu.push_back(ms_since(t0));
+    }
+    double cpu_ms = -1;
+    if (m <= 2048) {
+      const Clock::time_point t0 = Clock::now();
+      cpu::two_nearest(q, t, false);
+      cpu_ms = ms_since(t0);
+    }
+    char cpu_cell[32];
+    if (cpu_ms >= 0) std::snprintf(cpu_cell, sizeof cpu_cell, "%10.1f", cpu_ms);
+    else std::snprintf(cpu_cell, sizeof cpu_cell, "%10s", "-");
+    std::printf("%6d | %14.1f | %s\n", m, median(gpu), cpu_cell);
+    char record[256];
+    std::snprintf(record, sizeof record, "%s    {\"m\": %d, \"fused_gpu_ms\": %.2f, \"cpu_ms\": %s}",
+                  match_records.empty() ? "" : ",\n", m, median(gpu),
+                  cpu_ms >= 0 ? std::to_string(cpu_ms).c_str() : "null");
+    match_records += record;
+    std::fflush(stdout);
+  }
+  if (!json.empty()) {
+    write_file_atomically(json, false, [&](std::ostream& out) {
+      out << "{\n  \"renderer\": \"" << info.renderer << "\",\n  \"version\": \"" << info.version
+          << "\",\n  \"software\": " << (software ? "true" : "false") << ",\n  \"frames\": [\n"
+          << records << "\n  ],\n  \"matching\": [\n" << match_records << "\n  ]\n}\n";
+    });
+  }
+  return 0;
+}
+
 }  // namespace
 
 int bench(Args args) {
   const std::string what = args.next_word();
+  if (what.empty()) return bench_all(args);
   if (what == "integral") return bench_integral(args);
   if (what == "detect") return bench_detect(args);
   if (what == "describe") return bench_describe(args);
   if (what == "match") return bench_match(args);
-  throw UsageError("bench needs a stage to time: integral, detect, describe or match");
+  throw UsageError("bench takes no stage (everything) or one of: integral, detect, describe, match");
 }
 
 }  // namespace glsurf::app
