@@ -14,7 +14,6 @@
 #include "cpu/integral.hpp"
 #include "gl/context.hpp"
 #include "gl/error.hpp"
-#include "gl/gl.hpp"
 #include "gl/timer.hpp"
 #include "io/image.hpp"
 #include "cpu/descriptor.hpp"
@@ -71,12 +70,12 @@ GpuResult time_gpu(IntegralStage& stage, gl::PassRunner& runner, const gl::Textu
   gl::GpuTimer timer;
   std::vector<double> gpu, wall;
   for (int i = 0; i < warmup + runs; ++i) {
-    glFinish();
+    gl::finish();
     const Clock::time_point t0 = Clock::now();
     timer.begin();
     stage.run(runner, image);
     timer.end();
-    glFinish();
+    gl::finish();
     const double w = ms_since(t0);
     const double g = timer.milliseconds();
     if (i >= warmup) {
@@ -228,7 +227,7 @@ int bench_detect(Args& args) {
     std::vector<size_t> found(variants.size());
     for (int i = 0; i < warmup + runs; ++i) {
       for (size_t v = 0; v < variants.size(); ++v) {
-        glFinish();
+        gl::finish();
         const Clock::time_point t0 = Clock::now();
         found[v] = detectors[v]->detect(image).size();
         if (i >= warmup) wall[v].push_back(ms_since(t0));
@@ -360,11 +359,11 @@ int bench_describe(Args& args) {
   std::vector<double> wall, keypoints_only;
   size_t found = 0;
   for (int i = 0; i < warmup + runs; ++i) {
-    glFinish();
+    gl::finish();
     Clock::time_point t0 = Clock::now();
     found = detector.detect_and_compute(vga).keypoints.size();
     if (i >= warmup) wall.push_back(ms_since(t0));
-    glFinish();
+    gl::finish();
     t0 = Clock::now();
     detector.detect(vga);
     if (i >= warmup) keypoints_only.push_back(ms_since(t0));
@@ -433,7 +432,7 @@ int bench_match(Args& args) {
                       method == 0 ? MatchMethod::Plain : MatchMethod::Fused);
       std::vector<double> wall;
       for (int i = 0; i < runs + 1; ++i) {
-        glFinish();
+        gl::finish();
         const Clock::time_point t0 = Clock::now();
         matcher.two_nearest(q, t);
         if (i > 0) wall.push_back(ms_since(t0));
@@ -494,7 +493,7 @@ int bench_all(Args& args) {
     std::vector<bool> bogus(6, false);
     detector.runner().set_profiling(true);
     for (int i = 0; i < runs; ++i) {
-      glFinish();
+      gl::finish();
       const Clock::time_point t0 = Clock::now();
       found = detector.detect_and_compute(image).keypoints.size();
       const double frame = ms_since(t0);
@@ -563,7 +562,7 @@ int bench_all(Args& args) {
     Matcher matcher(ctx, config);
     std::vector<double> gpu;
     for (int i = 0; i < std::max(2, runs / 2) + 1; ++i) {
-      glFinish();
+      gl::finish();
       const Clock::time_point t0 = Clock::now();
       matcher.two_nearest(q, t);
       if (i > 0) gpu.push_back(ms_since(t0));

@@ -4,7 +4,6 @@
 #include "app/viewer.hpp"
 #include "gl/context.hpp"
 #include "gl/error.hpp"
-#include "gl/gl.hpp"
 #include "io/image.hpp"
 #include "match/homography.hpp"
 #include "match/matcher.hpp"
@@ -402,7 +401,7 @@ int view(Args args) {
       gl::blit_to_window(renderer.frame(), width, height);
       context.swap_buffers();
     } else {
-      glFinish();
+      gl::finish();
     }
     const Clock::time_point now = Clock::now();
     const double frame_ms = std::chrono::duration<double, std::milli>(now - last).count();

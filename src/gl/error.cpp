@@ -41,6 +41,14 @@ const char* gl_enum_name(unsigned value) {
   }
 }
 
+int max_texture_size() {
+  GLint size = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &size);
+  return size;
+}
+
+void finish() { glFinish(); }
+
 void check_gl_errors(const std::string& where) {
   std::string found;
   // A lost context can return the same error forever; bound the loop.

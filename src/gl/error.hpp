@@ -40,4 +40,10 @@ void check_gl_errors(const std::string& where);
 // Name of a GL enum we report in messages (errors, framebuffer status, formats).
 const char* gl_enum_name(unsigned value);
 
+// GL_MAX_TEXTURE_SIZE of the current context.
+int max_texture_size();
+
+// Waits until the GPU has finished all work (for wall-clock timing).
+void finish();
+
 }  // namespace glsurf::gl

@@ -1,7 +1,6 @@
 #include "match/matcher.hpp"
 
 #include "gl/error.hpp"
-#include "gl/gl.hpp"
 
 #include <algorithm>
 #include <array>
@@ -49,8 +48,7 @@ Matcher::Set Matcher::upload(const Features& f, const char* label) const {
 std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train) {
   std::vector<TwoNearest> out(static_cast<size_t>(query.count));
   if (query.count == 0 || train.count == 0) return out;
-  GLint max_size = 0;
-  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+  const int max_size = gl::max_texture_size();
   const bool plain = method_ == MatchMethod::Plain;
   // Fused: one candidate texel per block of kBlock trains. Plain: one distance
   // per train, then pairs.

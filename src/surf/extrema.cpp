@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "gl/error.hpp"
-#include "gl/gl.hpp"
 
 namespace glsurf {
 
@@ -33,8 +32,7 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
     }
     if (oct.octave > 0) column_y += oct.grid.y;
   }
-  GLint max_size = 0;
-  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+  const int max_size = gl::max_texture_size();
   if (atlas_w > max_size || atlas_h > max_size) {
     throw Error("image of " + std::to_string(width) + "x" + std::to_string(height) + " is too large: its " +
                 "candidate atlas needs " + std::to_string(atlas_w) + "x" + std::to_string(atlas_h) +

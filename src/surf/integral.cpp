@@ -1,7 +1,6 @@
 #include "surf/integral.hpp"
 
 #include "gl/error.hpp"
-#include "gl/gl.hpp"
 
 #include <algorithm>
 
@@ -134,8 +133,7 @@ IntegralStage::~IntegralStage() = default;
 
 void IntegralStage::configure(int width, int height) {
   GLSURF_EXPECTS(width > 0 && height > 0, "image size must be positive");
-  GLint max_size = 0;
-  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+  const int max_size = gl::max_texture_size();
   if (width + 1 > max_size || height + 1 > max_size) {
     throw Error("image of " + std::to_string(width) + "x" + std::to_string(height) +
                 " is too large: its integral image needs " + std::to_string(width + 1) + "x" +
