@@ -226,7 +226,7 @@ int view(Args args) {
   Matcher matcher(context, MatchConfig{});
   gl::Texture reference_texture;
   Features reference;
-  DescriptorTextures reference_descriptors;
+  DescriptorTextures reference_descriptors, current_descriptors;  // reused frame after frame
   bool have_reference = false;
   if (hud_on) {
     detector->runner().set_profiling(true);
@@ -296,7 +296,6 @@ int view(Args args) {
         have_reference = true;
         keys.reference = false;
       }
-      DescriptorTextures current_descriptors;
       const Features current = detector->detect_and_compute(image, &current_descriptors);
       found = detector->last_on_gpu();
       const std::vector<Match> matches = matcher.match(reference_descriptors, current_descriptors);

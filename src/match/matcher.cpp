@@ -68,28 +68,12 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train) {
   const long long per_row = (plain ? 4LL * train.count : 0) + 16LL * level_texels;  // bytes per query
   const int tile = static_cast<int>(
       std::clamp<long long>(static_cast<long long>(memory_budget_) / per_row, 1, std::min(max_size, query.count)));
-  // Levels for one tile: width blocks, then halving; kQueries textures each
-  // (query 4 r + k of the tile in row r of texture k).
   const int group_rows = (tile + kQueries - 1) / kQueries;
-  std::vector<std::array<gl::Texture, kQueries>> levels;
-  std::vector<gl::Framebuffer> targets;
-  for (int w = blocks;; w = (w + 1) / 2) {
-    levels.emplace_back();
-    for (int k = 0; k < kQueries; ++k) {
-      levels.back()[static_cast<size_t>(k)] =
-          gl::Texture(w, group_rows, gl::Format::RGBA32F, "match_candidates_" + std::to_string(w) + "_" + std::to_string(k));
-    }
-    if (w == 1) break;
-  }
-  for (const auto& l : levels) {
-    targets.emplace_back(std::vector<const gl::Texture*>{&l[0], &l[1], &l[2], &l[3]}, l[0].label());
-  }
-  gl::Texture distances;
-  gl::Framebuffer distances_target;
-  if (plain) {
-    distances = gl::Texture(train.count, tile, gl::Format::R32F, "match_distances");
-    distances_target = gl::Framebuffer({&distances}, "match_distances");
-  }
+  prepare(blocks, group_rows, plain ? train.count : 0);
+  const auto& levels = levels_;
+  const auto& targets = level_targets_;
+  const gl::Texture& distances = distances_texture_;
+  const gl::Framebuffer& distances_target = distances_target_;
 
   for (int first = 0; first < query.count; first += tile) {
     const int rows = std::min(tile, query.count - first);
@@ -137,6 +121,38 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train) {
   }
   gl::check_gl_errors("matcher");
   return out;
+}
+
+void Matcher::prepare(int blocks, int group_rows, int train_count) {
+  if (blocks == prepared_blocks_ && group_rows == prepared_rows_ && train_count == prepared_trains_) return;
+  // Levels for one tile: width blocks, then halving; kQueries textures each
+  // (query 4 r + k of the tile in row r of texture k).
+  std::vector<std::array<gl::Texture, 4>> levels;
+  std::vector<gl::Framebuffer> targets;
+  for (int w = blocks;; w = (w + 1) / 2) {
+    levels.emplace_back();
+    for (int k = 0; k < kQueries; ++k) {
+      levels.back()[static_cast<size_t>(k)] = gl::Texture(
+          w, group_rows, gl::Format::RGBA32F, "match_candidates_" + std::to_string(w) + "_" + std::to_string(k));
+    }
+    if (w == 1) break;
+  }
+  for (const auto& l : levels) {
+    targets.emplace_back(std::vector<const gl::Texture*>{&l[0], &l[1], &l[2], &l[3]}, l[0].label());
+  }
+  gl::Texture distances;
+  gl::Framebuffer distances_target;
+  if (train_count > 0) {
+    distances = gl::Texture(train_count, group_rows * kQueries, gl::Format::R32F, "match_distances");
+    distances_target = gl::Framebuffer({&distances}, "match_distances");
+  }
+  levels_ = std::move(levels);
+  level_targets_ = std::move(targets);
+  distances_texture_ = std::move(distances);
+  distances_target_ = std::move(distances_target);
+  prepared_blocks_ = blocks;
+  prepared_rows_ = group_rows;
+  prepared_trains_ = train_count;
 }
 
 std::vector<TwoNearest> Matcher::two_nearest(const Features& query, const Features& train) {

@@ -24,6 +24,7 @@
 #include "surf/descriptor.hpp"
 #include "surf/keypoint.hpp"
 
+#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -64,11 +65,20 @@ class Matcher {
   Set upload(const Features& f, const char* label) const;
   std::vector<TwoNearest> run(const Set& query, const Set& train);
 
+  // The reduction levels (kQueries textures each) and the plain method's
+  // distance texture, kept between calls and rebuilt only for another shape.
+  void prepare(int blocks, int group_rows, int train_count);
+
   MatchConfig config_;
   std::size_t memory_budget_;
   MatchMethod method_;
   gl::PassRunner runner_;
   gl::Program nearest_, merge_, distances_, first_two_;
+  std::vector<std::array<gl::Texture, 4>> levels_;
+  std::vector<gl::Framebuffer> level_targets_;
+  gl::Texture distances_texture_;
+  gl::Framebuffer distances_target_;
+  int prepared_blocks_ = 0, prepared_rows_ = 0, prepared_trains_ = 0;
 };
 
 }  // namespace glsurf

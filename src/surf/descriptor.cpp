@@ -44,6 +44,7 @@ void DescribeStage::configure(int capacity) {
   gl::Texture samples(kWidth, rows_for(chunk * 128), gl::Format::RGBA32F, "orient_samples");
   gl::Texture windows(kWidth, rows_for(chunk * 128), gl::Format::RGBA32F, "orient_windows");
   gl::Texture angles(kWidth, rows_for(capacity), gl::Format::R32F, "angles");
+  gl::Texture order(kWidth, rows_for(capacity), gl::Format::R32F, "keypoint_order");
   const int halves = config_.extended ? 2 : 1;
   gl::Texture raw[2], normalised[2];
   std::vector<const gl::Texture*> raw_list, final_list;
@@ -63,6 +64,7 @@ void DescribeStage::configure(int capacity) {
   orient_samples_ = std::move(samples);
   orient_windows_ = std::move(windows);
   angles_ = std::move(angles);
+  order_ = std::move(order);
   for (int h = 0; h < 2; ++h) {
     raw_[h] = std::move(raw[h]);
     final_[h] = std::move(normalised[h]);
@@ -140,16 +142,21 @@ void DescribeStage::read(int count, std::vector<float>& angles, std::vector<floa
 }
 
 void DescribeStage::gather(gl::PassRunner& runner, const gl::Texture& list, const std::vector<int>& order,
-                           DescriptorTextures& out) const {
+                           DescriptorTextures& out) {
   const int count = static_cast<int>(order.size());
   const int texels = descriptor_size(config_) / 4;
   out.count = count;
   out.texels = texels;
-  out.descriptors = gl::Texture(kWidth, rows_for(count * texels), gl::Format::RGBA32F, "resident_descriptors");
-  out.signs = gl::Texture(kWidth, rows_for(count), gl::Format::R32F, "resident_signs");
+  // Reallocated only when the size changes (a viewer gathers every frame).
+  if (!out.descriptors || out.descriptors.height() != rows_for(count * texels)) {
+    out.descriptors = gl::Texture(kWidth, rows_for(count * texels), gl::Format::RGBA32F, "resident_descriptors");
+  }
+  if (!out.signs || out.signs.height() != rows_for(count)) {
+    out.signs = gl::Texture(kWidth, rows_for(count), gl::Format::R32F, "resident_signs");
+  }
   if (count == 0) return;
   // The order is the one small upload: 4 bytes per keypoint.
-  gl::Texture order_texture(kWidth, rows_for(count), gl::Format::R32F, "keypoint_order");
+  gl::Texture& order_texture = order_;
   std::vector<float> values(static_cast<size_t>(kWidth) * order_texture.height(), 0.0f);
   for (int k = 0; k < count; ++k) values[static_cast<size_t>(k)] = static_cast<float>(order[static_cast<size_t>(k)]);
   order_texture.upload(values.data());

@@ -55,7 +55,7 @@ class DescribeStage {
   // Copies, on the GPU, the descriptors and signs of list entries order[0],
   // order[1], ... into `out` (allocated here), in that order.
   void gather(gl::PassRunner& runner, const gl::Texture& list, const std::vector<int>& order,
-              DescriptorTextures& out) const;
+              DescriptorTextures& out);
   // The last chunk's orientation samples and windows (for tests and debugging).
   const gl::Texture& orientation_samples() const { return orient_samples_; }
   const gl::Texture& orientation_windows() const { return orient_windows_; }
@@ -65,6 +65,7 @@ class DescribeStage {
   gl::Program samples_, windows_, best_, describe_, normalize_, gather_, gather_signs_;
   int capacity_ = 0;
   gl::Texture orient_samples_, orient_windows_, angles_;
+  gl::Texture order_;  // gather's upload of the kept keypoints' order
   gl::Framebuffer samples_target_, windows_target_, angles_target_;
   gl::Texture raw_[2], final_[2];  // [1] only with extended
   gl::Framebuffer raw_target_, final_target_;
