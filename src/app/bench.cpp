@@ -55,6 +55,27 @@ std::vector<std::pair<int, int>> parse_sizes(const std::string& text) {
   return sizes;
 }
 
+// "a,b,c" as integers in [1, max_value]; `name` for the error.
+std::vector<int> int_list(const std::string& name, const std::string& text, int max_value) {
+  std::vector<int> values;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    size_t used = 0;
+    int v = 0;
+    try {
+      v = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || v < 1 || v > max_value) {
+      throw UsageError(name + " wants integers from 1 to " + std::to_string(max_value) + ", got '" + item + "'");
+    }
+    values.push_back(v);
+  }
+  return values;
+}
+
 struct GpuResult {
   double gpu_ms = 0, wall_ms = 0;
   int passes = 0;
@@ -296,19 +317,7 @@ int bench_describe(Args& args) {
   const std::string counts_text = args.option("--counts", "500,2000,8000");
   const bool extended = args.flag("--extended");
   args.finish();
-  std::vector<int> counts;
-  {
-    std::stringstream in(counts_text);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-      try {
-        counts.push_back(std::stoi(item));
-      } catch (const std::exception&) {
-        throw UsageError("--counts wants N[,N...], got '" + item + "'");
-      }
-      if (counts.back() < 1 || counts.back() > 65536) throw UsageError("--counts: each N in 1..65536");
-    }
-  }
+  const std::vector<int> counts = int_list("--counts", counts_text, 65536);
   const GrayImage photo = load_gray(image_path);
   gl::Context ctx = gl::Context::headless();
   const gl::ContextInfo& info = ctx.info();
@@ -382,19 +391,7 @@ int bench_match(Args& args) {
   const std::string sizes_text = args.option("--sizes", "512,1024,2048,4096,8192");
   const int cpu_limit = args.option_int("--cpu-up-to", 4096, 0, 1 << 20);
   args.finish();
-  std::vector<int> sizes;
-  {
-    std::stringstream in(sizes_text);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-      try {
-        sizes.push_back(std::stoi(item));
-      } catch (const std::exception&) {
-        throw UsageError("--sizes wants M[,M...], got '" + item + "'");
-      }
-      if (sizes.back() < 1 || sizes.back() > 65536) throw UsageError("--sizes: each M in 1..65536");
-    }
-  }
+  const std::vector<int> sizes = int_list("--sizes", sizes_text, 65536);
   gl::Context ctx = gl::Context::headless();
   const gl::ContextInfo& info = ctx.info();
   const bool software = info.renderer.find("llvmpipe") != std::string::npos;

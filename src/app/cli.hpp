@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "gl/context.hpp"
 #include "gl/error.hpp"
 #include "surf/keypoint.hpp"
 
@@ -39,6 +40,9 @@ class Args {
 // --threshold --max-features --octaves --layers --upright --extended.
 std::string backend_option(Args& args);
 DetectorConfig detector_options(Args& args);
+
+// The headless context, or an error that also suggests --backend cpu.
+gl::Context headless_or_hint();
 
 int bench(Args args);
 int detect(Args args);

@@ -79,11 +79,7 @@ int detect(Args args) {
   std::unique_ptr<gl::Context> context;
   std::unique_ptr<Detector> detector;
   if (backend == "gl") {
-    try {
-      context = std::make_unique<gl::Context>(gl::Context::headless());
-    } catch (const Error& e) {
-      throw Error(std::string(e.what()) + "; or run with --backend cpu");
-    }
+    context = std::make_unique<gl::Context>(headless_or_hint());
     detector = std::make_unique<Detector>(*context, config);
   }
 

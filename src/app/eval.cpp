@@ -6,6 +6,7 @@
 #include "eval/metrics.hpp"
 #include "gl/context.hpp"
 #include "gl/error.hpp"
+#include "io/draw.hpp"
 #include "io/features.hpp"
 #include "io/image.hpp"
 #include "match/homography.hpp"
@@ -19,14 +20,6 @@
 #include <random>
 #include <sstream>
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#endif
-#include <stb_image_write.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
 
 namespace glsurf::app {
 
@@ -70,14 +63,7 @@ Homography invert(const Homography& h) {
 }
 
 void write_png_gray(const std::string& path, const GrayImage& image) {
-  write_file_atomically(path, true, [&](std::ostream& out) {
-    auto sink = [](void* context, void* data, int size) {
-      static_cast<std::ostream*>(context)->write(static_cast<const char*>(data), size);
-    };
-    if (!stbi_write_png_to_func(sink, &out, image.width, image.height, 1, image.pixels.data(), image.width)) {
-      throw Error(path + ": PNG encoding failed");
-    }
-  });
+  write_png(path, image.width, image.height, 1, image.pixels.data());
 }
 
 }  // namespace
@@ -190,11 +176,7 @@ int eval(Args args) {
   std::unique_ptr<Detector> detector;
   std::unique_ptr<Matcher> matcher;
   if (backend == "gl") {
-    try {
-      context = std::make_unique<gl::Context>(gl::Context::headless());
-    } catch (const Error& e) {
-      throw Error(std::string(e.what()) + "; or run with --backend cpu");
-    }
+    context = std::make_unique<gl::Context>(headless_or_hint());
     detector = std::make_unique<Detector>(*context, config);
     matcher = std::make_unique<Matcher>(*context, MatchConfig{});
   }

@@ -142,6 +142,14 @@ float Args::option_float(const std::string& name, float fallback, float min_valu
                              [](const std::string& t, size_t* used) { return std::stof(t, used); });
 }
 
+gl::Context headless_or_hint() {
+  try {
+    return gl::Context::headless();
+  } catch (const Error& e) {
+    throw Error(std::string(e.what()) + "; or run with --backend cpu");
+  }
+}
+
 std::string backend_option(Args& args) {
   const std::string backend = args.option("--backend", "gl");
   if (backend != "gl" && backend != "cpu") throw UsageError("--backend must be gl or cpu, not '" + backend + "'");

@@ -53,11 +53,7 @@ int match(Args args) {
   std::vector<Match> matches;
   if (backend == "gl") {
     std::unique_ptr<gl::Context> context;
-    try {
-      context = std::make_unique<gl::Context>(gl::Context::headless());
-    } catch (const Error& e) {
-      throw Error(std::string(e.what()) + "; or run with --backend cpu");
-    }
+    context = std::make_unique<gl::Context>(headless_or_hint());
     Detector detector(*context, detector_config);
     DescriptorTextures ra, rb;  // the descriptors stay on the GPU for matching
     fa = detector.detect_and_compute(a, &ra);

@@ -2,6 +2,7 @@
 
 #include "gl/error.hpp"
 #include "gl/gl.hpp"
+#include "io/draw.hpp"
 #include "io/features.hpp"
 
 #include <algorithm>
@@ -16,7 +17,6 @@
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 #endif
 #include <stb_easy_font.h>
-#include <stb_image_write.h>
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
@@ -142,14 +142,7 @@ void ViewRenderer::draw_hud(gl::PassRunner& runner, const std::vector<std::strin
 
 void ViewRenderer::write_png(const std::string& path) const {
   const std::vector<std::uint8_t> rgba = frame_.download_u8();  // row 0 = top of the picture
-  write_file_atomically(path, true, [&](std::ostream& out) {
-    auto sink = [](void* context, void* data, int size) {
-      static_cast<std::ostream*>(context)->write(static_cast<const char*>(data), size);
-    };
-    if (!stbi_write_png_to_func(sink, &out, frame_.width(), frame_.height(), 4, rgba.data(), frame_.width() * 4)) {
-      throw Error(path + ": PNG encoding failed");
-    }
-  });
+  glsurf::write_png(path, frame_.width(), frame_.height(), 4, rgba.data());
 }
 
 }  // namespace glsurf::app

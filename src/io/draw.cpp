@@ -75,11 +75,15 @@ void write_match_png(const std::string& path, const MatchDrawing& d) {
       for (int w = -1; w <= 1; ++w) canvas.line(ox + x0 + w, y0, ox + x1 + w, y1, outline);
     }
   }
+  write_png(path, canvas.width, canvas.height, 3, canvas.rgb.data());
+}
+
+void write_png(const std::string& path, int width, int height, int channels, const std::uint8_t* pixels) {
   write_file_atomically(path, true, [&](std::ostream& out) {
     auto sink = [](void* context, void* data, int size) {
       static_cast<std::ostream*>(context)->write(static_cast<const char*>(data), size);
     };
-    if (!stbi_write_png_to_func(sink, &out, canvas.width, canvas.height, 3, canvas.rgb.data(), canvas.width * 3)) {
+    if (!stbi_write_png_to_func(sink, &out, width, height, channels, pixels, width * channels)) {
       throw Error(path + ": PNG encoding failed");
     }
   });

@@ -8,6 +8,7 @@
 #include "match/types.hpp"
 #include "surf/keypoint.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,5 +25,9 @@ struct MatchDrawing {
 };
 
 void write_match_png(const std::string& path, const MatchDrawing& d);
+
+// A PNG of width x height pixels of `channels` bytes (1 grey, 3 RGB, 4 RGBA),
+// rows top first, written atomically; glsurf::Error naming the path on failure.
+void write_png(const std::string& path, int width, int height, int channels, const std::uint8_t* pixels);
 
 }  // namespace glsurf
