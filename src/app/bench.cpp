@@ -76,6 +76,22 @@ std::vector<int> int_list(const std::string& name, const std::string& text, int 
   return values;
 }
 
+// n random unit 64-value descriptors (fixed seed): matcher benchmark input.
+Features random_descriptors(int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> gauss;
+  Features f;
+  f.descriptor_size = 64;
+  f.keypoints.resize(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    float d[64];
+    double norm = 0;
+    for (float& v : d) v = gauss(rng), norm += v * v;
+    for (float v : d) f.descriptors.push_back(static_cast<float>(v / std::sqrt(norm)));
+  }
+  return f;
+}
+
 struct GpuResult {
   double gpu_ms = 0, wall_ms = 0;
   int passes = 0;
@@ -402,24 +418,10 @@ int bench_match(Args& args) {
               "  CPU reference (brute force, one thread) up to m = %d\n\n",
               runs, cpu_limit);
   std::printf("%6s | %14s | %14s | %10s\n", "m", "plain GPU wall", "fused GPU wall", "CPU ms");
-  auto random_set = [](int n, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::normal_distribution<float> gauss;
-    Features f;
-    f.descriptor_size = 64;
-    f.keypoints.resize(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) {
-      float d[64];
-      double norm = 0;
-      for (float& v : d) v = gauss(rng), norm += v * v;
-      for (float v : d) f.descriptors.push_back(static_cast<float>(v / std::sqrt(norm)));
-    }
-    return f;
-  };
   MatchConfig config;
   config.laplacian = false;
   for (const int m : sizes) {
-    const Features q = random_set(m, 1), t = random_set(m, 2);
+    const Features q = random_descriptors(m, 1), t = random_descriptors(m, 2);
     // (GL timer queries are not used here: llvmpipe answers a query that
     // spans a texture upload with the time since boot.)
     double results[2] = {-1, -1};
@@ -539,21 +541,7 @@ int bench_all(Args& args) {
   std::printf("\n%6s | %14s | %10s\n", "m", "fused GPU ms", "CPU ms");
   std::string match_records;
   for (const int m : {512, 1024, 2048, 4096, 8192}) {
-    std::mt19937 rng(7);
-    std::normal_distribution<float> gauss;
-    auto random_set = [&](int n) {
-      Features f;
-      f.descriptor_size = 64;
-      f.keypoints.resize(static_cast<size_t>(n));
-      for (int i = 0; i < n; ++i) {
-        float d[64];
-        double norm = 0;
-        for (float& v : d) v = gauss(rng), norm += v * v;
-        for (float v : d) f.descriptors.push_back(static_cast<float>(v / std::sqrt(norm)));
-      }
-      return f;
-    };
-    const Features q = random_set(m), t = random_set(m);
+    const Features q = random_descriptors(m, 1), t = random_descriptors(m, 2);
     MatchConfig config;
     config.laplacian = false;
     Matcher matcher(ctx, config);
