@@ -9,7 +9,9 @@
 #include "io/image.hpp"
 #include "match/homography.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -77,6 +79,46 @@ TEST_CASE("the mutual check drops a match whose train point prefers another quer
   const std::vector<Match> m = cpu::match(q, t, mutual);
   REQUIRE(m.size() == 1);
   CHECK(m[0].query == 0);
+}
+
+TEST_CASE("the mutual check needs only the backward lists of the trains the forward filters keep") {
+  // Noisy 8-D copies of 300 train descriptors, half of them shuffled away, so
+  // that the ratio test keeps some queries and drops others.
+  std::mt19937 rng(11);
+  std::normal_distribution<float> gauss(0.0f, 1.0f);
+  Features t, q;
+  t.descriptor_size = q.descriptor_size = 8;
+  for (int i = 0; i < 300; ++i) {
+    KeyPoint k;
+    k.laplacian = i % 3 == 0 ? -1 : 1;
+    t.keypoints.push_back(k);
+    q.keypoints.push_back(k);
+    for (int c = 0; c < 8; ++c) t.descriptors.push_back(gauss(rng));
+    for (int c = 0; c < 8; ++c) {
+      const float v = t.descriptors[static_cast<size_t>(i * 8 + c)];
+      q.descriptors.push_back(i % 2 == 0 ? v + 0.1f * gauss(rng) : gauss(rng));
+    }
+  }
+  for (const MatchConfig config : {MatchConfig{}, MatchConfig{0.0f, true, true, 0.0f}, MatchConfig{0.9f, true, false, 2.0f}}) {
+    const std::vector<TwoNearest> forward = cpu::two_nearest(q, t, config.laplacian);
+    const std::vector<TwoNearest> backward = cpu::two_nearest(t, q, config.laplacian);
+    const std::vector<int> kept = mutual_candidates(forward, config);
+    std::vector<TwoNearest> only_kept(backward.size());
+    for (const int j : kept) only_kept[static_cast<size_t>(j)] = backward[static_cast<size_t>(j)];
+    const std::vector<Match> full = filter_matches(forward, backward, config);
+    const std::vector<Match> reduced = filter_matches(forward, only_kept, config);
+    INFO("ratio " << config.ratio << ": " << kept.size() << " trains kept, " << full.size() << " matches");
+    REQUIRE(!full.empty());
+    REQUIRE(reduced.size() == full.size());
+    for (size_t i = 0; i < full.size(); ++i) CHECK((reduced[i].query == full[i].query && reduced[i].train == full[i].train));
+    // Ascending and distinct.
+    CHECK(std::adjacent_find(kept.begin(), kept.end(), std::greater_equal<int>()) == kept.end());
+    if (config.ratio > 0) CHECK(kept.size() < t.keypoints.size());  // the saving
+    // Leaving out one kept train loses its match: no list in `kept` is spare.
+    std::vector<TwoNearest> one_less = only_kept;
+    one_less[static_cast<size_t>(full[0].train)] = TwoNearest{};
+    CHECK(filter_matches(forward, one_less, config).size() == full.size() - 1);
+  }
 }
 
 TEST_CASE("points of opposite Laplacian sign never match") {

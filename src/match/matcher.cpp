@@ -21,7 +21,8 @@ Matcher::Matcher([[maybe_unused]] const gl::Context& context, const MatchConfig&
       nearest_(shaders, "common/fullscreen.vert", "match/two_nearest.frag"),
       merge_(shaders, "common/fullscreen.vert", "match/merge_two.frag"),
       distances_(shaders, "common/fullscreen.vert", "match/distances.frag"),
-      first_two_(shaders, "common/fullscreen.vert", "match/first_two.frag") {
+      first_two_(shaders, "common/fullscreen.vert", "match/first_two.frag"),
+      pick_(shaders, "common/fullscreen.vert", "match/pick.frag") {
   GLSURF_EXPECTS(memory_budget >= 16 * 1024, "memory budget too small");
 }
 
@@ -45,7 +46,7 @@ Matcher::Set Matcher::upload(const Features& f, const char* label) const {
   return s;
 }
 
-std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train) {
+std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reduction& reduction) {
   std::vector<TwoNearest> out(static_cast<size_t>(query.count));
   if (query.count == 0 || train.count == 0) return out;
   const int max_size = gl::max_texture_size();
@@ -69,11 +70,11 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train) {
   const int tile = static_cast<int>(
       std::clamp<long long>(static_cast<long long>(memory_budget_) / per_row, 1, std::min(max_size, query.count)));
   const int group_rows = (tile + kQueries - 1) / kQueries;
-  prepare(blocks, group_rows, plain ? train.count : 0);
-  const auto& levels = levels_;
-  const auto& targets = level_targets_;
-  const gl::Texture& distances = distances_texture_;
-  const gl::Framebuffer& distances_target = distances_target_;
+  reduction.prepare(blocks, group_rows, plain ? train.count : 0);
+  const auto& levels = reduction.levels;
+  const auto& targets = reduction.targets;
+  const gl::Texture& distances = reduction.distances;
+  const gl::Framebuffer& distances_target = reduction.distances_target;
 
   for (int first = 0; first < query.count; first += tile) {
     const int rows = std::min(tile, query.count - first);
@@ -123,12 +124,11 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train) {
   return out;
 }
 
-void Matcher::prepare(int blocks, int group_rows, int train_count) {
-  if (blocks == prepared_blocks_ && group_rows == prepared_rows_ && train_count == prepared_trains_) return;
+void Matcher::Reduction::prepare(int blocks, int group_rows, int train_count) {
+  if (blocks == this->blocks && group_rows == this->group_rows && train_count == this->train_count) return;
+  *this = Reduction{};  // release the old shape first
   // Levels for one tile: width blocks, then halving; kQueries textures each
   // (query 4 r + k of the tile in row r of texture k).
-  std::vector<std::array<gl::Texture, 4>> levels;
-  std::vector<gl::Framebuffer> targets;
   for (int w = blocks;; w = (w + 1) / 2) {
     levels.emplace_back();
     for (int k = 0; k < kQueries; ++k) {
@@ -140,39 +140,64 @@ void Matcher::prepare(int blocks, int group_rows, int train_count) {
   for (const auto& l : levels) {
     targets.emplace_back(std::vector<const gl::Texture*>{&l[0], &l[1], &l[2], &l[3]}, l[0].label());
   }
-  gl::Texture distances;
-  gl::Framebuffer distances_target;
   if (train_count > 0) {
     distances = gl::Texture(train_count, group_rows * kQueries, gl::Format::R32F, "match_distances");
     distances_target = gl::Framebuffer({&distances}, "match_distances");
   }
-  levels_ = std::move(levels);
-  level_targets_ = std::move(targets);
-  distances_texture_ = std::move(distances);
-  distances_target_ = std::move(distances_target);
-  prepared_blocks_ = blocks;
-  prepared_rows_ = group_rows;
-  prepared_trains_ = train_count;
+  this->blocks = blocks;
+  this->group_rows = group_rows;
+  this->train_count = train_count;
 }
 
 std::vector<TwoNearest> Matcher::two_nearest(const Features& query, const Features& train) {
   GLSURF_EXPECTS(query.descriptor_size == train.descriptor_size, "descriptor sizes differ");
-  return run(upload(query, "query"), upload(train, "train"));
+  return run(upload(query, "query"), upload(train, "train"), forward_);
 }
 
 std::vector<Match> Matcher::match(const Features& query, const Features& train) {
   GLSURF_EXPECTS(query.descriptor_size == train.descriptor_size, "descriptor sizes differ");
-  const Set q = upload(query, "query"), t = upload(train, "train");
-  const std::vector<TwoNearest> forward = run(q, t);
-  const std::vector<TwoNearest> backward = config_.mutual ? run(t, q) : std::vector<TwoNearest>{};
-  return filter_matches(forward, backward, config_);
+  return match_sets(upload(query, "query"), upload(train, "train"));
 }
 
 std::vector<Match> Matcher::match(const DescriptorTextures& query, const DescriptorTextures& train) {
   GLSURF_EXPECTS(query.texels == train.texels || query.count == 0 || train.count == 0, "descriptor sizes differ");
-  const std::vector<TwoNearest> forward = run(query, train);
-  const std::vector<TwoNearest> backward = config_.mutual ? run(train, query) : std::vector<TwoNearest>{};
-  return filter_matches(forward, backward, config_);
+  return match_sets(query, train);
+}
+
+std::vector<Match> Matcher::match_sets(const Set& query, const Set& train) {
+  const std::vector<TwoNearest> forward = run(query, train, forward_);
+  return filter_matches(forward, config_.mutual ? backward(forward, query, train) : std::vector<TwoNearest>{}, config_);
+}
+
+std::vector<TwoNearest> Matcher::backward(const std::vector<TwoNearest>& forward, const Set& query,
+                                          const Set& train) {
+  std::vector<TwoNearest> out(static_cast<size_t>(train.count));
+  const std::vector<int> picked = mutual_candidates(forward, config_);
+  const int count = static_cast<int>(picked.size());
+  if (count == 0) return out;
+  // Textures are reallocated only when the row count changes.
+  const auto fit = [](gl::Texture& t, int rows, gl::Format format, const char* label) {
+    if (!t || t.height() != rows) t = gl::Texture(kWidth, rows, format, label);
+  };
+  fit(picked_.descriptors, rows_for(static_cast<long long>(count) * train.texels), gl::Format::RGBA32F,
+      "match_picked_descriptors");
+  fit(picked_.signs, rows_for(count), gl::Format::R32F, "match_picked_signs");
+  fit(pick_order_, rows_for(count), gl::Format::R32F, "match_pick_order");
+  picked_.count = count;
+  picked_.texels = train.texels;
+  std::vector<float> order(static_cast<size_t>(kWidth) * pick_order_.height(), 0.0f);
+  for (int k = 0; k < count; ++k) order[static_cast<size_t>(k)] = static_cast<float>(picked[static_cast<size_t>(k)]);
+  pick_order_.upload(order.data());
+  runner_.run_in({0, 0, kWidth, picked_.descriptors.height()}, "match_pick", pick_,
+                 gl::Framebuffer({&picked_.descriptors}, "match_picked_descriptors"),
+                 {{"u_source", train.descriptors}, {"u_order", pick_order_}},
+                 {{"u_count", count}, {"u_texels", train.texels}});
+  runner_.run_in({0, 0, kWidth, picked_.signs.height()}, "match_pick", pick_,
+                 gl::Framebuffer({&picked_.signs}, "match_picked_signs"),
+                 {{"u_source", train.signs}, {"u_order", pick_order_}}, {{"u_count", count}, {"u_texels", 1}});
+  const std::vector<TwoNearest> lists = run(picked_, query, backward_);
+  for (int k = 0; k < count; ++k) out[static_cast<size_t>(picked[static_cast<size_t>(k)])] = lists[static_cast<size_t>(k)];
+  return out;
 }
 
 std::vector<std::vector<Match>> Matcher::match_many(const DescriptorTextures& query,

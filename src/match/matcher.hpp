@@ -10,8 +10,10 @@
 //
 // Queries are processed in tiles so that the candidate texture stays within
 // the memory budget and the driver's texture size, which lets m_I and m_J go
-// to 65,536 and beyond. The backward direction (train -> query, for the mutual
-// check) runs the same passes with the roles swapped.
+// to 65,536 and beyond. The mutual check runs the same passes with the roles
+// swapped, but only for the trains that some query keeps after the ratio and
+// distance filters (pick.frag gathers them on the GPU): the backward lists of
+// the others are never read, and real pairs keep a small fraction of them.
 #pragma once
 
 #include "gl/context.hpp"
@@ -63,22 +65,34 @@ class Matcher {
   // Descriptors and signs of one feature set, uploaded once per call.
   using Set = DescriptorTextures;
   Set upload(const Features& f, const char* label) const;
-  std::vector<TwoNearest> run(const Set& query, const Set& train);
+  // Forward lists, the backward lists the mutual check reads, the filters.
+  std::vector<Match> match_sets(const Set& query, const Set& train);
+  // Backward lists (train -> query) of mutual_candidates(forward); entries of
+  // other trains stay empty.
+  std::vector<TwoNearest> backward(const std::vector<TwoNearest>& forward, const Set& query, const Set& train);
 
   // The reduction levels (kQueries textures each) and the plain method's
-  // distance texture, kept between calls and rebuilt only for another shape.
-  void prepare(int blocks, int group_rows, int train_count);
+  // distance texture for one shape of work, kept between calls and rebuilt
+  // only for another shape. The forward and backward directions have one each,
+  // so alternating between them allocates nothing.
+  struct Reduction {
+    std::vector<std::array<gl::Texture, 4>> levels;
+    std::vector<gl::Framebuffer> targets;
+    gl::Texture distances;
+    gl::Framebuffer distances_target;
+    int blocks = 0, group_rows = 0, train_count = 0;
+    void prepare(int blocks, int group_rows, int train_count);
+  };
+  std::vector<TwoNearest> run(const Set& query, const Set& train, Reduction& reduction);
 
   MatchConfig config_;
   std::size_t memory_budget_;
   MatchMethod method_;
   gl::PassRunner runner_;
-  gl::Program nearest_, merge_, distances_, first_two_;
-  std::vector<std::array<gl::Texture, 4>> levels_;
-  std::vector<gl::Framebuffer> level_targets_;
-  gl::Texture distances_texture_;
-  gl::Framebuffer distances_target_;
-  int prepared_blocks_ = 0, prepared_rows_ = 0, prepared_trains_ = 0;
+  gl::Program nearest_, merge_, distances_, first_two_, pick_;
+  Reduction forward_, backward_;
+  Set picked_;              // the trains of the mutual check
+  gl::Texture pick_order_;  // their indices
 };
 
 }  // namespace glsurf

@@ -7,11 +7,26 @@
 
 namespace glsurf {
 
+bool passes_forward_filters(const TwoNearest& t, const MatchConfig& config) {
+  if (t.best < 0) return false;
+  const bool use_ratio = config.ratio > 0.0f && config.ratio < 1.0f;
+  // Without a second candidate the ratio test cannot judge: no match.
+  if (use_ratio && (t.second < 0 || !(t.best_d2 < config.ratio * config.ratio * t.second_d2))) return false;
+  return !(config.max_distance > 0.0f && t.best_d2 > config.max_distance * config.max_distance);
+}
+
+std::vector<int> mutual_candidates(const std::vector<TwoNearest>& forward, const MatchConfig& config) {
+  std::vector<int> trains;
+  for (const TwoNearest& t : forward) {
+    if (passes_forward_filters(t, config)) trains.push_back(t.best);
+  }
+  std::sort(trains.begin(), trains.end());
+  trains.erase(std::unique(trains.begin(), trains.end()), trains.end());
+  return trains;
+}
+
 std::vector<Match> filter_matches(const std::vector<TwoNearest>& forward, const std::vector<TwoNearest>& backward,
                                   const MatchConfig& config) {
-  const bool use_ratio = config.ratio > 0.0f && config.ratio < 1.0f;
-  const float ratio2 = config.ratio * config.ratio;
-  const float max2 = config.max_distance * config.max_distance;
   std::vector<Match> out;
   if (config.mutual) {
     for (const TwoNearest& t : forward) {
@@ -20,10 +35,7 @@ std::vector<Match> filter_matches(const std::vector<TwoNearest>& forward, const 
   }
   for (size_t i = 0; i < forward.size(); ++i) {
     const TwoNearest& t = forward[i];
-    if (t.best < 0) continue;
-    // Without a second candidate the ratio test cannot judge: no match.
-    if (use_ratio && (t.second < 0 || !(t.best_d2 < ratio2 * t.second_d2))) continue;
-    if (config.max_distance > 0.0f && t.best_d2 > max2) continue;
+    if (!passes_forward_filters(t, config)) continue;
     if (config.mutual && backward[static_cast<size_t>(t.best)].best != static_cast<int>(i)) continue;
     out.push_back({static_cast<int>(i), t.best, std::sqrt(std::max(t.best_d2, 0.0f))});
   }

@@ -35,8 +35,17 @@ struct TwoNearest {
   float best_d2 = 0, second_d2 = 0;
 };
 
+// The filters that need only the query's own two nearest: ratio and maximum
+// distance (the mutual check also needs the backward lists).
+bool passes_forward_filters(const TwoNearest& t, const MatchConfig& config);
+
+// The trains that some query keeps after the forward filters, ascending: the
+// only ones whose backward lists the mutual check reads.
+std::vector<int> mutual_candidates(const std::vector<TwoNearest>& forward, const MatchConfig& config);
+
 // Applies ratio, max-distance and mutual filters to the two-nearest lists of
-// both directions (`backward` may be empty when mutual is off).
+// both directions (`backward` may be empty when mutual is off; with it on,
+// only the entries of mutual_candidates() are read).
 std::vector<Match> filter_matches(const std::vector<TwoNearest>& forward, const std::vector<TwoNearest>& backward,
                                   const MatchConfig& config);
 
