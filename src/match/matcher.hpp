@@ -42,7 +42,9 @@ class Matcher {
   static constexpr int kBlock = 64;   // train descriptors per fragment of two_nearest
   static constexpr int kQueries = 4;  // queries per fragment (kQueries in the shaders)
 
-  // `memory_budget` bounds the textures of one query tile (bytes).
+  // `memory_budget` bounds the textures of one query tile (bytes) of one
+  // direction; with the mutual check the backward direction keeps its own, so
+  // up to twice that (it is usually far smaller: only the kept trains).
   Matcher(const gl::Context& context, const MatchConfig& config,
           const gl::ShaderSource& shaders = gl::ShaderSource::from_environment(),
           std::size_t memory_budget = std::size_t(64) << 20, MatchMethod method = MatchMethod::Fused);
