@@ -100,15 +100,24 @@ TEST_CASE("GPU filtered matches equal the CPU's (ratio, mutual, sign, max distan
   }
   for (const MatchConfig config : {MatchConfig{}, MatchConfig{0.8f, false, true, 0.0f},
                                    MatchConfig{0.0f, true, false, 0.0f}, MatchConfig{0.9f, true, true, 0.3f}}) {
-    Matcher m(test::headless_context(), config);
-    const std::vector<Match> gpu = m.match(q, t), cpu = cpu::match(q, t, config);
-    INFO("ratio " << config.ratio << " mutual " << config.mutual << " laplacian " << config.laplacian << " max "
-                  << config.max_distance << ": GPU " << gpu.size() << ", CPU " << cpu.size());
-    REQUIRE(gpu.size() == cpu.size());
-    REQUIRE(!cpu.empty());
-    bool same = true;
-    for (size_t i = 0; i < cpu.size(); ++i) same = same && gpu[i].query == cpu[i].query && gpu[i].train == cpu[i].train;
-    CHECK(same);
+    const std::vector<Match> cpu = cpu::match(q, t, config);
+    // Fused: the mutual check matches back the kept trains. Plain: both
+    // directions from one distance texture, here in tiles of 97 queries
+    // (4 bytes of distance per train, 16 per reduction texel: 400 + 200 + ...
+    // + 1 = 802 texels, 16,032 bytes per query).
+    for (const MatchMethod method : {MatchMethod::Fused, MatchMethod::Plain}) {
+      Matcher m(test::headless_context(), config, gl::ShaderSource::from_environment(),
+                method == MatchMethod::Plain ? std::size_t(97 * 16032) : std::size_t(64) << 20, method);
+      const std::vector<Match> gpu = m.match(q, t);
+      INFO("ratio " << config.ratio << " mutual " << config.mutual << " laplacian " << config.laplacian << " max "
+                    << config.max_distance << (method == MatchMethod::Plain ? " plain" : " fused") << ": GPU "
+                    << gpu.size() << ", CPU " << cpu.size());
+      REQUIRE(gpu.size() == cpu.size());
+      REQUIRE(!cpu.empty());
+      bool same = true;
+      for (size_t i = 0; i < cpu.size(); ++i) same = same && gpu[i].query == cpu[i].query && gpu[i].train == cpu[i].train;
+      CHECK(same);
+    }
   }
 }
 

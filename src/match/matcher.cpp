@@ -11,6 +11,29 @@ namespace glsurf {
 namespace {
 constexpr int kWidth = 1024;  // shaders/common/blocks.glsl
 int rows_for(long long texels) { return static_cast<int>(std::max(1LL, (texels + kWidth - 1) / kWidth)); }
+
+// Merges one query tile's (d1, i1, d2, i2) texels into the backward lists.
+// Tiles come in ascending query order, so on equal distances the list's
+// entry, the lower index, stays first, as in the CPU reference.
+void merge_lists(std::vector<TwoNearest>& lists, const std::vector<float>& tile) {
+  for (size_t j = 0; j < lists.size(); ++j) {
+    TwoNearest& l = lists[j];
+    for (int c = 0; c < 2; ++c) {
+      const int i = static_cast<int>(tile[j * 4 + 2 * static_cast<size_t>(c) + 1]);
+      const float d = tile[j * 4 + 2 * static_cast<size_t>(c)];
+      if (i < 0) break;
+      if (l.best < 0 || d < l.best_d2) {
+        l.second = l.best;
+        l.second_d2 = l.best_d2;
+        l.best = i;
+        l.best_d2 = d;
+      } else if (l.second < 0 || d < l.second_d2) {
+        l.second = i;
+        l.second_d2 = d;
+      }
+    }
+  }
+}
 }  // namespace
 
 Matcher::Matcher([[maybe_unused]] const gl::Context& context, const MatchConfig& config,
@@ -22,6 +45,7 @@ Matcher::Matcher([[maybe_unused]] const gl::Context& context, const MatchConfig&
       merge_(shaders, "common/fullscreen.vert", "match/merge_two.frag"),
       distances_(shaders, "common/fullscreen.vert", "match/distances.frag"),
       first_two_(shaders, "common/fullscreen.vert", "match/first_two.frag"),
+      column_two_(shaders, "common/fullscreen.vert", "match/column_two.frag"),
       pick_(shaders, "common/fullscreen.vert", "match/pick.frag") {
   GLSURF_EXPECTS(memory_budget >= 16 * 1024, "memory budget too small");
 }
@@ -46,8 +70,11 @@ Matcher::Set Matcher::upload(const Features& f, const char* label) const {
   return s;
 }
 
-std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reduction& reduction) {
+std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reduction& reduction,
+                                     std::vector<TwoNearest>* backward) {
   std::vector<TwoNearest> out(static_cast<size_t>(query.count));
+  GLSURF_EXPECTS(backward == nullptr || method_ == MatchMethod::Plain, "only the plain matcher keeps distances");
+  if (backward != nullptr) backward->assign(static_cast<size_t>(train.count), TwoNearest{});
   if (query.count == 0 || train.count == 0) return out;
   const int max_size = gl::max_texture_size();
   const bool plain = method_ == MatchMethod::Plain;
@@ -67,6 +94,7 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reducti
     if (w == 1) break;
   }
   const long long per_row = (plain ? 4LL * train.count : 0) + 16LL * level_texels;  // bytes per query
+  // (the backward lists add 16 bytes per train, once: left to the slack)
   const int tile = static_cast<int>(
       std::clamp<long long>(static_cast<long long>(memory_budget_) / per_row, 1, std::min(max_size, query.count)));
   const int group_rows = (tile + kQueries - 1) / kQueries;
@@ -87,6 +115,11 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reducti
                       {"u_train_signs", train.signs}},
                      {{"u_texels", query.texels}, {"u_query_first", first}, {"u_laplacian", config_.laplacian ? 1 : 0}});
       runner_.run_in({0, 0, blocks, groups}, "match_first_two", first_two_, targets[0], {{"u_distances", distances}});
+      if (backward != nullptr) {
+        runner_.run("match_column_two", column_two_, reduction.columns_target, {{"u_distances", distances}},
+                    {{"u_rows", rows}, {"u_query_first", first}});
+        merge_lists(*backward, reduction.columns_target.read_f32(0, 0, 0, train.count, 1));
+      }
     } else {
       runner_.run_in({0, 0, blocks, groups}, "match_two_nearest", nearest_, targets[0],
                    {{"u_query", query.descriptors},
@@ -143,6 +176,8 @@ void Matcher::Reduction::prepare(int blocks, int group_rows, int train_count) {
   if (train_count > 0) {
     distances = gl::Texture(train_count, group_rows * kQueries, gl::Format::R32F, "match_distances");
     distances_target = gl::Framebuffer({&distances}, "match_distances");
+    columns = gl::Texture(train_count, 1, gl::Format::RGBA32F, "match_columns");
+    columns_target = gl::Framebuffer({&columns}, "match_columns");
   }
   this->blocks = blocks;
   this->group_rows = group_rows;
@@ -165,6 +200,11 @@ std::vector<Match> Matcher::match(const DescriptorTextures& query, const Descrip
 }
 
 std::vector<Match> Matcher::match_sets(const Set& query, const Set& train) {
+  if (config_.mutual && method_ == MatchMethod::Plain) {  // both directions from one distance texture
+    std::vector<TwoNearest> back;
+    const std::vector<TwoNearest> forward = run(query, train, forward_, &back);
+    return filter_matches(forward, back, config_);
+  }
   const std::vector<TwoNearest> forward = run(query, train, forward_);
   return filter_matches(forward, config_.mutual ? backward(forward, query, train) : std::vector<TwoNearest>{}, config_);
 }

@@ -34,7 +34,8 @@ namespace glsurf {
 
 // Fused (default): two_nearest.frag as above. Plain: Chariot & Keriven's
 // distance texture (distances.frag, every pair written), then first_two.frag
-// and the same merges; the oracle and baseline.
+// and the same merges; the oracle and baseline. Its mutual check reads the
+// backward lists off the same distances (column_two.frag).
 enum class MatchMethod { Fused, Plain };
 
 class Matcher {
@@ -80,18 +81,22 @@ class Matcher {
   struct Reduction {
     std::vector<std::array<gl::Texture, 4>> levels;
     std::vector<gl::Framebuffer> targets;
-    gl::Texture distances;
-    gl::Framebuffer distances_target;
+    gl::Texture distances, columns;  // columns: the plain method's backward lists
+    gl::Framebuffer distances_target, columns_target;
     int blocks = 0, group_rows = 0, train_count = 0;
     void prepare(int blocks, int group_rows, int train_count);
   };
-  std::vector<TwoNearest> run(const Set& query, const Set& train, Reduction& reduction);
+  // The two nearest trains of every query. With `backward` (plain method
+  // only), also the two nearest queries of every train, reduced from the same
+  // distance texture.
+  std::vector<TwoNearest> run(const Set& query, const Set& train, Reduction& reduction,
+                              std::vector<TwoNearest>* backward = nullptr);
 
   MatchConfig config_;
   std::size_t memory_budget_;
   MatchMethod method_;
   gl::PassRunner runner_;
-  gl::Program nearest_, merge_, distances_, first_two_, pick_;
+  gl::Program nearest_, merge_, distances_, first_two_, column_two_, pick_;
   Reduction forward_, backward_;
   Set picked_;              // the trains of the mutual check
   gl::Texture pick_order_;  // their indices
