@@ -158,7 +158,8 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reducti
 }
 
 void Matcher::Reduction::prepare(int blocks, int group_rows, int train_count) {
-  if (blocks == this->blocks && group_rows == this->group_rows && train_count == this->train_count) return;
+  // Taller than needed is fine: every pass draws only the tile's rows.
+  if (blocks == this->blocks && group_rows <= this->group_rows && train_count == this->train_count) return;
   *this = Reduction{};  // release the old shape first
   // Levels for one tile: width blocks, then halving; kQueries textures each
   // (query 4 r + k of the tile in row r of texture k).
@@ -215,9 +216,9 @@ std::vector<TwoNearest> Matcher::backward(const std::vector<TwoNearest>& forward
   const std::vector<int> picked = mutual_candidates(forward, config_);
   const int count = static_cast<int>(picked.size());
   if (count == 0) return out;
-  // Textures are reallocated only when the row count changes.
+  // Textures only grow (the kept trains differ from pair to pair).
   const auto fit = [](gl::Texture& t, int rows, gl::Format format, const char* label) {
-    if (!t || t.height() != rows) t = gl::Texture(kWidth, rows, format, label);
+    if (!t || t.height() < rows) t = gl::Texture(kWidth, rows, format, label);
   };
   fit(picked_.descriptors, rows_for(static_cast<long long>(count) * train.texels), gl::Format::RGBA32F,
       "match_picked_descriptors");
@@ -228,11 +229,11 @@ std::vector<TwoNearest> Matcher::backward(const std::vector<TwoNearest>& forward
   std::vector<float> order(static_cast<size_t>(kWidth) * pick_order_.height(), 0.0f);
   for (int k = 0; k < count; ++k) order[static_cast<size_t>(k)] = static_cast<float>(picked[static_cast<size_t>(k)]);
   pick_order_.upload(order.data());
-  runner_.run_in({0, 0, kWidth, picked_.descriptors.height()}, "match_pick", pick_,
+  runner_.run_in({0, 0, kWidth, rows_for(static_cast<long long>(count) * train.texels)}, "match_pick", pick_,
                  gl::Framebuffer({&picked_.descriptors}, "match_picked_descriptors"),
                  {{"u_source", train.descriptors}, {"u_order", pick_order_}},
                  {{"u_count", count}, {"u_texels", train.texels}});
-  runner_.run_in({0, 0, kWidth, picked_.signs.height()}, "match_pick", pick_,
+  runner_.run_in({0, 0, kWidth, rows_for(count)}, "match_pick", pick_,
                  gl::Framebuffer({&picked_.signs}, "match_picked_signs"),
                  {{"u_source", train.signs}, {"u_order", pick_order_}}, {{"u_count", count}, {"u_texels", 1}});
   const std::vector<TwoNearest> lists = run(picked_, query, backward_);

@@ -76,8 +76,8 @@ class Matcher {
 
   // The reduction levels (kQueries textures each) and the plain method's
   // distance texture for one shape of work, kept between calls and rebuilt
-  // only for another shape. The forward and backward directions have one each,
-  // so alternating between them allocates nothing.
+  // only for another block count or taller tiles. The forward and backward
+  // directions have one each, so alternating between them allocates nothing.
   struct Reduction {
     std::vector<std::array<gl::Texture, 4>> levels;
     std::vector<gl::Framebuffer> targets;
