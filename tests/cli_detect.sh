@@ -1,12 +1,7 @@
 #!/bin/sh
 # glsurf detect end to end: formats, batch with a bad file, determinism,
 # backends, and no partial output files. Usage: cli_detect.sh GLSURF ASSETS
-set -u
-glsurf=$1
-assets=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAILED: $*"; exit 1; }
+. "$(dirname "$0")/cli_common.sh"
 
 # One image to a file, twice: identical files (determinism), in both formats.
 "$glsurf" detect "$assets/box.png" -o "$work/a.txt" 2>/dev/null || fail "detect txt"

@@ -2,12 +2,7 @@
 # warp + eval: a pure rotation and a pure scale change of a bundled image
 # repeat well; the same images with mismatched homographies score near zero
 # (the metric can fail); eval on graf1 -> graf3. Usage: cli_eval.sh GLSURF ASSETS
-set -u
-glsurf=$1
-assets=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAILED: $*"; exit 1; }
+. "$(dirname "$0")/cli_common.sh"
 percent() { echo "$1" | awk -v row="$2" '$1 == row { gsub("%", "", $6); print int($6) }'; }
 
 "$glsurf" warp "$assets/box_in_scene.png" "$work/seq" --rotate 90,0 --scale 1,1.5 >/dev/null || fail "warp"

@@ -1,12 +1,7 @@
 #!/bin/sh
 # glsurf match end to end on the bundled pair with its ground truth, both
 # backends, and the output files. Usage: cli_match.sh GLSURF ASSETS
-set -u
-glsurf=$1
-assets=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAILED: $*"; exit 1; }
+. "$(dirname "$0")/cli_common.sh"
 
 out=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" -o "$work/m.txt" --homography "$work/H.txt" \
       --draw "$work/m.png" 2>&1) || fail "match box pair: $out"

@@ -216,25 +216,28 @@ std::vector<TwoNearest> Matcher::backward(const std::vector<TwoNearest>& forward
   const std::vector<int> picked = mutual_candidates(forward, config_);
   const int count = static_cast<int>(picked.size());
   if (count == 0) return out;
-  // Textures only grow (the kept trains differ from pair to pair).
-  const auto fit = [](gl::Texture& t, int rows, gl::Format format, const char* label) {
-    if (!t || t.height() < rows) t = gl::Texture(kWidth, rows, format, label);
+  // Textures and their targets only grow (the kept trains differ from pair
+  // to pair).
+  const auto fit = [](gl::Texture& t, gl::Framebuffer* target, int rows, gl::Format format, const char* label) {
+    if (t && t.height() >= rows) return;
+    t = gl::Texture(kWidth, rows, format, label);
+    if (target != nullptr) *target = gl::Framebuffer({&t}, label);
   };
-  fit(picked_.descriptors, rows_for(static_cast<long long>(count) * train.texels), gl::Format::RGBA32F,
-      "match_picked_descriptors");
-  fit(picked_.signs, rows_for(count), gl::Format::R32F, "match_picked_signs");
-  fit(pick_order_, rows_for(count), gl::Format::R32F, "match_pick_order");
+  fit(picked_.descriptors, &picked_descriptors_target_, rows_for(static_cast<long long>(count) * train.texels),
+      gl::Format::RGBA32F, "match_picked_descriptors");
+  fit(picked_.signs, &picked_signs_target_, rows_for(count), gl::Format::R32F, "match_picked_signs");
+  fit(pick_order_, nullptr, rows_for(count), gl::Format::R32F, "match_pick_order");
   picked_.count = count;
   picked_.texels = train.texels;
   std::vector<float> order(static_cast<size_t>(kWidth) * pick_order_.height(), 0.0f);
   for (int k = 0; k < count; ++k) order[static_cast<size_t>(k)] = static_cast<float>(picked[static_cast<size_t>(k)]);
   pick_order_.upload(order.data());
   runner_.run_in({0, 0, kWidth, rows_for(static_cast<long long>(count) * train.texels)}, "match_pick", pick_,
-                 gl::Framebuffer({&picked_.descriptors}, "match_picked_descriptors"),
+                 picked_descriptors_target_,
                  {{"u_source", train.descriptors}, {"u_order", pick_order_}},
                  {{"u_count", count}, {"u_texels", train.texels}});
   runner_.run_in({0, 0, kWidth, rows_for(count)}, "match_pick", pick_,
-                 gl::Framebuffer({&picked_.signs}, "match_picked_signs"),
+                 picked_signs_target_,
                  {{"u_source", train.signs}, {"u_order", pick_order_}}, {{"u_count", count}, {"u_texels", 1}});
   const std::vector<TwoNearest> lists = run(picked_, query, backward_);
   for (int k = 0; k < count; ++k) out[static_cast<size_t>(picked[static_cast<size_t>(k)])] = lists[static_cast<size_t>(k)];

@@ -98,7 +98,8 @@ class Matcher {
   gl::PassRunner runner_;
   gl::Program nearest_, merge_, distances_, first_two_, column_two_, pick_;
   Reduction forward_, backward_;
-  Set picked_;              // the trains of the mutual check
+  Set picked_;  // the trains of the mutual check
+  gl::Framebuffer picked_descriptors_target_, picked_signs_target_;
   gl::Texture pick_order_;  // their indices
 };
 
