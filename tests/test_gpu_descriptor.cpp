@@ -1,11 +1,10 @@
 // GPU orientation and descriptors against the CPU reference.
 //
 // Tolerances (issue 4): orientation RMS difference <= 0.5 degrees over
-// keypoints whose CPU window maximum is unambiguous: no window pointing more
-// than 0.5 degrees away within 0.1 % of the best, and no other sample within
-// 1e-5 rad of the best window's edges. (Otherwise float rounding can pick the
-// neighbouring window, or count a sample on the other side of an edge, and
-// the angle moves by a few degrees or more.) descriptor cosine >= 0.999 for 99 % of keypoints;
+// keypoints whose CPU window maximum is unambiguous: no candidate window
+// whose refinement ends more than 0.5 degrees away comes within 0.1 % of the
+// best. (Otherwise float rounding can pick the other peak, and the angle
+// moves by a few degrees or more.) descriptor cosine >= 0.999 for 99 % of keypoints;
 // every descriptor of unit length (1e-4: float32 normalisation); nearest
 // neighbour of each GPU descriptor among the CPU ones is its own counterpart
 // for >= 99 %.
@@ -76,7 +75,7 @@ void compare(const GrayImage& image, const DetectorConfig& config) {
     close += dot(gpu.descriptor(i), cpu.descriptor(j), n) >= 0.999;
     if (!config.upright) {
       const cpu::Orientation o = cpu::orientation(integral, cpu.keypoints[j]);
-      if (o.runner_up < 0.999f * o.strength && o.edge_margin > 1e-5) {
+      if (o.runner_up < 0.999f * o.strength) {
         ++unambiguous;
         const double e = std::remainder(gpu.keypoints[i].angle - cpu.keypoints[j].angle, 360.0);
         squared_angle_error += e * e;
@@ -195,11 +194,11 @@ TEST_SUITE("gl") {
 
 // At 90 and 180 degrees (exact pixel permutations) >= 90 % of repeated points
 // turn within 3 degrees, as the issue asks. At 30 degrees (bilinear
-// resampling) SURF's orientation, axis-aligned Haar boxes on an axis-aligned
-// lattice, is not that steady: the CPU reference, at exactly mapped
-// keypoints, errs by 5 degrees in the median (35 % within 3 degrees), and
-// the GPU the same; so at 30 degrees the test asks for a median error under
-// 8 degrees and for the descriptors to match.
+// resampling) the issue's 90 % is not reached: 262 of 347 repeated points
+// (75 %) turn within 3 degrees, median error 1.4 degrees. The floor asked
+// here, two thirds with a median under 2 degrees, is one SURF's own rule
+// (Haar responses in a hard-edged window; src/cpu/descriptor.hpp) fails:
+// it turned 28 % of the points, median error 5.3 degrees, on the CPU.
 TEST_CASE("rotations by 30, 90 and 180 degrees turn GPU orientations by as much; descriptors still match") {
   const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
   DetectorConfig config;
@@ -219,9 +218,10 @@ TEST_CASE("rotations by 30, 90 and 180 degrees turn GPU orientations by as much;
     if (degrees % 90 == 0) {
       CHECK(result.turned >= 0.9 * result.repeated);
     } else {
-      CHECK(e[e.size() / 2] < 8.0);
+      CHECK(3 * result.turned >= 2 * result.repeated);
+      CHECK(e[e.size() / 2] < 2.0);
     }
-    CHECK(result.matched >= 0.7 * result.repeated);
+    CHECK(result.matched >= 0.85 * result.repeated);
   }
   // The check can fail: upright descriptors do not turn with the image.
   DetectorConfig upright = config;

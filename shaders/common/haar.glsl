@@ -1,5 +1,5 @@
-// common/haar.glsl — Haar wavelet responses from the integral image, as
-// src/cpu/descriptor.cpp: side h (even) centred exactly on the real point p,
+// common/haar.glsl — Haar wavelet responses and box gradients from the
+// integral image, as src/cpu/descriptor.cpp. Haar: side h (even) centred exactly on the real point p,
 // dx = mean(right half) - mean(left half), dy = mean(bottom) - mean(top).
 // A box mean at sub-pixel position interpolates bilinearly between the four
 // pixel-aligned boxes around it (the exact area mean of the piecewise-
@@ -70,6 +70,23 @@ vec2 haar(vec2 p, int h) {
   vec2 bottom = box_mean(o + ivec2(0, m), f, ivec2(h, m));
   vec2 top = box_mean(o, f, ivec2(h, m));
   return vec2(right.y * left.y * (right.x - left.x), bottom.y * top.y * (bottom.x - top.x));
+}
+
+// The gradient of the image smoothed by an h x h box, by central differences
+// of box means d either side of the real point p (src/cpu/descriptor.cpp,
+// box_gradient). A box wholly outside the image makes that component 0.
+vec2 box_gradient(vec2 p, int h, float d) {
+  vec2 e = p - float(h) * 0.5 + 0.5;  // pixel-edge coordinates of the box's corner
+  ivec2 size = ivec2(h);
+  vec2 g = vec2(0.0);
+  for (int axis = 0; axis < 2; ++axis) {
+    vec2 shift = axis == 0 ? vec2(d, 0.0) : vec2(0.0, d);
+    vec2 ahead = e + shift, behind = e - shift;
+    vec2 a = box_mean(ivec2(floor(ahead)), ahead - floor(ahead), size);
+    vec2 b = box_mean(ivec2(floor(behind)), behind - floor(behind), size);
+    g[axis] = a.y * b.y * (a.x - b.x);
+  }
+  return g;
 }
 
 // Even side nearest to `length`, at least 2.

@@ -1,37 +1,32 @@
 #version 330 core
-// describe/orient_windows.frag — the vector sum of keypoint k's samples in
-// the window of pi/3 that starts at sample w's angle (every set of samples a
-// sliding window can hold is one of these, so the best of them is the exact
-// maximum; src/cpu/descriptor.hpp).
+// describe/orient_windows.frag — the window sums of the orientation
+// assignment: for keypoint k and candidate direction c (angle 2 pi c /
+// u_candidates), the sum of k's samples weighted by max(0, 2 cos(delta) -
+// 1)^2, delta the sample's angle to the direction (src/cpu/descriptor.hpp).
 //
-// Input:    u_samples  orient_samples.frag output (128-texel blocks)
-// Uniform:  u_count    keypoints in the chunk (block k is its k-th keypoint)
-// Output:   RGBA32F (sum x, sum y, |sum|^2, 0), in the same 128-texel blocks
-// Viewport: ceil(count * 128 / 1024) rows of 1024.
+// Input:    u_samples     orient_samples.frag output (128-texel blocks)
+// Uniforms: u_count       keypoints in the chunk (block k is its k-th keypoint)
+//           u_candidates  directions per keypoint (divides 1024)
+// Output:   RGBA32F (sum x, sum y, |sum|^2, 0), blocks of u_candidates texels
+// Viewport: ceil(count * u_candidates / 1024) rows of 1024.
 #include "common/precision.glsl"
 
 uniform sampler2D u_samples;
-uniform int u_count;  // keypoints in this chunk
+uniform int u_count;
+uniform int u_candidates;
 
 layout(location = 0) out vec4 o_window;
 
 #include "common/blocks.glsl"
+#include "describe/orient_window.glsl"
 
 const float kTwoPi = 6.28318530717958647692;
-const float kWindow = 1.04719755119659774615;  // pi / 3
 
 void main() {
-  ivec2 kw = block_of(ivec2(gl_FragCoord.xy), 128);
+  ivec2 kc = block_of(ivec2(gl_FragCoord.xy), u_candidates);
   o_window = vec4(0.0);
-  if (kw.x >= u_count || kw.y >= 113) return;
-  int base = kw.x * 128;
-  float start = texelFetch(u_samples, texel_of(base + kw.y), 0).z;
-  vec2 sum = vec2(0.0);
-  for (int j = 0; j < 113; ++j) {
-    vec4 sample_j = texelFetch(u_samples, texel_of(base + j), 0);
-    float d = sample_j.z - start;
-    if (d < 0.0) d += kTwoPi;
-    if (d < kWindow) sum += sample_j.xy;
-  }
+  if (kc.x >= u_count) return;
+  float phi = kTwoPi * float(kc.y) / float(u_candidates);
+  vec2 sum = window_sum(kc.x * 128, vec2(cos(phi), sin(phi)));
   o_window = vec4(sum, dot(sum, sum), 0.0);
 }

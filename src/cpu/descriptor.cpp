@@ -66,65 +66,99 @@ void haar(const IntegralImage& s, double px, double py, int h, double& dx, doubl
 
 int even_side(double length) { return std::max(2, 2 * static_cast<int>(std::floor(length / 2.0 + 0.5))); }
 
-double wrap_2pi(double a) {
-  a = std::fmod(a, 2 * kPi);
-  return a < 0 ? a + 2 * kPi : a;
+// The gradient of the image smoothed by an h x h box (h ~ 2s), by central
+// differences of box means d = s / 2 either side of the real point (px, py).
+// Unlike a Haar pair (whose dx smooths with a tent across x and a box along y,
+// and dy the other way round), both components differentiate the same smoothed
+// image, so a straight edge of any direction gives exactly its normal. A box
+// wholly outside the image makes that component 0.
+void box_gradient(const IntegralImage& s, double px, double py, int h, double d, double& gx, double& gy) {
+  const double ex = px - h / 2.0 + 0.5, ey = py - h / 2.0 + 0.5;  // pixel-edge coordinates
+  bool in_a = false, in_b = false;
+  const double right = box_mean(s, ex + d, ey, h, h, in_a);
+  const double left = box_mean(s, ex - d, ey, h, h, in_b);
+  gx = in_a && in_b ? right - left : 0.0;
+  const double below = box_mean(s, ex, ey + d, h, h, in_a);
+  const double above = box_mean(s, ex, ey - d, h, h, in_b);
+  gy = in_a && in_b ? below - above : 0.0;
+}
+
+struct Sample {
+  double x, y;    // Gaussian-weighted gradient
+  double ux, uy;  // its direction (0, 0 for a zero vector)
+};
+
+// The window sum around the unit direction (cx, cy): each sample weighted by
+// max(0, 2 cos(delta) - 1)^2, delta its angle to the direction.
+void window_sum(const std::vector<Sample>& samples, double cx, double cy, double& sx, double& sy) {
+  sx = sy = 0;
+  for (const Sample& p : samples) {
+    const double w = std::max(0.0, 2.0 * (p.ux * cx + p.uy * cy) - 1.0);
+    sx += w * w * p.x;
+    sy += w * w * p.y;
+  }
+}
+
+// The window's own direction, recentred kOrientationSteps times from the
+// direction (cx, cy): returns the last sum.
+void refine(const std::vector<Sample>& samples, double cx, double cy, double& sx, double& sy) {
+  window_sum(samples, cx, cy, sx, sy);
+  for (int step = 0; step < kOrientationSteps; ++step) {
+    const double n = std::hypot(sx, sy);
+    if (n == 0) return;
+    window_sum(samples, sx / n, sy / n, sx, sy);
+  }
 }
 
 }  // namespace
 
 Orientation orientation(const IntegralImage& integral, const KeyPoint& k) {
   const double s = 1.2 * k.size / 9.0;
-  const int h = even_side(4 * s);
-  struct Sample {
-    double x, y, angle;
-  };
+  const int h = even_side(2 * s);
   std::vector<Sample> samples;
   for (int j = -6; j <= 6; ++j) {
     for (int i = -6; i <= 6; ++i) {
       if (i * i + j * j > 36) continue;
-      double dx = 0, dy = 0;
-      haar(integral, k.x + i * s, k.y + j * s, h, dx, dy);
+      double gx = 0, gy = 0;
+      box_gradient(integral, k.x + i * s, k.y + j * s, h, 0.5 * s, gx, gy);
       const double g = std::exp(-(i * i + j * j) / (2.0 * 2.5 * 2.5));
-      // A zero vector has angle 0 (std::atan2's answer; the shader says so explicitly).
-      samples.push_back({g * dx, g * dy, wrap_2pi(std::atan2(g * dy, g * dx))});
+      const double n = std::hypot(gx, gy);
+      samples.push_back({g * gx, g * gy, n > 0 ? gx / n : 0.0, n > 0 ? gy / n : 0.0});
     }
   }
-  // Window [a_k, a_k + pi/3) for every sample k.
-  std::vector<double> best_x(samples.size()), best_y(samples.size());
-  double best = -1;
-  size_t best_k = 0;
-  for (size_t w = 0; w < samples.size(); ++w) {
-    double sx = 0, sy = 0;
-    for (const Sample& p : samples) {
-      if (wrap_2pi(p.angle - samples[w].angle) < kPi / 3) {
-        sx += p.x;
-        sy += p.y;
-      }
-    }
-    best_x[w] = sx;
-    best_y[w] = sy;
-    const double m = sx * sx + sy * sy;
+  // Candidate windows every 2 pi / kOrientationCandidates; the largest sum
+  // (the first on ties) is refined.
+  double best = -1, best_x = 0, best_y = 0;
+  std::vector<double> candidate_x(kOrientationCandidates), candidate_y(kOrientationCandidates);
+  for (int c = 0; c < kOrientationCandidates; ++c) {
+    const double phi = 2 * kPi * c / kOrientationCandidates;
+    window_sum(samples, std::cos(phi), std::sin(phi), candidate_x[c], candidate_y[c]);
+    const double m = candidate_x[c] * candidate_x[c] + candidate_y[c] * candidate_y[c];
     if (m > best) {
       best = m;
-      best_k = w;
+      best_x = candidate_x[c];
+      best_y = candidate_y[c];
     }
   }
-  const double direction = std::atan2(best_y[best_k], best_x[best_k]);  // image frame, y down
   Orientation o;
-  // How close another sample comes to either edge of the best window: within
-  // float rounding of an edge, float32 arithmetic may count it on the other side.
-  o.edge_margin = 2 * kPi;
-  for (size_t j = 0; j < samples.size(); ++j) {
-    if (j == best_k) continue;
-    const double d = wrap_2pi(samples[j].angle - samples[best_k].angle);
-    o.edge_margin = std::min({o.edge_margin, std::abs(d - kPi / 3), d, 2 * kPi - d});
-  }
   o.strength = static_cast<float>(std::sqrt(std::max(best, 0.0)));
-  for (size_t w = 0; w < samples.size(); ++w) {
-    const double d = std::abs(std::remainder(std::atan2(best_y[w], best_x[w]) - direction, 2 * kPi));
-    if (d > 0.5 * kPi / 180.0) {
-      o.runner_up = std::max(o.runner_up, static_cast<float>(std::hypot(best_x[w], best_y[w])));
+  const double n = std::hypot(best_x, best_y);
+  if (n == 0) {
+    o.angle = 0;  // no gradient at all
+    return o;
+  }
+  double sx = 0, sy = 0;
+  refine(samples, best_x / n, best_y / n, sx, sy);
+  const double direction = std::atan2(sy, sx);  // image frame, y down
+  // Runner-up: the best candidate whose refinement ends elsewhere (another
+  // peak of the window sum), the one a float32 evaluation could prefer.
+  for (int c = 0; c < kOrientationCandidates; ++c) {
+    const double m = std::hypot(candidate_x[c], candidate_y[c]);
+    if (m == 0 || m <= o.runner_up) continue;
+    double cx = 0, cy = 0;
+    refine(samples, candidate_x[c] / m, candidate_y[c] / m, cx, cy);
+    if (std::abs(std::remainder(std::atan2(cy, cx) - direction, 2 * kPi)) > 0.5 * kPi / 180.0) {
+      o.runner_up = static_cast<float>(m);
     }
   }
   // On screen y points down: counter-clockwise angles are minus the image-frame angle.

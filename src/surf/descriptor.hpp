@@ -1,10 +1,10 @@
 // GPU orientation and descriptors for the keypoints of the point list
 // (rules and parameters: src/cpu/descriptor.hpp).
 //
-//   orient_samples   113 weighted Haar samples (side ~4s) per keypoint
-//   orient_windows   the vector sum of the pi/3 window starting at each
-//                    sample's angle (exact maximum, no angle bins)
-//   orient_best      the largest window's direction -> angle per keypoint
+//   orient_samples   113 weighted box gradients (box ~2s) per keypoint
+//   orient_windows   the window sums around 64 candidate directions
+//   orient_best      the largest, recentred 3 times on its own sum -> angle
+//                    per keypoint
 //   descriptor       per sub-region, 25 rotated Haar samples (side ~2s)
 //   normalize        L2 normalisation per keypoint
 //
