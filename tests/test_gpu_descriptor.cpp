@@ -4,7 +4,14 @@
 // keypoints whose CPU window maximum is unambiguous: no candidate window
 // whose refinement ends more than 0.5 degrees away comes within 0.1 % of the
 // best. (Otherwise float rounding can pick the other peak, and the angle
-// moves by a few degrees or more.) descriptor cosine >= 0.999 for 99 % of keypoints;
+// moves by a few degrees or more.) Tighter, since GPU and CPU run the same
+// steps: RMS <= 0.01 degrees, and at most 1 in 1,000 of those keypoints
+// differing by more than 0.05 degrees. Measured: RMS 1e-4 to 4e-3, one
+// keypoint in 10,000 at 0.34 degrees (a window sum whose peak is so flat that
+// the recentring creeps: float32 stops it a step earlier or later). A GPU
+// whose recentring stopped after 6 sums instead of up to 20 measured RMS 0.27
+// degrees on box.png, 81 keypoints beyond 0.05: these bounds catch that, the
+// issue's 0.5 does not. descriptor cosine >= 0.999 for 99 % of keypoints;
 // every descriptor of unit length (1e-4: float32 normalisation); nearest
 // neighbour of each GPU descriptor among the CPU ones is its own counterpart
 // for >= 99 %.
@@ -67,6 +74,7 @@ void compare(const GrayImage& image, const DetectorConfig& config) {
 
   int paired = 0, close = 0, unambiguous = 0, nearest_is_partner = 0, unit = 0;
   double squared_angle_error = 0;
+  int far = 0;
   for (size_t i = 0; i < gpu.keypoints.size(); ++i) {
     unit += std::abs(dot(gpu.descriptor(i), gpu.descriptor(i), n) - 1.0) < 1e-4;
     if (partner[i] < 0) continue;
@@ -74,11 +82,12 @@ void compare(const GrayImage& image, const DetectorConfig& config) {
     const size_t j = static_cast<size_t>(partner[i]);
     close += dot(gpu.descriptor(i), cpu.descriptor(j), n) >= 0.999;
     if (!config.upright) {
-      const cpu::Orientation o = cpu::orientation(integral, cpu.keypoints[j]);
+      const cpu::Orientation o = cpu::orientation(integral, cpu.keypoints[j], true);
       if (o.runner_up < 0.999f * o.strength) {
         ++unambiguous;
         const double e = std::remainder(gpu.keypoints[i].angle - cpu.keypoints[j].angle, 360.0);
         squared_angle_error += e * e;
+        far += std::abs(e) > 0.05;
       }
     } else {
       CHECK(gpu.keypoints[i].angle == 0.0f);
@@ -93,7 +102,7 @@ void compare(const GrayImage& image, const DetectorConfig& config) {
   }
   const double rms = unambiguous ? std::sqrt(squared_angle_error / unambiguous) : 0.0;
   INFO("GPU " << gpu.keypoints.size() << ", CPU " << cpu.keypoints.size() << ", paired " << paired << ", cos>=0.999 "
-              << close << ", unambiguous " << unambiguous << ", orientation RMS " << rms << " deg, NN "
+              << close << ", unambiguous " << unambiguous << ", orientation RMS " << rms << " deg, " << far << " beyond 0.05 deg, NN "
               << nearest_is_partner);
   REQUIRE(paired >= 0.99 * gpu.keypoints.size());
   CHECK(unit == static_cast<int>(gpu.keypoints.size()));
@@ -102,6 +111,8 @@ void compare(const GrayImage& image, const DetectorConfig& config) {
   if (!config.upright) {
     CHECK(unambiguous >= 0.8 * paired);
     CHECK(rms <= 0.5);
+    CHECK(rms <= 0.01);
+    CHECK(far * 1000 <= unambiguous);
   }
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }

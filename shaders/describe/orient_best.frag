@@ -1,13 +1,15 @@
 #version 330 core
 // describe/orient_best.frag — each keypoint's orientation: its largest
-// candidate window (the first on ties) recentred u_steps times on its own
-// sum; the angle is the last sum's direction (src/cpu/descriptor.hpp).
+// candidate window (the first on ties) recentred on its own sum until the
+// sum's direction moves by less than u_settled (sine of the angle) or after
+// u_max_sums sums; the angle is the last sum's direction
+// (src/cpu/descriptor.cpp, refine).
 //
 // Inputs:   u_windows     orient_windows.frag output (u_candidates-texel blocks)
 //           u_samples     orient_samples.frag output (128-texel blocks)
 // Uniforms: u_first, u_count  the chunk: blocks hold keypoints u_first ..
 //                       u_first + u_count - 1
-//           u_candidates, u_steps
+//           u_candidates, u_max_sums, u_settled
 // Output:   R32F angle in degrees, counter-clockwise on screen, [0, 360);
 //           one texel per keypoint of the whole list (texel u_first + k).
 // Viewport: the rows of the angle texture that hold the chunk.
@@ -18,7 +20,8 @@ uniform sampler2D u_samples;
 uniform int u_count;
 uniform int u_first;
 uniform int u_candidates;
-uniform int u_steps;
+uniform int u_max_sums;
+uniform float u_settled;
 
 layout(location = 0) out float o_angle;
 
@@ -34,11 +37,16 @@ void main() {
     vec3 window = texelFetch(u_windows, texel_of(k * u_candidates + c), 0).xyz;
     if (window.z > best.z) best = window;
   }
-  vec2 sum = best.xy;
-  if (sum == vec2(0.0)) return;  // no gradient at all: angle 0
-  sum = window_sum(k * 128, normalize(sum));
-  for (int step = 0; step < u_steps && sum != vec2(0.0); ++step) sum = window_sum(k * 128, normalize(sum));
-  if (sum == vec2(0.0)) return;
+  if (best.xy == vec2(0.0)) return;  // no gradient at all: angle 0
+  vec2 u = normalize(best.xy), sum = vec2(0.0);
+  for (int i = 0; i < u_max_sums; ++i) {
+    sum = window_sum(k * 128, u);
+    if (sum == vec2(0.0)) return;
+    vec2 next = normalize(sum);
+    bool settled = abs(u.x * next.y - u.y * next.x) < u_settled;
+    u = next;
+    if (settled) break;
+  }
   // On screen y points down: counter-clockwise is minus the image-frame angle.
   float ccw = -degrees(atan(sum.y, sum.x));
   if (ccw < 0.0) ccw += 360.0;

@@ -21,7 +21,8 @@
 // falls smoothly to 0 at pi/3 and is one half at about 31 degrees, so it
 // spans the pi/3 of SURF's window at half height). The windows tried point in
 // kOrientationCandidates directions; the best is recentred on its own sum
-// kOrientationSteps times, and the angle is that sum's direction.
+// until that moves by less than 0.01 degrees (at most kOrientationMaxSums
+// sums), and the angle is the last sum's direction.
 //   This departs from Bay et al.'s Haar responses in a hard-edged window:
 // a Haar pair smooths dx and dy differently (tent across, box along), so
 // their direction is biased for any edge off the axes, and a hard window's
@@ -46,15 +47,19 @@
 
 namespace glsurf::cpu {
 
-constexpr int kOrientationCandidates = 64;  // window directions tried
-constexpr int kOrientationSteps = 3;        // recentring steps of the best
+constexpr int kOrientationCandidates = 64;      // window directions tried
+constexpr int kOrientationMaxSums = 20;         // window sums of the recentring, at most
+constexpr double kOrientationSettled = 1.7453e-4;  // sin(0.01 degrees): the recentring's stop
 
 struct Orientation {
   float angle = 0;      // degrees, counter-clockwise on screen, [0, 360)
   float strength = 0;   // |sum| of the best candidate window
-  float runner_up = 0;  // best |sum| among candidates whose refinement ends > 0.5 degrees away
+  float runner_up = 0;  // with find_runner_up: best |sum| among candidates whose
+                        // refinement ends > 0.5 degrees away
 };
-Orientation orientation(const IntegralImage& integral, const KeyPoint& keypoint);
+// find_runner_up refines every candidate (about twice the cost); tests use it
+// to leave out keypoints where float rounding can tip the choice.
+Orientation orientation(const IntegralImage& integral, const KeyPoint& keypoint, bool find_runner_up = false);
 
 // Writes descriptor_size values; `angle_degrees` as KeyPoint::angle.
 void describe(const IntegralImage& integral, const KeyPoint& keypoint, float angle_degrees, bool extended,

@@ -102,7 +102,8 @@ void DescribeStage::orient(gl::PassRunner& runner, const gl::Texture& list, cons
                   {{"u_count", n},
                    {"u_first", first},
                    {"u_candidates", cpu::kOrientationCandidates},
-                   {"u_steps", cpu::kOrientationSteps}});
+                   {"u_max_sums", cpu::kOrientationMaxSums},
+                   {"u_settled", static_cast<float>(cpu::kOrientationSettled)}});
   }
 }
 

@@ -3,8 +3,8 @@
 //
 //   orient_samples   113 weighted box gradients (box ~2s) per keypoint
 //   orient_windows   the window sums around 64 candidate directions
-//   orient_best      the largest, recentred 3 times on its own sum -> angle
-//                    per keypoint
+//   orient_best      the largest, recentred on its own sum until it settles
+//                    -> angle per keypoint
 //   descriptor       per sub-region, 25 rotated Haar samples (side ~2s)
 //   normalize        L2 normalisation per keypoint
 //
