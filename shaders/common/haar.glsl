@@ -1,6 +1,7 @@
 // common/haar.glsl — Haar wavelet responses and box gradients from the
-// integral image, as src/cpu/descriptor.cpp. Haar: side h (even) centred exactly on the real point p,
-// dx = mean(right half) - mean(left half), dy = mean(bottom) - mean(top).
+// integral image, as src/cpu/descriptor.cpp. Haar: side h (even) centred
+// exactly on the real point p, dx = mean(right half) - mean(left half),
+// dy = mean(bottom) - mean(top).
 // A box mean at sub-pixel position interpolates bilinearly between the four
 // pixel-aligned boxes around it (the exact area mean of the piecewise-
 // constant image). Inside the image that takes the 6 x 6 integral-image

@@ -56,9 +56,6 @@ class DescribeStage {
   // order[1], ... into `out` (allocated here), in that order.
   void gather(gl::PassRunner& runner, const gl::Texture& list, const std::vector<int>& order,
               DescriptorTextures& out);
-  // The last chunk's orientation samples and windows (for tests and debugging).
-  const gl::Texture& orientation_samples() const { return orient_samples_; }
-  const gl::Texture& orientation_windows() const { return orient_windows_; }
 
  private:
   DetectorConfig config_;
