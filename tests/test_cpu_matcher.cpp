@@ -157,6 +157,34 @@ TEST_CASE("RANSAC recovers a homography from 30 % inliers within 0.5 px") {
   CHECK(corner_error(r.h, truth, 800, 800) < 0.5);
 }
 
+// A first hypothesis with a handful of inliers among thousands of pairs asks
+// for ~1e10 more draws; that count once overflowed an int and stopped the
+// search after one sample (graf1 -> a warp of it: 6 inliers of 959 matches).
+TEST_CASE("RANSAC keeps sampling after a poor first hypothesis among many pairs") {
+  const Homography truth = {1.1, 0.3, -160, -0.3, 1.1, 70, 1e-5, -2e-5, 1};
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> coord(0, 800), noise(-0.3, 0.3);
+  std::vector<PointPair> pairs;
+  for (int i = 0; i < 3000; ++i) {
+    PointPair p{coord(rng), coord(rng), coord(rng), coord(rng)};
+    if (i % 2 == 0) {
+      apply(truth, p.ax, p.ay, p.bx, p.by);
+      p.bx += noise(rng);
+      p.by += noise(rng);
+    }
+    pairs.push_back(p);
+  }
+  for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+    CAPTURE(seed);
+    RansacConfig config;
+    config.seed = seed;
+    const HomographyResult r = ransac_homography(pairs, config);
+    REQUIRE(r.found);
+    CHECK(r.inlier_count >= 1450);
+    CHECK(corner_error(r.h, truth, 800, 800) < 0.5);
+  }
+}
+
 TEST_CASE("four exact correspondences give back the homography") {
   const Homography truth = {1.2, 0.1, -5, -0.05, 0.95, 7, 1e-4, 2e-4, 1};
   std::vector<PointPair> pairs;

@@ -176,11 +176,12 @@ HomographyResult ransac_homography(const std::vector<PointPair>& pairs, const Ra
       best.found = true;
       if (count == static_cast<int>(pairs.size())) break;  // cannot do better
       // Adaptive stopping: enough iterations to draw one all-inlier sample.
+      // Compared as doubles: with few inliers `needed` exceeds any int.
       const double w = static_cast<double>(count) / pairs.size();
       const double p4 = std::pow(w, 4);
-      if (p4 > 1e-12 && p4 < 1) {
-        const double needed = std::log(1 - config.confidence) / std::log(1 - p4);
-        iterations = std::min(iterations, static_cast<int>(std::ceil(needed)) + it + 1);
+      if (p4 > 0 && p4 < 1) {
+        const double needed = std::ceil(std::log(1 - config.confidence) / std::log1p(-p4));
+        if (needed < iterations - it - 1) iterations = static_cast<int>(needed) + it + 1;
       }
     }
   }
