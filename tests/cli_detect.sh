@@ -20,6 +20,18 @@ n=$(head -n 1 "$work/a.txt" | cut -d' ' -f1)
 [ "$(head -n 1 "$work/e.txt" | cut -d' ' -f2)" = 128 ] || fail "128 values with --extended"
 [ "$(sed -n 2p "$work/e.txt" | cut -d' ' -f4)" = 0 ] || fail "angle 0 with --upright"
 
+# Devices are written, never replaced (as root a rename would turn /dev/null
+# into a file); a full standard output is an error, not a silent success.
+"$glsurf" detect "$assets/box.png" --backend cpu -o /dev/null 2>/dev/null || fail "-o /dev/null"
+[ -c /dev/null ] || fail "/dev/null is no longer a device"
+if [ -c /dev/full ]; then
+  err=$("$glsurf" detect "$assets/box.png" --backend cpu 2>&1 >/dev/full)
+  [ $? -eq 1 ] || fail "a full standard output must exit 1"
+  echo "$err" | grep -q "standard output: write failed" || fail "full standard output named: $err"
+  "$glsurf" detect "$assets/box.png" --backend cpu -o /dev/full >/dev/null 2>&1 && fail "-o /dev/full must fail"
+  [ -c /dev/full ] || fail "/dev/full is no longer a device"
+fi
+
 # The CPU backend runs without OpenGL at all and finds the same count.
 __EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent.json "$glsurf" detect "$assets/box.png" --backend cpu -o "$work/c.txt" \
   2>/dev/null || fail "cpu backend without OpenGL"

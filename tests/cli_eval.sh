@@ -36,4 +36,19 @@ out=$("$glsurf" eval "$work/graf" 2>&1) || fail "eval graf (gl): $out"
 echo "$out"
 correct=$(echo "$out" | awk '$1 == "1->2" { print $8 }')
 [ "${correct:-0}" -ge 100 ] || fail "graf1 -> graf3: ${correct:-no} correct matches"
+# Bad warp parameters: a usage error naming the option, no crash; a huge
+# blur or a perspective whose horizon crosses the image still work.
+printf 'P5\n48 32\n255\n' > "$work/small.pgm"
+head -c 1536 /dev/urandom >> "$work/small.pgm"
+for bad in "--scale 0" "--rotate nan" "--blur -1" "--noise inf"; do
+  err=$("$glsurf" warp "$work/small.pgm" "$work/bad" $bad 2>&1)
+  [ $? -eq 2 ] || fail "warp $bad must be a usage error: $err"
+  echo "$err" | grep -q -- "${bad%% *}" || fail "warp $bad: the option is not named: $err"
+done
+"$glsurf" warp "$work/small.pgm" "$work/odd" --blur 1e9 --perspective 3 >/dev/null 2>&1 || fail "warp --blur 1e9 --perspective 3"
+[ -s "$work/odd/img2.png" ] && [ -s "$work/odd/H1to2p" ] || fail "warp --blur 1e9 wrote its image"
+# A sequence whose name needs escaping in JSON.
+cp -r "$work/odd" "$work/say \"hi\""
+"$glsurf" eval "$work/say \"hi\"" --backend cpu --json "$work/odd.json" >/dev/null 2>&1 || fail "eval odd name"
+grep -qF 'say \"hi\"",' "$work/odd.json" || fail "quotes escaped in JSON: $(head -2 "$work/odd.json")"
 echo "all eval checks passed"

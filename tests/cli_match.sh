@@ -41,4 +41,11 @@ err=$("$glsurf" match "$assets/box.png" /nonexistent.png -o "$work/never.txt" 2>
 [ $? -eq 1 ] || fail "a missing image exits 1"
 echo "$err" | grep -q "/nonexistent.png: cannot open file" || fail "missing image named"
 [ ! -e "$work/never.txt" ] || fail "no output after a failure"
+# One output that cannot be written: none of the others appears either.
+err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu -o "$work/some.txt" \
+      --homography "$work/someH.txt" --draw /nonexistent/d.png 2>&1)
+[ $? -eq 1 ] || fail "an unwritable --draw exits 1"
+echo "$err" | grep -q "/nonexistent/d.png" || fail "unwritable --draw named: $err"
+[ ! -e "$work/some.txt" ] && [ ! -e "$work/someH.txt" ] || fail "no files when one output fails"
+[ -z "$(ls "$work" | grep tmp)" ] || fail "temporaries left: $(ls "$work")"
 echo "all match checks passed"

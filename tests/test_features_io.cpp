@@ -4,10 +4,16 @@
 
 #include "gl/error.hpp"
 #include "io/features.hpp"
+#include "io/output.hpp"
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
+#include <thread>
+
+#include <sys/stat.h>
 
 using namespace glsurf;
 
@@ -72,6 +78,65 @@ TEST_CASE("a failed write leaves no file behind") {
   CHECK(!std::filesystem::exists(path));
   CHECK_THROWS_WITH_AS(write_features_file("/nonexistent_dir/x.txt", Features{}, FeatureFormat::Txt),
                        doctest::Contains("/nonexistent_dir/x.txt"), Error);
+}
+
+namespace {
+
+std::string contents(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A fresh, empty directory for one test.
+std::filesystem::path scratch(const char* name) {
+  const auto dir = std::filesystem::temp_directory_path() / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("a batch of outputs appears whole or not at all") {
+  const auto dir = scratch("glsurf_batch");
+  {
+    OutputFiles files;
+    files.add((dir / "a.txt").string(), false, [](std::ostream& out) { out << "a"; });
+    CHECK_THROWS_AS(files.add((dir / "missing" / "b.txt").string(), false, [](std::ostream& out) { out << "b"; }),
+                    Error);
+  }  // not committed: a.txt's temporary goes too
+  CHECK(std::filesystem::is_empty(dir));
+  OutputFiles files;
+  files.add((dir / "a.txt").string(), false, [](std::ostream& out) { out << "a"; });
+  files.add((dir / "b.txt").string(), false, [](std::ostream& out) { out << "b"; });
+  CHECK(!std::filesystem::exists(dir / "a.txt"));  // nothing before commit
+  files.commit();
+  CHECK(contents(dir / "a.txt") == "a");
+  CHECK(contents(dir / "b.txt") == "b");
+  CHECK(std::distance(std::filesystem::directory_iterator(dir), {}) == 2);
+}
+
+TEST_CASE("an output through a link replaces the linked file; a pipe is written, not replaced") {
+  const auto dir = scratch("glsurf_links");
+  std::ofstream(dir / "real.txt") << "old";
+  std::filesystem::create_symlink(dir / "real.txt", dir / "link.txt");
+  write_file_atomically((dir / "link.txt").string(), false, [](std::ostream& out) { out << "new"; });
+  CHECK(std::filesystem::is_symlink(dir / "link.txt"));
+  CHECK(contents(dir / "real.txt") == "new");
+
+  // A pipe (like /dev/stdout or /dev/null, a file that cannot be replaced).
+  const auto fifo = dir / "pipe";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::filesystem::create_hard_link(fifo, dir / "alias");
+  std::string received;
+  std::thread reader([&] { received = contents(fifo); });
+  write_file_atomically(fifo.string(), false, [](std::ostream& out) { out << "through"; });
+  const bool kept = std::filesystem::is_fifo(fifo);
+  if (!kept) std::ofstream(dir / "alias").flush();  // the pipe was replaced: let the reader finish
+  reader.join();
+  CHECK(kept);
+  CHECK(received == "through");
+  CHECK(std::distance(std::filesystem::directory_iterator(dir), {}) == 4);  // no temporaries left
 }
 
 }  // TEST_SUITE

@@ -18,7 +18,7 @@
 #include "io/image.hpp"
 #include "cpu/descriptor.hpp"
 #include "cpu/matcher.hpp"
-#include "io/features.hpp"
+#include "io/output.hpp"
 #include "match/matcher.hpp"
 #include "surf/detector.hpp"
 #include "surf/integral.hpp"
@@ -571,7 +571,8 @@ int bench_all(Args& args) {
   }
   if (!json.empty()) {
     write_file_atomically(json, false, [&](std::ostream& out) {
-      out << "{\n  \"renderer\": \"" << info.renderer << "\",\n  \"version\": \"" << info.version
+      out << "{\n  \"renderer\": \"" << json_escaped(info.renderer) << "\",\n  \"version\": \""
+          << json_escaped(info.version)
           << "\",\n  \"software\": " << (software ? "true" : "false") << ",\n  \"frames\": [\n"
           << records << "\n  ],\n  \"matching\": [\n" << match_records << "\n  ]\n}\n";
     });

@@ -41,6 +41,9 @@ class Args {
 std::string backend_option(Args& args);
 DetectorConfig detector_options(Args& args);
 
+// A string's characters as the body of a JSON string literal.
+std::string json_escaped(const std::string& text);
+
 // The headless context, or an error that also suggests --backend cpu.
 gl::Context headless_or_hint();
 

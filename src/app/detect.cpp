@@ -101,6 +101,7 @@ int detect(Args args) {
       if (!batch && out.empty()) {
         write_features(std::cout, features, format);
         std::cout.flush();
+        if (!std::cout) throw Error("standard output: write failed");
       } else {
         write_features_file(target, features, format);
       }

@@ -7,12 +7,13 @@
 #include "gl/context.hpp"
 #include "gl/error.hpp"
 #include "io/draw.hpp"
-#include "io/features.hpp"
 #include "io/image.hpp"
+#include "io/output.hpp"
 #include "match/homography.hpp"
 #include "match/matcher.hpp"
 #include "surf/detector.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -37,12 +38,17 @@ std::vector<double> number_list(Args& args, const std::string& name) {
     try {
       size_t used = 0;
       values.push_back(std::stod(item, &used));
-      if (used != item.size()) throw std::invalid_argument(item);
+      if (used != item.size() || !std::isfinite(values.back())) throw std::invalid_argument(item);
     } catch (const std::exception&) {
       throw UsageError(name + " wants numbers separated by commas, got '" + item + "'");
     }
   }
   return values;
+}
+
+void require(const std::vector<double>& values, const std::string& name, bool (*ok)(double), const char* what) {
+  for (double v : values)
+    if (!ok(v)) throw UsageError(name + " wants " + what + ", got " + std::to_string(v));
 }
 
 Homography multiply(const Homography& a, const Homography& b) {
@@ -75,6 +81,9 @@ int warp(Args args) {
   const std::vector<std::string> positional = args.positionals();
   args.finish();
   if (positional.size() != 2) throw UsageError("warp needs IMAGE OUTDIR");
+  require(scale, "--scale", [](double v) { return v > 0; }, "positive numbers");
+  require(blur, "--blur", [](double v) { return v >= 0; }, "numbers >= 0");
+  require(noise, "--noise", [](double v) { return v >= 0; }, "numbers >= 0");
   size_t steps = 0;
   for (const auto* list : {&rotate, &scale, &perspective, &blur, &brightness, &noise}) {
     if (list->empty()) continue;
@@ -100,6 +109,11 @@ int warp(Args args) {
     const Homography core = {s * std::cos(a), s * std::sin(a), 0, -s * std::sin(a), s * std::cos(a), 0, p, 0, 1};
     Homography h = multiply(back, multiply(core, to_centre));
     for (double& v : h) v /= h[8];
+    const double det = h[0] * (h[4] * h[8] - h[5] * h[7]) - h[1] * (h[3] * h[8] - h[5] * h[6]) +
+                       h[2] * (h[3] * h[7] - h[4] * h[6]);
+    if (!std::isfinite(det) || std::abs(det) < 1e-12) {
+      throw UsageError("warp " + std::to_string(k + 1) + ": the transform is singular");
+    }
     const Homography inv = invert(h);
     // Bilinear resampling from image 1; zero outside.
     std::vector<double> warped(image.pixels.size(), 0.0);
@@ -107,8 +121,9 @@ int warp(Args args) {
       for (int x = 0; x < image.width; ++x) {
         double sx, sy;
         apply(inv, x, y, sx, sy);
+        // Compared as doubles: beyond a perspective's horizon sx is huge or NaN.
+        if (!(sx >= 0 && sy >= 0 && sx < image.width - 1 && sy < image.height - 1)) continue;
         const int x0 = static_cast<int>(std::floor(sx)), y0 = static_cast<int>(std::floor(sy));
-        if (x0 < 0 || y0 < 0 || x0 + 1 >= image.width || y0 + 1 >= image.height) continue;
         const double fx = sx - x0, fy = sy - y0;
         warped[static_cast<size_t>(y) * image.width + x] =
             (1 - fx) * (1 - fy) * image.at(x0, y0) + fx * (1 - fy) * image.at(x0 + 1, y0) +
@@ -118,7 +133,8 @@ int warp(Args args) {
     // Photometry: Gaussian blur, brightness offset, Gaussian noise.
     if (!blur.empty() && blur[k] > 0) {
       const double sigma = blur[k];
-      const int radius = static_cast<int>(std::ceil(3 * sigma));
+      // Wider than the image changes nothing (edges are clamped).
+      const int radius = static_cast<int>(std::min(std::ceil(3 * sigma), static_cast<double>(std::max(image.width, image.height))));
       std::vector<double> kernel(static_cast<size_t>(2 * radius + 1));
       double total = 0;
       for (int i = -radius; i <= radius; ++i) total += kernel[static_cast<size_t>(i + radius)] = std::exp(-i * i / (2 * sigma * sigma));
@@ -204,6 +220,10 @@ int eval(Args args) {
     std::printf("1->%-2d %7d %7d %7d %7d %7.1f%% %7d %8d %8d %7.1f%% %7.1f%% %s\n", k, s.keypoints_a, s.keypoints_b,
                 s.visible_a, s.visible_b, 100 * s.repeatability, s.matches, s.correct_3px, s.correct_5px,
                 100 * s.matching_score, 100 * s.precision, corner);
+    char corner_json[32] = "null";  // none, or not finite (a wild estimate)
+    if (s.corner_error >= 0 && std::isfinite(s.corner_error)) {
+      std::snprintf(corner_json, sizeof corner_json, "%.6g", s.corner_error);
+    }
     char record[512];
     std::snprintf(record, sizeof record,
                   "%s    {\"pair\": \"1-%d\", \"keypoints_a\": %d, \"keypoints_b\": %d, \"visible_a\": %d, "
@@ -212,13 +232,13 @@ int eval(Args args) {
                   "\"inliers\": %d, \"corner_error\": %s}",
                   records.empty() ? "" : ",\n", k, s.keypoints_a, s.keypoints_b, s.visible_a, s.visible_b,
                   s.correspondences, s.repeatability, s.matches, s.correct_3px, s.correct_5px, s.matching_score,
-                  s.precision, s.inliers, s.corner_error >= 0 ? std::to_string(s.corner_error).c_str() : "null");
+                  s.precision, s.inliers, corner_json);
     records += record;
   }
   if (records.empty()) throw Error(dir.string() + ": no pairs (img2 with H1to2p, ...)");
   if (!json.empty()) {
     write_file_atomically(json, false, [&](std::ostream& out) {
-      out << "{\n  \"sequence\": \"" << dir.string() << "\",\n  \"backend\": \"" << backend << "\",\n  \"pairs\": [\n"
+      out << "{\n  \"sequence\": \"" << json_escaped(dir.string()) << "\",\n  \"backend\": \"" << backend << "\",\n  \"pairs\": [\n"
           << records << "\n  ]\n}\n";
     });
   }

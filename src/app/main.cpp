@@ -150,6 +150,23 @@ gl::Context headless_or_hint() {
   }
 }
 
+std::string json_escaped(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char code[8];
+      std::snprintf(code, sizeof code, "\\u%04x", c);
+      out += code;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::string backend_option(Args& args) {
   const std::string backend = args.option("--backend", "gl");
   if (backend != "gl" && backend != "cpu") throw UsageError("--backend must be gl or cpu, not '" + backend + "'");

@@ -8,6 +8,7 @@
 #include "io/draw.hpp"
 #include "io/features.hpp"
 #include "io/image.hpp"
+#include "io/output.hpp"
 #include "match/homography.hpp"
 #include "match/matcher.hpp"
 #include "surf/detector.hpp"
@@ -77,8 +78,10 @@ int match(Args args) {
     throw Error("no homography found (" + std::to_string(matches.size()) + " matches); " + homography_path +
                 " not written");
   }
+  // All the outputs or none: a failing --draw must not leave -o behind.
+  OutputFiles outputs;
   if (!matches_path.empty()) {
-    write_file_atomically(matches_path, false, [&](std::ostream& out) {
+    outputs.add(matches_path, false, [&](std::ostream& out) {
       char line[96];
       for (size_t i = 0; i < matches.size(); ++i) {
         std::snprintf(line, sizeof line, "%d %d %.7g %d\n", matches[i].query, matches[i].train, matches[i].distance,
@@ -87,10 +90,15 @@ int match(Args args) {
       }
     });
   }
-  if (!homography_path.empty()) write_homography_file(homography_path, h.h);
-  if (!draw_path.empty()) {
-    write_match_png(draw_path, {&a, &b, &fa, &fb, &matches, &h.inliers, h.found ? &h.h : nullptr});
+  if (!homography_path.empty()) {
+    outputs.add(homography_path, false, [&](std::ostream& out) { write_homography(out, h.h); });
   }
+  if (!draw_path.empty()) {
+    outputs.add(draw_path, true, [&](std::ostream& out) {
+      write_match_png(out, draw_path, {&a, &b, &fa, &fb, &matches, &h.inliers, h.found ? &h.h : nullptr});
+    });
+  }
+  outputs.commit();
 
   std::printf("%s: %zu features, %s: %zu features, %zu matches, %d inliers%s, %.0f ms (%s)\n", images[0].c_str(),
               fa.keypoints.size(), images[1].c_str(), fb.keypoints.size(), matches.size(), h.inlier_count,

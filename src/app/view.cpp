@@ -86,34 +86,47 @@ void on_key(GLFWwindow* window, int key, int, int action, int) {
 // runs) the reader waits instead, so that no frame is skipped.
 class RawStream {
  public:
-  RawStream(int width, int height, bool rgb, bool every_frame)
-      : width_(width), height_(height), rgb_(rgb), every_frame_(every_frame) {
-    thread_ = std::thread([this] { read(); });
+  RawStream(int width, int height, bool rgb, bool every_frame) : state_(std::make_shared<State>()) {
+    state_->width = width;
+    state_->height = height;
+    state_->rgb = rgb;
+    state_->every_frame = every_frame;
+    // Detached at once, with its own reference to the state: a blocked read of
+    // stdin cannot be interrupted, so the thread may outlive this object.
+    std::thread([state = state_] { read(*state); }).detach();
   }
-  ~RawStream() {
-    stop_ = true;
-    if (thread_.joinable()) thread_.detach();  // a blocked read of stdin cannot be interrupted
-  }
+  ~RawStream() { state_->stop = true; }
   // A new frame if one arrived since the last call.
   bool take(GrayImage& frame) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!fresh_) return false;
-    frame = std::move(latest_);
-    fresh_ = false;
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    if (!state_->fresh) return false;
+    frame = std::move(state_->latest);
+    state_->fresh = false;
     return true;
   }
-  bool ended() const { return ended_; }
+  bool ended() const { return state_->ended; }
   std::string error() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return error_;
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    return state_->error;
   }
-  long frames_read() const { return frames_; }
+  long frames_read() const { return state_->frames; }
 
  private:
-  void read() {
-    const size_t bytes = static_cast<size_t>(width_) * height_ * (rgb_ ? 3 : 1);
+  struct State {
+    int width = 0, height = 0;
+    bool rgb = false, every_frame = false;
+    std::mutex mutex;  // guards latest, fresh, error
+    GrayImage latest;
+    bool fresh = false;
+    std::string error;
+    std::atomic<bool> stop{false}, ended{false};
+    std::atomic<long> frames{0};
+  };
+
+  static void read(State& s) {
+    const size_t bytes = static_cast<size_t>(s.width) * s.height * (s.rgb ? 3 : 1);
     std::vector<unsigned char> buffer(bytes);
-    while (!stop_) {
+    while (!s.stop) {
       size_t got = 0;
       while (got < bytes) {
         const size_t n = std::fread(buffer.data() + got, 1, bytes - got, stdin);
@@ -122,47 +135,39 @@ class RawStream {
       }
       if (got < bytes) {
         if (got > 0) {
-          std::lock_guard<std::mutex> lock(mutex_);
-          error_ = "standard input: short final frame (" + std::to_string(got) + " of " + std::to_string(bytes) +
-                   " bytes; is --raw " + std::to_string(width_) + "x" + std::to_string(height_) + " right?)";
+          std::lock_guard<std::mutex> lock(s.mutex);
+          s.error = "standard input: short final frame (" + std::to_string(got) + " of " + std::to_string(bytes) +
+                    " bytes; is --raw " + std::to_string(s.width) + "x" + std::to_string(s.height) + " right?)";
         }
         break;
       }
-      GrayImage frame(width_, height_);
+      GrayImage frame(s.width, s.height);
       for (size_t i = 0; i < frame.pixels.size(); ++i) {
-        if (rgb_) {
+        if (s.rgb) {
           const unsigned char* p = &buffer[i * 3];
           frame.pixels[i] = static_cast<std::uint8_t>((4899 * p[0] + 9617 * p[1] + 1868 * p[2] + 8192) >> 14);
         } else {
           frame.pixels[i] = buffer[i];
         }
       }
-      while (every_frame_ && !stop_) {  // wait until the last one was taken
+      while (s.every_frame && !s.stop) {  // wait until the last one was taken
         {
-          std::lock_guard<std::mutex> lock(mutex_);
-          if (!fresh_) break;
+          std::lock_guard<std::mutex> lock(s.mutex);
+          if (!s.fresh) break;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
       }
       {
-        std::lock_guard<std::mutex> lock(mutex_);
-        latest_ = std::move(frame);
-        fresh_ = true;
+        std::lock_guard<std::mutex> lock(s.mutex);
+        s.latest = std::move(frame);
+        s.fresh = true;
       }
-      ++frames_;
+      ++s.frames;
     }
-    ended_ = true;
+    s.ended = true;
   }
 
-  int width_, height_;
-  bool rgb_, every_frame_;
-  std::thread thread_;
-  mutable std::mutex mutex_;
-  GrayImage latest_;
-  bool fresh_ = false;
-  std::string error_;
-  std::atomic<bool> stop_{false}, ended_{false};
-  std::atomic<long> frames_{0};
+  std::shared_ptr<State> state_;
 };
 
 }  // namespace
@@ -214,6 +219,10 @@ int view(Args args) {
     width = std::min(images.front().width, 1280);
     height = static_cast<int>(static_cast<long long>(width) * images.front().height / images.front().width);
   }
+  // At least a pixel each way, and one per half in match mode (a 2000 x 1
+  // image would otherwise ask for a view 0 pixels high).
+  width = std::max(width, 2);
+  height = std::max(height, 1);
 
   gl::Context context = headless ? gl::Context::headless() : gl::Context::window(width, height, "glsurf view", true);
   gl::PassRunner runner;

@@ -3,7 +3,6 @@
 #include "gl/error.hpp"
 #include "gl/gl.hpp"
 #include "io/draw.hpp"
-#include "io/features.hpp"
 
 #include <algorithm>
 #include <cstdint>

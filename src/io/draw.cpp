@@ -1,7 +1,7 @@
 #include "io/draw.hpp"
 
 #include "gl/error.hpp"
-#include "io/features.hpp"
+#include "io/output.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -44,7 +44,7 @@ struct Canvas {
 
 }  // namespace
 
-void write_match_png(const std::string& path, const MatchDrawing& d) {
+void write_match_png(std::ostream& out, const std::string& path, const MatchDrawing& d) {
   Canvas canvas{d.a->width + d.b->width, std::max(d.a->height, d.b->height), {}};
   canvas.rgb.assign(static_cast<size_t>(canvas.width) * canvas.height * 3, 0);
   for (int y = 0; y < d.a->height; ++y)
@@ -75,18 +75,25 @@ void write_match_png(const std::string& path, const MatchDrawing& d) {
       for (int w = -1; w <= 1; ++w) canvas.line(ox + x0 + w, y0, ox + x1 + w, y1, outline);
     }
   }
-  write_png(path, canvas.width, canvas.height, 3, canvas.rgb.data());
+  write_png(out, path, canvas.width, canvas.height, 3, canvas.rgb.data());
+}
+
+void write_match_png(const std::string& path, const MatchDrawing& d) {
+  write_file_atomically(path, true, [&](std::ostream& out) { write_match_png(out, path, d); });
+}
+
+void write_png(std::ostream& out, const std::string& path, int width, int height, int channels,
+               const std::uint8_t* pixels) {
+  auto sink = [](void* context, void* data, int size) {
+    static_cast<std::ostream*>(context)->write(static_cast<const char*>(data), size);
+  };
+  if (!stbi_write_png_to_func(sink, &out, width, height, channels, pixels, width * channels)) {
+    throw Error(path + ": PNG encoding failed");
+  }
 }
 
 void write_png(const std::string& path, int width, int height, int channels, const std::uint8_t* pixels) {
-  write_file_atomically(path, true, [&](std::ostream& out) {
-    auto sink = [](void* context, void* data, int size) {
-      static_cast<std::ostream*>(context)->write(static_cast<const char*>(data), size);
-    };
-    if (!stbi_write_png_to_func(sink, &out, width, height, channels, pixels, width * channels)) {
-      throw Error(path + ": PNG encoding failed");
-    }
-  });
+  write_file_atomically(path, true, [&](std::ostream& out) { write_png(out, path, width, height, channels, pixels); });
 }
 
 }  // namespace glsurf

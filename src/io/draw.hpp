@@ -9,6 +9,7 @@
 #include "surf/keypoint.hpp"
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,13 @@ struct MatchDrawing {
 };
 
 void write_match_png(const std::string& path, const MatchDrawing& d);
+// The same PNG into a stream (`path` names it in errors).
+void write_match_png(std::ostream& out, const std::string& path, const MatchDrawing& d);
 
 // A PNG of width x height pixels of `channels` bytes (1 grey, 3 RGB, 4 RGBA),
 // rows top first, written atomically; glsurf::Error naming the path on failure.
 void write_png(const std::string& path, int width, int height, int channels, const std::uint8_t* pixels);
+void write_png(std::ostream& out, const std::string& path, int width, int height, int channels,
+               const std::uint8_t* pixels);
 
 }  // namespace glsurf

@@ -1,15 +1,13 @@
 #include "io/features.hpp"
 
 #include "gl/error.hpp"
+#include "io/output.hpp"
 
-#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-
-#include <unistd.h>
 
 namespace glsurf {
 
@@ -74,33 +72,6 @@ void write_features(std::ostream& out, const Features& features, FeatureFormat f
     put<std::int32_t>(out, k.laplacian);
     put<std::int32_t>(out, k.octave);
     for (int j = 0; j < d; ++j) put<float>(out, features.descriptor(i)[j]);
-  }
-}
-
-void write_file_atomically(const std::string& path, bool binary,
-                           const std::function<void(std::ostream&)>& write) {
-  const std::string temporary = path + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, binary ? std::ios::binary : std::ios::out);
-    if (!out) throw Error(path + ": cannot write (" + std::strerror(errno) + ")");
-    try {
-      write(out);
-    } catch (...) {
-      out.close();
-      std::remove(temporary.c_str());
-      throw;
-    }
-    out.flush();
-    if (!out) {
-      out.close();
-      std::remove(temporary.c_str());
-      throw Error(path + ": write failed");
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(temporary.c_str());
-    throw Error(path + ": cannot rename into place (" + why + ")");
   }
 }
 

@@ -8,13 +8,12 @@
 //      Then N records: float32 x, y, size, angle, response; int32 laplacian,
 //      octave; float32 d1 ... dD.
 //
-// Files are written to a temporary name beside the target and renamed into
-// place, so a failure never leaves a partial file.
+// Files are written through io/output.hpp, so a failure never leaves a
+// partial file.
 #pragma once
 
 #include "surf/keypoint.hpp"
 
-#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -27,9 +26,5 @@ void write_features(std::ostream& out, const Features& features, FeatureFormat f
 // Throws glsurf::Error naming the path if it cannot be written.
 void write_features_file(const std::string& path, const Features& features, FeatureFormat format);
 Features read_features_file(const std::string& path);  // either format
-
-// Writes `path` atomically: `write` fills a temporary file that is renamed
-// into place only if everything succeeded.
-void write_file_atomically(const std::string& path, bool binary, const std::function<void(std::ostream&)>& write);
 
 }  // namespace glsurf

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "gl/error.hpp"
-#include "io/features.hpp"
+#include "io/output.hpp"
 
 namespace glsurf {
 
@@ -253,14 +253,16 @@ Homography read_homography_file(const std::string& path) {
   return h;
 }
 
+void write_homography(std::ostream& out, const Homography& h) {
+  char line[128];
+  for (int r = 0; r < 3; ++r) {
+    std::snprintf(line, sizeof line, "%.10g %.10g %.10g\n", h[r * 3], h[r * 3 + 1], h[r * 3 + 2]);
+    out << line;
+  }
+}
+
 void write_homography_file(const std::string& path, const Homography& h) {
-  write_file_atomically(path, false, [&](std::ostream& out) {
-    char line[128];
-    for (int r = 0; r < 3; ++r) {
-      std::snprintf(line, sizeof line, "%.10g %.10g %.10g\n", h[r * 3], h[r * 3 + 1], h[r * 3 + 2]);
-      out << line;
-    }
-  });
+  write_file_atomically(path, false, [&](std::ostream& out) { write_homography(out, h); });
 }
 
 }  // namespace glsurf

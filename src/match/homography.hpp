@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <iosfwd>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -44,6 +45,7 @@ void apply(const Homography& h, double x, double y, double& ox, double& oy);
 Homography read_homography_file(const std::string& path);
 // Three lines of three numbers (the Oxford format), written atomically.
 void write_homography_file(const std::string& path, const Homography& h);
+void write_homography(std::ostream& out, const Homography& h);
 double reprojection_error(const Homography& h, const PointPair& p);
 
 }  // namespace glsurf

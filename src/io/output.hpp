@@ -1,0 +1,45 @@
+// Output files that never end up partial: each is written to a temporary name
+// beside its target and renamed into place only when every file of the batch
+// has been written; whatever is not committed is removed again.
+//
+//   OutputFiles files;
+//   files.add("matches.txt", false, [&](std::ostream& out) { ... });
+//   files.add("H.txt", false, [&](std::ostream& out) { ... });
+//   files.commit();  // both appear, or (on an exception before) neither
+//
+// Targets that exist and are not regular files (/dev/null, /dev/stdout, a
+// pipe) cannot be replaced and are written directly, when added. A symbolic
+// link is followed: the file it points to is replaced, not the link.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace glsurf {
+
+class OutputFiles {
+ public:
+  OutputFiles() = default;
+  OutputFiles(const OutputFiles&) = delete;
+  OutputFiles& operator=(const OutputFiles&) = delete;
+  ~OutputFiles();  // removes the temporaries of an uncommitted batch
+
+  // Runs `write` into the file's temporary; throws glsurf::Error naming
+  // `path` if it cannot be written (the batch's other files stay pending).
+  void add(const std::string& path, bool binary, const std::function<void(std::ostream&)>& write);
+  // Renames every pending file into place.
+  void commit();
+
+ private:
+  struct Pending {
+    std::string temporary, target, path;  // path: as the user gave it, for messages
+  };
+  std::vector<Pending> pending_;
+};
+
+// One file: OutputFiles with a single add() and commit().
+void write_file_atomically(const std::string& path, bool binary, const std::function<void(std::ostream&)>& write);
+
+}  // namespace glsurf
