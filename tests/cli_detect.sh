@@ -32,6 +32,11 @@ if [ -c /dev/full ]; then
   [ -c /dev/full ] || fail "/dev/full is no longer a device"
 fi
 
+# Extended descriptors take twice the texels: half the keypoints fit.
+err=$("$glsurf" detect "$assets/box.png" --extended --max-features 600000 -o "$work/x.txt" 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "524288 with extended" || fail "extended cap: $err"
+[ ! -e "$work/x.txt" ] || fail "no output over the cap"
+
 # The CPU backend runs without OpenGL at all and finds the same count.
 __EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent.json "$glsurf" detect "$assets/box.png" --backend cpu -o "$work/c.txt" \
   2>/dev/null || fail "cpu backend without OpenGL"

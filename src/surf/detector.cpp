@@ -9,8 +9,9 @@ namespace glsurf {
 
 namespace {
 constexpr int kMinCapacity = 65536;
-// Descriptor textures are 1024 wide with 16 texels per keypoint and at most
-// 16,384 rows (the smallest GL_MAX_TEXTURE_SIZE we expect of a desktop GPU).
+// Descriptor textures are 1024 wide with at most 16,384 rows (the smallest
+// GL_MAX_TEXTURE_SIZE we expect of a desktop GPU); the matcher's copy holds
+// 16 texels per keypoint, 32 when extended.
 constexpr int kMaxFeatures = 1 << 20;
 }
 
@@ -24,9 +25,11 @@ Detector::Detector([[maybe_unused]] const gl::Context& context, const DetectorCo
       select_(shaders),
       describe_(shaders, config) {
   GLSURF_EXPECTS(config.max_features >= 0, "max_features must be >= 0");
-  if (config.max_features > kMaxFeatures) {
+  const int most = config.extended ? kMaxFeatures / 2 : kMaxFeatures;
+  if (config.max_features > most) {
     throw Error("max_features " + std::to_string(config.max_features) + " is more than the GPU detector's " +
-                std::to_string(kMaxFeatures) + " (its descriptor textures)");
+                std::to_string(most) + (config.extended ? " with extended descriptors" : "") +
+                " (its descriptor textures)");
   }
   GLSURF_EXPECTS(config.hessian_threshold >= 0, "hessian_threshold must be >= 0");
   GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1, "invalid detector configuration");
