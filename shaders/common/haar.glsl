@@ -4,10 +4,9 @@
 // dy = mean(bottom) - mean(top).
 // A box mean at sub-pixel position interpolates bilinearly between the four
 // pixel-aligned boxes around it (the exact area mean of the piecewise-
-// constant image). Inside the image that takes the 6 x 6 integral-image
-// values around the box's corners; near the border, aligned boxes are
-// clipped and averaged over what is left, and a half wholly outside makes
-// that response 0.
+// constant image); a Haar pair takes 32 integral-image values around its
+// corners. Near the border, aligned boxes are clipped and averaged over what
+// is left, and a half wholly outside makes that response 0.
 //
 // Needs: uniform usampler2D u_integral (R32UI, (W+1) x (H+1)).
 
@@ -39,37 +38,50 @@ vec2 box_mean(ivec2 o, vec2 f, ivec2 size) {
   return weights > 0.0 ? vec2(sum / weights, 1.0) : vec2(0.0);
 }
 
+// Mean over the box with corners (X[i0], Y[j0]) - (X[i1], Y[j1]) shifted by
+// one pixel or none each way, the four shifts interpolated bilinearly by f;
+// S holds the integral image at (X[i], Y[j]) in S[6 j + i]. Shifts whose
+// box was clipped away are left out; y = 0 when none is left.
+vec2 haar_half(uint S[36], int X[6], int Y[6], int i0, int j0, int i1, int j1, vec2 f) {
+  float sum = 0.0, weights = 0.0;
+  for (int q = 0; q < 2; ++q) {
+    for (int p = 0; p < 2; ++p) {
+      int area = (X[i1 + p] - X[i0 + p]) * (Y[j1 + q] - Y[j0 + q]);
+      float weight = (p == 1 ? f.x : 1.0 - f.x) * (q == 1 ? f.y : 1.0 - f.y) * (area > 0 ? 1.0 : 0.0);
+      uint box = S[(j1 + q) * 6 + i1 + p] - S[(j1 + q) * 6 + i0 + p] - S[(j0 + q) * 6 + i1 + p] + S[(j0 + q) * 6 + i0 + p];
+      sum += weight * float(box) / float(max(area, 1));
+      weights += weight;
+    }
+  }
+  return weights > 0.0 ? vec2(sum / weights, 1.0) : vec2(0.0);
+}
+
 vec2 haar(vec2 p, int h) {
   vec2 e = p - float(h) * 0.5 + 0.5;  // pixel-edge coordinates of the box's corner
   ivec2 o = ivec2(floor(e));
   vec2 f = e - vec2(o);
   int m = h / 2;
-  ivec2 limit = textureSize(u_integral, 0) - 1;
-  if (all(greaterThanEqual(o, ivec2(0))) && all(lessThanEqual(o + h + 1, limit))) {
-    // Inside: every aligned box is whole. Integral values at the corners
-    // o + (c[i], c[j]) with c = 0, 1, m, m+1, h, h+1.
-    int c[6] = int[6](0, 1, m, m + 1, h, h + 1);
-    uint S[36];
-    for (int j = 0; j < 6; ++j)
-      for (int i = 0; i < 6; ++i) S[j * 6 + i] = texelFetch(u_integral, o + ivec2(c[i], c[j]), 0).r;
-    vec2 response = vec2(0.0);
-    for (int q = 0; q < 2; ++q) {
-      for (int p = 0; p < 2; ++p) {
-        float weight = (p == 1 ? f.x : 1.0 - f.x) * (q == 1 ? f.y : 1.0 - f.y);
-        // Box sums with corners at indices (x0, y0) - (x1, y1) of c, shifted by (p, q).
-        uint right = S[(4 + q) * 6 + 4 + p] - S[(4 + q) * 6 + 2 + p] - S[q * 6 + 4 + p] + S[q * 6 + 2 + p];
-        uint left = S[(4 + q) * 6 + 2 + p] - S[(4 + q) * 6 + p] - S[q * 6 + 2 + p] + S[q * 6 + p];
-        uint bottom = S[(4 + q) * 6 + 4 + p] - S[(4 + q) * 6 + p] - S[(2 + q) * 6 + 4 + p] + S[(2 + q) * 6 + p];
-        uint top = S[(2 + q) * 6 + 4 + p] - S[(2 + q) * 6 + p] - S[q * 6 + 4 + p] + S[q * 6 + p];
-        response += weight * vec2(float(int(right - left)), float(int(bottom - top)));
-      }
-    }
-    return response / float(m * h);
+  // One path for every point (llvmpipe runs both sides of a branch): the
+  // integral image at the corners o + (c[i], c[j]), c = 0, 1, m, m+1, h, h+1,
+  // clamped into the image, which clips the boxes that cross its border.
+  ivec2 size = textureSize(u_integral, 0) - 1;  // W, H
+  int c[6] = int[6](0, 1, m, m + 1, h, h + 1);
+  int X[6], Y[6];
+  for (int i = 0; i < 6; ++i) {
+    X[i] = clamp(o.x + c[i], 0, size.x);
+    Y[i] = clamp(o.y + c[i], 0, size.y);
   }
-  vec2 right = box_mean(o + ivec2(m, 0), f, ivec2(m, h));
-  vec2 left = box_mean(o, f, ivec2(m, h));
-  vec2 bottom = box_mean(o + ivec2(0, m), f, ivec2(h, m));
-  vec2 top = box_mean(o, f, ivec2(h, m));
+  uint S[36];
+  for (int j = 0; j < 6; ++j) {
+    for (int i = 0; i < 6; ++i) {
+      bool centre = i / 2 == 1 && j / 2 == 1;  // no half has a corner there
+      S[j * 6 + i] = centre ? 0u : texelFetch(u_integral, ivec2(X[i], Y[j]), 0).r;
+    }
+  }
+  vec2 right = haar_half(S, X, Y, 2, 0, 4, 4, f);
+  vec2 left = haar_half(S, X, Y, 0, 0, 2, 4, f);
+  vec2 bottom = haar_half(S, X, Y, 0, 2, 4, 4, f);
+  vec2 top = haar_half(S, X, Y, 0, 0, 4, 2, f);
   return vec2(right.y * left.y * (right.x - left.x), bottom.y * top.y * (bottom.x - top.x));
 }
 
