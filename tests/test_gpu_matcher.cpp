@@ -62,7 +62,7 @@ TEST_CASE("GPU two nearest neighbours equal the CPU's on random descriptors, any
   unsigned seed = 1;
   for (const Case c : {Case{1, 1, 64}, Case{2, 2, 64}, Case{3, 3, 64}, Case{7, 7, 64}, Case{100, 100, 64},
                        Case{1000, 1000, 64}, Case{4096, 4096, 64}, Case{5, 300, 64}, Case{300, 5, 64},
-                       Case{1000, 65, 128}, Case{129, 2000, 128}}) {
+                       Case{1000, 65, 128}, Case{129, 2000, 128}, Case{70, 90, 36}, Case{40, 50, 4}}) {
     const Features q = random_features(c.queries, c.size, seed++), t = random_features(c.trains, c.size, seed++);
     for (const bool laplacian : {true, false}) {
       const std::vector<TwoNearest> cpu = cpu::two_nearest(q, t, laplacian);

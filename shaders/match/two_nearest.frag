@@ -5,13 +5,13 @@
 // keeps each query's two nearest, so the m_I x m_J distance texture is never
 // written. Each train texel is fetched once for all kQueries queries.
 //
-// Descriptors: D/4 texels each (u_texels <= 32), in 1024-wide textures,
-// descriptor i's texel t at linear index i * u_texels + t (common/blocks.glsl).
+// Descriptors: TEXELS = D/4 texels each (a #define, 1 to 32), in 1024-wide textures,
+// descriptor i's texel t at linear index i * TEXELS + t (common/blocks.glsl).
 // Signs: one texel per descriptor (R32F, +1 / -1 Laplacian).
 //
 // Inputs:   u_query, u_train            descriptors (RGBA32F)
 //           u_query_signs, u_train_signs  Laplacian signs (R32F)
-// Uniforms: u_texels, u_block, u_train_count, u_query_first (first query of
+// Uniforms: u_block, u_train_count, u_query_first (first query of
 //           this tile), u_query_count (queries in the tile), u_laplacian (1:
 //           other-sign candidates are skipped)
 // Output:   location k (k < kQueries): RGBA32F (d1, j1, d2, j2) of query
@@ -25,12 +25,14 @@
 #include "common/blocks.glsl"
 
 #define kQueries 4
+#if !defined(TEXELS) || TEXELS < 1 || TEXELS > 32
+#error "define TEXELS, the texels per descriptor, 1 to 32"
+#endif
 
 uniform sampler2D u_query;
 uniform sampler2D u_train;
 uniform sampler2D u_query_signs;
 uniform sampler2D u_train_signs;
-uniform int u_texels;
 uniform int u_block;
 uniform int u_train_count;
 uniform int u_query_first;
@@ -47,14 +49,14 @@ const float kNone = 1e30;
 void main() {
   int block = int(gl_FragCoord.x);
   int local = kQueries * int(gl_FragCoord.y);  // first query of this fragment, within the tile
-  vec4 q[kQueries * 32];
+  vec4 q[kQueries * TEXELS];
   float sign[kQueries];
   bool present[kQueries];
   for (int k = 0; k < kQueries; ++k) {
     present[k] = local + k < u_query_count;
     int query = u_query_first + min(local + k, u_query_count - 1);
     sign[k] = texelFetch(u_query_signs, texel_of(query), 0).r;
-    for (int t = 0; t < u_texels; ++t) q[k * 32 + t] = texelFetch(u_query, texel_of(query * u_texels + t), 0);
+    for (int t = 0; t < TEXELS; ++t) q[k * TEXELS + t] = texelFetch(u_query, texel_of(query * TEXELS + t), 0);
   }
   vec4 best[kQueries];
   for (int k = 0; k < kQueries; ++k) best[k] = vec4(kNone, -1.0, kNone, -1.0);
@@ -63,11 +65,20 @@ void main() {
   for (int j = first; j < last; ++j) {
     float train_sign = texelFetch(u_train_signs, texel_of(j), 0).r;
     vec4 d2 = vec4(0.0);  // one squared distance per query
-    for (int t = 0; t < u_texels; ++t) {
-      vec4 d = texelFetch(u_train, texel_of(j * u_texels + t), 0);
-      vec4 e0 = q[t] - d, e1 = q[32 + t] - d, e2 = q[64 + t] - d, e3 = q[96 + t] - d;
-      d2 += vec4(dot(e0, e0), dot(e1, e1), dot(e2, e2), dot(e3, e3));
+    // Written out for t = 0 .. 31 (the conditions fold away): llvmpipe's
+    // compiler leaves a loop over t rolled, and q[] indexed by a variable
+    // then lives in memory instead of registers (2.2x slower).
+    // (Q keeps the dead steps' indices in range: they must still compile.)
+#define Q(k, t) q[(k) * TEXELS + ((t) < TEXELS ? (t) : 0)]
+#define COMPARE(t)                                                                                    \
+    if ((t) < TEXELS) {                                                                               \
+      vec4 d = texelFetch(u_train, texel_of(j * TEXELS + (t)), 0);                                    \
+      vec4 e0 = Q(0, t) - d, e1 = Q(1, t) - d, e2 = Q(2, t) - d, e3 = Q(3, t) - d;                    \
+      d2 += vec4(dot(e0, e0), dot(e1, e1), dot(e2, e2), dot(e3, e3));                                 \
     }
+#define COMPARE8(t) COMPARE(t) COMPARE(t + 1) COMPARE(t + 2) COMPARE(t + 3) COMPARE(t + 4) COMPARE(t + 5) \
+                    COMPARE(t + 6) COMPARE(t + 7)
+    COMPARE8(0) COMPARE8(8) COMPARE8(16) COMPARE8(24)
     for (int k = 0; k < kQueries; ++k) {
       if (u_laplacian != 0 && train_sign != sign[k]) continue;
       if (d2[k] < best[k].x) {

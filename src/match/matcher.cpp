@@ -3,6 +3,7 @@
 #include "gl/error.hpp"
 
 #include <algorithm>
+#include <string>
 #include <array>
 #include <cmath>
 
@@ -41,13 +42,24 @@ Matcher::Matcher([[maybe_unused]] const gl::Context& context, const MatchConfig&
     : config_(config),
       memory_budget_(memory_budget),
       method_(method),
-      nearest_(shaders, "common/fullscreen.vert", "match/two_nearest.frag"),
+      shaders_(shaders),
       merge_(shaders, "common/fullscreen.vert", "match/merge_two.frag"),
       distances_(shaders, "common/fullscreen.vert", "match/distances.frag"),
       first_two_(shaders, "common/fullscreen.vert", "match/first_two.frag"),
       column_two_(shaders, "common/fullscreen.vert", "match/column_two.frag"),
       pick_(shaders, "common/fullscreen.vert", "match/pick.frag") {
   GLSURF_EXPECTS(memory_budget >= 16 * 1024, "memory budget too small");
+}
+
+const gl::Program& Matcher::nearest(int texels) {
+  auto found = nearest_.find(texels);
+  if (found == nearest_.end()) {
+    found = nearest_
+                .emplace(texels, gl::Program(shaders_, "common/fullscreen.vert", "match/two_nearest.frag",
+                                             {"TEXELS " + std::to_string(texels)}))
+                .first;
+  }
+  return found->second;
 }
 
 Matcher::Set Matcher::upload(const Features& f, const char* label) const {
@@ -121,13 +133,12 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reducti
         merge_lists(*backward, reduction.columns_target.read_f32(0, 0, 0, train.count, 1));
       }
     } else {
-      runner_.run_in({0, 0, blocks, groups}, "match_two_nearest", nearest_, targets[0],
+      runner_.run_in({0, 0, blocks, groups}, "match_two_nearest", nearest(query.texels), targets[0],
                    {{"u_query", query.descriptors},
                     {"u_train", train.descriptors},
                     {"u_query_signs", query.signs},
                     {"u_train_signs", train.signs}},
-                   {{"u_texels", query.texels},
-                    {"u_block", kBlock},
+                   {{"u_block", kBlock},
                     {"u_train_count", train.count},
                     {"u_query_first", first},
                     {"u_query_count", rows},
