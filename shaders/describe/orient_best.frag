@@ -5,7 +5,8 @@
 // u_max_sums sums; the angle is the last sum's direction
 // (src/cpu/descriptor.cpp, refine).
 //
-// Inputs:   u_windows     orient_windows.frag output (u_candidates-texel blocks)
+// Inputs:   u_windows     orient_windows.frag output (u_candidates / 8-texel
+//                         blocks: the best of each 8 candidates)
 //           u_samples     orient_samples.frag output (128-texel blocks)
 // Uniforms: u_first, u_count  the chunk: blocks hold keypoints u_first ..
 //                       u_first + u_count - 1
@@ -33,8 +34,9 @@ void main() {
   if (k < 0 || k >= u_count) discard;  // another chunk's keypoint
   o_angle = 0.0;
   vec3 best = vec3(0.0, 0.0, -1.0);
-  for (int c = 0; c < u_candidates; ++c) {
-    vec3 window = texelFetch(u_windows, texel_of(k * u_candidates + c), 0).xyz;
+  int groups = u_candidates / 8;
+  for (int g = 0; g < groups; ++g) {
+    vec3 window = texelFetch(u_windows, texel_of(k * groups + g), 0).xyz;
     if (window.z > best.z) best = window;
   }
   if (best.xy == vec2(0.0)) return;  // no gradient at all: angle 0

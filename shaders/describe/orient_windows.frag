@@ -3,12 +3,16 @@
 // assignment: for keypoint k and candidate direction c (angle 2 pi c /
 // u_candidates), the sum of k's samples weighted by max(0, 2 cos(delta) -
 // 1)^2, delta the sample's angle to the direction (src/cpu/descriptor.hpp).
+// A fragment takes 8 neighbouring candidates at once, in vec4 lanes, so each
+// sample is fetched once for the 8, and keeps the largest (the first on ties).
 //
 // Input:    u_samples     orient_samples.frag output (128-texel blocks)
 // Uniforms: u_count       keypoints in the chunk (block k is its k-th keypoint)
-//           u_candidates  directions per keypoint (divides 1024)
-// Output:   RGBA32F (sum x, sum y, |sum|^2, 0), blocks of u_candidates texels
-// Viewport: ceil(count * u_candidates / 1024) rows of 1024.
+//           u_candidates  directions per keypoint (a multiple of 8; u_candidates
+//                         / 8 divides 1024)
+// Output:   RGBA32F (sum x, sum y, |sum|^2, 0) of the largest window among
+//           candidates 8 g .. 8 g + 7, blocks of u_candidates / 8 texels
+// Viewport: ceil(count * u_candidates / 8 / 1024) rows of 1024.
 #include "common/precision.glsl"
 
 uniform sampler2D u_samples;
@@ -18,15 +22,35 @@ uniform int u_candidates;
 layout(location = 0) out vec4 o_window;
 
 #include "common/blocks.glsl"
-#include "describe/orient_window.glsl"
 
 const float kTwoPi = 6.28318530717958647692;
 
 void main() {
-  ivec2 kc = block_of(ivec2(gl_FragCoord.xy), u_candidates);
+  ivec2 kg = block_of(ivec2(gl_FragCoord.xy), u_candidates / 8);
   o_window = vec4(0.0);
-  if (kc.x >= u_count) return;
-  float phi = kTwoPi * float(kc.y) / float(u_candidates);
-  vec2 sum = window_sum(kc.x * 128, vec2(cos(phi), sin(phi)));
-  o_window = vec4(sum, dot(sum, sum), 0.0);
+  if (kg.x >= u_count) return;
+  // Candidates 8 g + (0..3) in the lanes of the *_low vectors, + (4..7) in *_high.
+  vec4 phi_low = kTwoPi * (float(8 * kg.y) + vec4(0.0, 1.0, 2.0, 3.0)) / float(u_candidates);
+  vec4 phi_high = kTwoPi * (float(8 * kg.y) + vec4(4.0, 5.0, 6.0, 7.0)) / float(u_candidates);
+  vec4 ux_low = cos(phi_low), uy_low = sin(phi_low), ux_high = cos(phi_high), uy_high = sin(phi_high);
+  vec4 sx_low = vec4(0.0), sy_low = vec4(0.0), sx_high = vec4(0.0), sy_high = vec4(0.0);
+  int base = kg.x * 128;
+  for (int j = 0; j < 113; ++j) {
+    vec4 sample_j = texelFetch(u_samples, texel_of(base + j), 0);
+    // As window_sum (describe/orient_window.glsl), for 4 directions at once.
+    vec4 w_low = max(vec4(0.0), 2.0 * (sample_j.z * ux_low + sample_j.w * uy_low) - 1.0);
+    vec4 w_high = max(vec4(0.0), 2.0 * (sample_j.z * ux_high + sample_j.w * uy_high) - 1.0);
+    w_low *= w_low;
+    w_high *= w_high;
+    sx_low += w_low * sample_j.x;
+    sy_low += w_low * sample_j.y;
+    sx_high += w_high * sample_j.x;
+    sy_high += w_high * sample_j.y;
+  }
+  vec4 n_low = sx_low * sx_low + sy_low * sy_low, n_high = sx_high * sx_high + sy_high * sy_high;
+  o_window = vec4(sx_low.x, sy_low.x, n_low.x, 0.0);
+  for (int i = 1; i < 8; ++i) {
+    vec3 window = i < 4 ? vec3(sx_low[i], sy_low[i], n_low[i]) : vec3(sx_high[i - 4], sy_high[i - 4], n_high[i - 4]);
+    if (window.z > o_window.z) o_window.xyz = window;
+  }
 }

@@ -12,7 +12,10 @@ namespace glsurf {
 namespace {
 
 constexpr int kWidth = 1024;  // shaders/common/blocks.glsl
-static_assert(kWidth % cpu::kOrientationCandidates == 0, "orient_windows blocks must tile the rows");
+// orient_windows: 8 candidates per fragment, blocks of kWindowTexels per keypoint.
+static_assert(cpu::kOrientationCandidates % 8 == 0, "orient_windows takes 8 candidates at once");
+constexpr int kWindowTexels = cpu::kOrientationCandidates / 8;
+static_assert(kWidth % kWindowTexels == 0, "orient_windows blocks must tile the rows");
 
 int rows_for(int texels) { return std::max(1, (texels + kWidth - 1) / kWidth); }
 
@@ -44,7 +47,7 @@ void DescribeStage::configure(int capacity) {
   GLSURF_EXPECTS(capacity > 0, "capacity must be positive");
   const int chunk = std::min(capacity, kChunk);
   gl::Texture samples(kWidth, rows_for(chunk * 128), gl::Format::RGBA32F, "orient_samples");
-  gl::Texture windows(kWidth, rows_for(chunk * cpu::kOrientationCandidates), gl::Format::RGBA32F, "orient_windows");
+  gl::Texture windows(kWidth, rows_for(chunk * kWindowTexels), gl::Format::RGBA32F, "orient_windows");
   gl::Texture angles(kWidth, rows_for(capacity), gl::Format::R32F, "angles");
   gl::Texture order(kWidth, rows_for(capacity), gl::Format::R32F, "keypoint_order");
   const int halves = config_.extended ? 2 : 1;
@@ -94,7 +97,7 @@ void DescribeStage::orient(gl::PassRunner& runner, const gl::Texture& list, cons
     runner.run_in(rows(n * 128), "describe_orient_samples", samples_, samples_target_,
                   {{"u_list", list}, {"u_integral", integral}},
                   {{"u_count", n}, {"u_first", first}, {"u_lattice", points}});
-    runner.run_in(rows(n * cpu::kOrientationCandidates), "describe_orient_windows", windows_, windows_target_,
+    runner.run_in(rows(n * kWindowTexels), "describe_orient_windows", windows_, windows_target_,
                   {{"u_samples", orient_samples_}}, {{"u_count", n}, {"u_candidates", cpu::kOrientationCandidates}});
     const int first_row = first / kWidth, last_row = (first + n - 1) / kWidth;
     runner.run_in({0, first_row, kWidth, last_row - first_row + 1}, "describe_orient_best", best_, angles_target_,
