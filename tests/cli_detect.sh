@@ -24,6 +24,11 @@ n=$(head -n 1 "$work/a.txt" | cut -d' ' -f1)
 # into a file); a full standard output is an error, not a silent success.
 "$glsurf" detect "$assets/box.png" --backend cpu -o /dev/null 2>/dev/null || fail "-o /dev/null"
 [ -c /dev/null ] || fail "/dev/null is no longer a device"
+# /dev/stdout redirected to a file appends to that very file.
+echo "kept" > "$work/all.txt"
+"$glsurf" detect "$assets/box.png" --backend cpu -o /dev/stdout >> "$work/all.txt" 2>/dev/null || fail "-o /dev/stdout"
+[ "$(head -n 1 "$work/all.txt")" = kept ] || fail "-o /dev/stdout replaced the file it was redirected to"
+[ "$(sed -n 2p "$work/all.txt" | cut -d' ' -f2)" = 64 ] || fail "-o /dev/stdout: features after the kept line"
 if [ -c /dev/full ]; then
   err=$("$glsurf" detect "$assets/box.png" --backend cpu 2>&1 >/dev/full)
   [ $? -eq 1 ] || fail "a full standard output must exit 1"

@@ -40,10 +40,11 @@ correct=$(echo "$out" | awk '$1 == "1->2" { print $8 }')
 # blur or a perspective whose horizon crosses the image still work.
 printf 'P5\n48 32\n255\n' > "$work/small.pgm"
 head -c 1536 /dev/urandom >> "$work/small.pgm"
-for bad in "--scale 0" "--rotate nan" "--blur -1" "--noise inf"; do
+for bad in "--scale 0" "--rotate nan" "--blur -1" "--noise inf" "--scale 1e-200"; do
   err=$("$glsurf" warp "$work/small.pgm" "$work/bad" $bad 2>&1)
   [ $? -eq 2 ] || fail "warp $bad must be a usage error: $err"
-  echo "$err" | grep -q -- "${bad%% *}" || fail "warp $bad: the option is not named: $err"
+  echo "$err" | grep -q -- "${bad%% *}\|singular" || fail "warp $bad: the option is not named: $err"
+  [ ! -e "$work/bad" ] || fail "warp $bad wrote files"
 done
 "$glsurf" warp "$work/small.pgm" "$work/odd" --blur 1e9 --perspective 3 >/dev/null 2>&1 || fail "warp --blur 1e9 --perspective 3"
 [ -s "$work/odd/img2.png" ] && [ -s "$work/odd/H1to2p" ] || fail "warp --blur 1e9 wrote its image"

@@ -48,4 +48,8 @@ err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu
 echo "$err" | grep -q "/nonexistent/d.png" || fail "unwritable --draw named: $err"
 [ ! -e "$work/some.txt" ] && [ ! -e "$work/someH.txt" ] || fail "no files when one output fails"
 [ -z "$(ls "$work" | grep tmp)" ] || fail "temporaries left: $(ls "$work")"
+err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu -o "$work/same.txt" \
+      --homography "$work/./same.txt" 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "named for two outputs" || fail "one file for two outputs: $err"
+[ ! -e "$work/same.txt" ] || fail "no file when two outputs share a name"
 echo "all match checks passed"

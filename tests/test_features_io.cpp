@@ -114,6 +114,14 @@ TEST_CASE("a batch of outputs appears whole or not at all") {
   CHECK(contents(dir / "a.txt") == "a");
   CHECK(contents(dir / "b.txt") == "b");
   CHECK(std::distance(std::filesystem::directory_iterator(dir), {}) == 2);
+
+  // One file named twice (here through ".") is refused, before anything is written.
+  OutputFiles twice;
+  twice.add((dir / "c.txt").string(), false, [](std::ostream& out) { out << "c"; });
+  CHECK_THROWS_WITH_AS(twice.add((dir / "." / "c.txt").string(), false, [](std::ostream& out) { out << "C"; }),
+                       doctest::Contains("named for two outputs"), Error);
+  twice.commit();
+  CHECK(contents(dir / "c.txt") == "c");
 }
 
 TEST_CASE("an output through a link replaces the linked file; a pipe is written, not replaced") {

@@ -69,16 +69,13 @@ void main() {
     // compiler leaves a loop over t rolled, and q[] indexed by a variable
     // then lives in memory instead of registers (2.2x slower).
     // (Q keeps the dead steps' indices in range: they must still compile.)
+    // (One line per macro: GLSL 3.30 has no line continuation.)
 #define Q(k, t) q[(k) * TEXELS + ((t) < TEXELS ? (t) : 0)]
-#define COMPARE(t)                                                                                    \
-    if ((t) < TEXELS) {                                                                               \
-      vec4 d = texelFetch(u_train, texel_of(j * TEXELS + (t)), 0);                                    \
-      vec4 e0 = Q(0, t) - d, e1 = Q(1, t) - d, e2 = Q(2, t) - d, e3 = Q(3, t) - d;                    \
-      d2 += vec4(dot(e0, e0), dot(e1, e1), dot(e2, e2), dot(e3, e3));                                 \
-    }
-#define COMPARE8(t) COMPARE(t) COMPARE(t + 1) COMPARE(t + 2) COMPARE(t + 3) COMPARE(t + 4) COMPARE(t + 5) \
-                    COMPARE(t + 6) COMPARE(t + 7)
-    COMPARE8(0) COMPARE8(8) COMPARE8(16) COMPARE8(24)
+#define COMPARE(t) if ((t) < TEXELS) { vec4 d = texelFetch(u_train, texel_of(j * TEXELS + (t)), 0); vec4 e0 = Q(0, t) - d, e1 = Q(1, t) - d, e2 = Q(2, t) - d, e3 = Q(3, t) - d; d2 += vec4(dot(e0, e0), dot(e1, e1), dot(e2, e2), dot(e3, e3)); }
+    COMPARE(0) COMPARE(1) COMPARE(2) COMPARE(3) COMPARE(4) COMPARE(5) COMPARE(6) COMPARE(7)
+    COMPARE(8) COMPARE(9) COMPARE(10) COMPARE(11) COMPARE(12) COMPARE(13) COMPARE(14) COMPARE(15)
+    COMPARE(16) COMPARE(17) COMPARE(18) COMPARE(19) COMPARE(20) COMPARE(21) COMPARE(22) COMPARE(23)
+    COMPARE(24) COMPARE(25) COMPARE(26) COMPARE(27) COMPARE(28) COMPARE(29) COMPARE(30) COMPARE(31)
     for (int k = 0; k < kQueries; ++k) {
       if (u_laplacian != 0 && train_sign != sign[k]) continue;
       if (d2[k] < best[k].x) {

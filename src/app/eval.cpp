@@ -48,7 +48,11 @@ std::vector<double> number_list(Args& args, const std::string& name) {
 
 void require(const std::vector<double>& values, const std::string& name, bool (*ok)(double), const char* what) {
   for (double v : values)
-    if (!ok(v)) throw UsageError(name + " wants " + what + ", got " + std::to_string(v));
+    if (!ok(v)) {
+      char value[32];
+      std::snprintf(value, sizeof value, "%g", v);
+      throw UsageError(name + " wants " + what + ", got " + value);
+    }
 }
 
 Homography multiply(const Homography& a, const Homography& b) {
@@ -93,12 +97,9 @@ int warp(Args args) {
   if (steps == 0) throw UsageError("warp needs at least one of --rotate --scale --perspective --blur --brightness --noise");
   const GrayImage image = load_gray(positional[0]);
   const std::string out = positional[1];
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (!fs::is_directory(out)) throw Error(out + ": cannot create output directory");
-  write_png_gray((fs::path(out) / "img1.png").string(), image);
+  // Every transform is checked before anything is written.
   const double cx = (image.width - 1) / 2.0, cy = (image.height - 1) / 2.0;
-  std::mt19937 rng(12345);
+  std::vector<Homography> transforms;
   for (size_t k = 0; k < steps; ++k) {
     // Geometry, about the centre: scale and rotation (counter-clockwise on
     // screen), then a horizontal perspective tilt.
@@ -114,6 +115,15 @@ int warp(Args args) {
     if (!std::isfinite(det) || std::abs(det) < 1e-12) {
       throw UsageError("warp " + std::to_string(k + 1) + ": the transform is singular");
     }
+    transforms.push_back(h);
+  }
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (!fs::is_directory(out)) throw Error(out + ": cannot create output directory");
+  write_png_gray((fs::path(out) / "img1.png").string(), image);
+  std::mt19937 rng(12345);
+  for (size_t k = 0; k < steps; ++k) {
+    const Homography& h = transforms[k];
     const Homography inv = invert(h);
     // Bilinear resampling from image 1; zero outside.
     std::vector<double> warped(image.pixels.size(), 0.0);

@@ -271,7 +271,7 @@ int view(Args args) {
       if (keys.previous) current = (current + images.size() - 1) % images.size(), keys.previous = false;
       int fw = width, fh = height;
       context.framebuffer_size(fw, fh);
-      if (fw > 0 && fh > 0) width = fw, height = fh;  // resizing keeps the image's aspect (letterbox)
+      if (fw > 0 && fh > 0) width = std::max(fw, 2), height = fh;  // resizing keeps the image's aspect (letterbox)
     }
     if (stream) {
       // Newest frame if one came; else, once the stream has ended, stop; else

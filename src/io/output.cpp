@@ -17,10 +17,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Runs `write` into `file`; throws naming `path` when a write failed.
-void write_to(const std::string& file, const std::string& path, bool binary,
+// Runs `write` into `file` (appending: in place, /dev/stdout redirected with
+// >> must not be truncated); throws naming `path` when a write failed.
+void write_to(const std::string& file, const std::string& path, bool binary, bool append,
               const std::function<void(std::ostream&)>& write) {
-  std::ofstream out(file, binary ? std::ios::binary : std::ios::out);
+  std::ios::openmode mode = std::ios::out;
+  if (binary) mode |= std::ios::binary;
+  if (append) mode |= std::ios::app;
+  std::ofstream out(file, mode);
   if (!out) throw Error(path + ": cannot write (" + std::strerror(errno) + ")");
   write(out);
   out.flush();
@@ -36,9 +40,12 @@ OutputFiles::~OutputFiles() {
 void OutputFiles::add(const std::string& path, bool binary, const std::function<void(std::ostream&)>& write) {
   std::error_code error;
   const fs::file_status status = fs::status(path, error);  // follows links
-  if (fs::exists(status) && !fs::is_regular_file(status)) {
-    if (fs::is_directory(status)) throw Error(path + ": is a directory");
-    write_to(path, path, binary, write);  // a device or a pipe: nothing to replace
+  if (fs::is_directory(status)) throw Error(path + ": is a directory");
+  // Devices and pipes cannot be replaced; nor can what /dev/stdout and the
+  // like lead to, even a regular file (`-o /dev/stdout >> all.txt`).
+  const bool special = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
+  if (fs::exists(status) && (special || !fs::is_regular_file(status))) {
+    write_to(path, path, binary, true, write);
     return;
   }
   // A link to a regular file: replace the file, keep the link.
@@ -47,9 +54,14 @@ void OutputFiles::add(const std::string& path, bool binary, const std::function<
     const fs::path resolved = fs::canonical(path, error);
     if (!error) target = resolved.string();
   }
-  Pending p{target + ".tmp" + std::to_string(::getpid()), target, path};
+  fs::path same = fs::weakly_canonical(target, error);  // "x.txt" and "./x.txt" are one file
+  if (error) same = fs::absolute(target).lexically_normal();
+  for (const Pending& other : pending_) {
+    if (other.same == same) throw Error(path + ": named for two outputs (" + other.path + ")");
+  }
+  Pending p{target + ".tmp" + std::to_string(::getpid()), target, path, same};
   try {
-    write_to(p.temporary, path, binary, write);
+    write_to(p.temporary, path, binary, false, write);
   } catch (...) {
     std::remove(p.temporary.c_str());
     throw;

@@ -7,11 +7,14 @@
 //   files.add("H.txt", false, [&](std::ostream& out) { ... });
 //   files.commit();  // both appear, or (on an exception before) neither
 //
-// Targets that exist and are not regular files (/dev/null, /dev/stdout, a
-// pipe) cannot be replaced and are written directly, when added. A symbolic
-// link is followed: the file it points to is replaced, not the link.
+// Targets that exist and are not regular files (/dev/null, a pipe), or that
+// are named under /dev or /proc (/dev/stdout, even when it leads to a regular
+// file), cannot be replaced and are written directly, when added. Another
+// symbolic link is followed: the file it points to is replaced, not the link.
+// Two outputs of one batch may not name the same file.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <iosfwd>
 #include <string>
@@ -35,6 +38,7 @@ class OutputFiles {
  private:
   struct Pending {
     std::string temporary, target, path;  // path: as the user gave it, for messages
+    std::filesystem::path same;           // target's canonical form, to spot repeats
   };
   std::vector<Pending> pending_;
 };

@@ -2,8 +2,10 @@
 // (rules and parameters: src/cpu/descriptor.hpp).
 //
 //   orient_samples   113 weighted box gradients (box ~2s) per keypoint
-//   orient_windows   the window sums around 64 candidate directions
-//   orient_best      the largest, recentred on its own sum until it settles
+//   orient_windows   the window sums around 64 candidate directions, the
+//                    largest of each 8 neighbouring ones
+//   orient_best      the largest of those, recentred on its own sum until it
+//                    settles
 //                    -> angle per keypoint
 //   descriptor       per sub-region, 25 rotated Haar samples (side ~2s)
 //   normalize        L2 normalisation per keypoint

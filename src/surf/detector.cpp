@@ -29,7 +29,7 @@ Detector::Detector([[maybe_unused]] const gl::Context& context, const DetectorCo
   if (config.max_features > most) {
     throw Error("max_features " + std::to_string(config.max_features) + " is more than the GPU detector's " +
                 std::to_string(most) + (config.extended ? " with extended descriptors" : "") +
-                " (its descriptor textures)");
+                " (the matcher's copy of the descriptors); lower --max-features or use --backend cpu");
   }
   GLSURF_EXPECTS(config.hessian_threshold >= 0, "hessian_threshold must be >= 0");
   GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1, "invalid detector configuration");
