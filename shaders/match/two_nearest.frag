@@ -76,14 +76,10 @@ void main() {
     COMPARE(8) COMPARE(9) COMPARE(10) COMPARE(11) COMPARE(12) COMPARE(13) COMPARE(14) COMPARE(15)
     COMPARE(16) COMPARE(17) COMPARE(18) COMPARE(19) COMPARE(20) COMPARE(21) COMPARE(22) COMPARE(23)
     COMPARE(24) COMPARE(25) COMPARE(26) COMPARE(27) COMPARE(28) COMPARE(29) COMPARE(30) COMPARE(31)
-    for (int k = 0; k < kQueries; ++k) {
-      if (u_laplacian != 0 && train_sign != sign[k]) continue;
-      if (d2[k] < best[k].x) {
-        best[k] = vec4(d2[k], float(j), best[k].xy);
-      } else if (d2[k] < best[k].z) {
-        best[k].zw = vec2(d2[k], float(j));
-      }
-    }
+    // Written out per query, like COMPARE (best[] indexed by a variable would
+    // live in memory).
+#define UPDATE(k) if (u_laplacian == 0 || train_sign == sign[k]) { if (d2[k] < best[k].x) best[k] = vec4(d2[k], float(j), best[k].xy); else if (d2[k] < best[k].z) best[k].zw = vec2(d2[k], float(j)); }
+    UPDATE(0) UPDATE(1) UPDATE(2) UPDATE(3)
   }
   vec4 none = vec4(kNone, -1.0, kNone, -1.0);
   o_best0 = present[0] ? best[0] : none;
