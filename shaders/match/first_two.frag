@@ -4,17 +4,16 @@
 // for merge_two.frag. Distances of 1e30 (excluded pairs) count as no candidate.
 //
 // Input:    u_distances  R32F squared distances (train x queries of the tile)
-// Output:   location k: RGBA32F (d1, j1, d2, j2) of query row 4 y + k (the
+// Output:   location k: RGBA32F (d1, j1, d2, j2) of query row 8 y + k (the
 //           layout of two_nearest.frag), index -1 with distance 1e30 for none
-// Viewport: ceil(train count / 2) x ceil(queries / 4).
+// Viewport: ceil(train count / 2) x ceil(queries / 8).
 #include "common/precision.glsl"
 
 uniform sampler2D u_distances;
 
-layout(location = 0) out vec4 o_best0;
-layout(location = 1) out vec4 o_best1;
-layout(location = 2) out vec4 o_best2;
-layout(location = 3) out vec4 o_best3;
+#define kQueries 8
+
+layout(location = 0) out vec4 o_best[kQueries];
 
 const float kNone = 1e30;
 
@@ -33,8 +32,5 @@ vec4 pair(int x, int row) {
 
 void main() {
   ivec2 p = ivec2(gl_FragCoord.xy);
-  o_best0 = pair(p.x, 4 * p.y);
-  o_best1 = pair(p.x, 4 * p.y + 1);
-  o_best2 = pair(p.x, 4 * p.y + 2);
-  o_best3 = pair(p.x, 4 * p.y + 3);
+  for (int k = 0; k < kQueries; ++k) o_best[k] = pair(p.x, kQueries * p.y + k);
 }

@@ -4,7 +4,7 @@
 // as in Chariot & Keriven 2008). Candidates order by (distance, index), so
 // equal distances keep the lower train index, as the CPU reference.
 //
-// Inputs:   u_candidates0..3  RGBA32F (d1, j1, d2, j2) per (block, row),
+// Inputs:   u_candidates0..7  RGBA32F (d1, j1, d2, j2) per (block, row),
 //                             one texture per query of a fragment of
 //                             two_nearest.frag
 // Output:   location k: RGBA32F (d1, j1, d2, j2) of blocks 2x and 2x+1
@@ -16,11 +16,12 @@ uniform sampler2D u_candidates0;
 uniform sampler2D u_candidates1;
 uniform sampler2D u_candidates2;
 uniform sampler2D u_candidates3;
+uniform sampler2D u_candidates4;
+uniform sampler2D u_candidates5;
+uniform sampler2D u_candidates6;
+uniform sampler2D u_candidates7;
 
-layout(location = 0) out vec4 o_best0;
-layout(location = 1) out vec4 o_best1;
-layout(location = 2) out vec4 o_best2;
-layout(location = 3) out vec4 o_best3;
+layout(location = 0) out vec4 o_best[8];
 
 bool before(vec2 a, vec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
 
@@ -38,8 +39,13 @@ vec4 merged(sampler2D candidates, ivec2 p) {
 
 void main() {
   ivec2 p = ivec2(gl_FragCoord.xy);
-  o_best0 = merged(u_candidates0, p);
-  o_best1 = merged(u_candidates1, p);
-  o_best2 = merged(u_candidates2, p);
-  o_best3 = merged(u_candidates3, p);
+  // (One line each: GLSL 3.30 indexes sampler arrays by constants only.)
+  o_best[0] = merged(u_candidates0, p);
+  o_best[1] = merged(u_candidates1, p);
+  o_best[2] = merged(u_candidates2, p);
+  o_best[3] = merged(u_candidates3, p);
+  o_best[4] = merged(u_candidates4, p);
+  o_best[5] = merged(u_candidates5, p);
+  o_best[6] = merged(u_candidates6, p);
+  o_best[7] = merged(u_candidates7, p);
 }

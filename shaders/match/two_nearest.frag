@@ -24,7 +24,7 @@
 #include "common/precision.glsl"
 #include "common/blocks.glsl"
 
-#define kQueries 4
+#define kQueries 8
 #if !defined(TEXELS) || TEXELS < 1 || TEXELS > 32
 #error "define TEXELS, the texels per descriptor, 1 to 32"
 #endif
@@ -39,10 +39,7 @@ uniform int u_query_first;
 uniform int u_query_count;
 uniform int u_laplacian;
 
-layout(location = 0) out vec4 o_best0;
-layout(location = 1) out vec4 o_best1;
-layout(location = 2) out vec4 o_best2;
-layout(location = 3) out vec4 o_best3;
+layout(location = 0) out vec4 o_best[kQueries];
 
 const float kNone = 1e30;
 
@@ -64,26 +61,23 @@ void main() {
   int last = min(first + u_block, u_train_count);
   for (int j = first; j < last; ++j) {
     float train_sign = texelFetch(u_train_signs, texel_of(j), 0).r;
-    vec4 d2 = vec4(0.0);  // one squared distance per query
+    vec4 d2 = vec4(0.0), d2_high = vec4(0.0);  // one squared distance per query: 0..3, 4..7
     // Written out for t = 0 .. 31 (the conditions fold away): llvmpipe's
     // compiler leaves a loop over t rolled, and q[] indexed by a variable
     // then lives in memory instead of registers (2.2x slower).
     // (Q keeps the dead steps' indices in range: they must still compile.)
     // (One line per macro: GLSL 3.30 has no line continuation.)
 #define Q(k, t) q[(k) * TEXELS + ((t) < TEXELS ? (t) : 0)]
-#define COMPARE(t) if ((t) < TEXELS) { vec4 d = texelFetch(u_train, texel_of(j * TEXELS + (t)), 0); vec4 e0 = Q(0, t) - d, e1 = Q(1, t) - d, e2 = Q(2, t) - d, e3 = Q(3, t) - d; d2 += vec4(dot(e0, e0), dot(e1, e1), dot(e2, e2), dot(e3, e3)); }
+#define COMPARE(t) if ((t) < TEXELS) { vec4 d = texelFetch(u_train, texel_of(j * TEXELS + (t)), 0); vec4 e0 = Q(0, t) - d, e1 = Q(1, t) - d, e2 = Q(2, t) - d, e3 = Q(3, t) - d, e4 = Q(4, t) - d, e5 = Q(5, t) - d, e6 = Q(6, t) - d, e7 = Q(7, t) - d; d2 += vec4(dot(e0, e0), dot(e1, e1), dot(e2, e2), dot(e3, e3)); d2_high += vec4(dot(e4, e4), dot(e5, e5), dot(e6, e6), dot(e7, e7)); }
     COMPARE(0) COMPARE(1) COMPARE(2) COMPARE(3) COMPARE(4) COMPARE(5) COMPARE(6) COMPARE(7)
     COMPARE(8) COMPARE(9) COMPARE(10) COMPARE(11) COMPARE(12) COMPARE(13) COMPARE(14) COMPARE(15)
     COMPARE(16) COMPARE(17) COMPARE(18) COMPARE(19) COMPARE(20) COMPARE(21) COMPARE(22) COMPARE(23)
     COMPARE(24) COMPARE(25) COMPARE(26) COMPARE(27) COMPARE(28) COMPARE(29) COMPARE(30) COMPARE(31)
     // Written out per query, like COMPARE (best[] indexed by a variable would
     // live in memory).
-#define UPDATE(k) if (u_laplacian == 0 || train_sign == sign[k]) { if (d2[k] < best[k].x) best[k] = vec4(d2[k], float(j), best[k].xy); else if (d2[k] < best[k].z) best[k].zw = vec2(d2[k], float(j)); }
-    UPDATE(0) UPDATE(1) UPDATE(2) UPDATE(3)
+#define UPDATE(k, d) if (u_laplacian == 0 || train_sign == sign[k]) { if (d < best[k].x) best[k] = vec4(d, float(j), best[k].xy); else if (d < best[k].z) best[k].zw = vec2(d, float(j)); }
+    UPDATE(0, d2.x) UPDATE(1, d2.y) UPDATE(2, d2.z) UPDATE(3, d2.w)
+    UPDATE(4, d2_high.x) UPDATE(5, d2_high.y) UPDATE(6, d2_high.z) UPDATE(7, d2_high.w)
   }
-  vec4 none = vec4(kNone, -1.0, kNone, -1.0);
-  o_best0 = present[0] ? best[0] : none;
-  o_best1 = present[1] ? best[1] : none;
-  o_best2 = present[2] ? best[2] : none;
-  o_best3 = present[3] ? best[3] : none;
+  for (int k = 0; k < kQueries; ++k) o_best[k] = present[k] ? best[k] : vec4(kNone, -1.0, kNone, -1.0);
 }

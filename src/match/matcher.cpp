@@ -148,7 +148,8 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reducti
       const auto& in = levels[l - 1];
       runner_.run_in({0, 0, levels[l][0].width(), groups}, "match_merge_two", merge_, targets[l],
                      {{"u_candidates0", in[0]}, {"u_candidates1", in[1]}, {"u_candidates2", in[2]},
-                      {"u_candidates3", in[3]}});
+                      {"u_candidates3", in[3]}, {"u_candidates4", in[4]}, {"u_candidates5", in[5]},
+                      {"u_candidates6", in[6]}, {"u_candidates7", in[7]}});
     }
     for (int k = 0; k < kQueries; ++k) {
       const std::vector<float> best = targets.back().read_f32(k, 0, 0, 1, groups);
@@ -173,7 +174,7 @@ void Matcher::Reduction::prepare(int blocks, int group_rows, int train_count) {
   if (blocks == this->blocks && group_rows <= this->group_rows && train_count == this->train_count) return;
   *this = Reduction{};  // release the old shape first
   // Levels for one tile: width blocks, then halving; kQueries textures each
-  // (query 4 r + k of the tile in row r of texture k).
+  // (query kQueries r + k of the tile in row r of texture k).
   for (int w = blocks;; w = (w + 1) / 2) {
     levels.emplace_back();
     for (int k = 0; k < kQueries; ++k) {
@@ -183,7 +184,9 @@ void Matcher::Reduction::prepare(int blocks, int group_rows, int train_count) {
     if (w == 1) break;
   }
   for (const auto& l : levels) {
-    targets.emplace_back(std::vector<const gl::Texture*>{&l[0], &l[1], &l[2], &l[3]}, l[0].label());
+    std::vector<const gl::Texture*> textures;
+    for (const gl::Texture& t : l) textures.push_back(&t);
+    targets.emplace_back(textures, l[0].label());
   }
   if (train_count > 0) {
     distances = gl::Texture(train_count, group_rows * kQueries, gl::Format::R32F, "match_distances");

@@ -1,10 +1,10 @@
 // GPU matcher: the two nearest train descriptors of every query, both ways,
 // then the filters of match/types.hpp (on the CPU: they touch m values).
 //
-//   two_nearest   per (4 queries, block of kBlock train descriptors), each
+//   two_nearest   per (8 queries, block of kBlock train descriptors), each
 //                 query's best two (fused distance + first reduction: the
 //                 m_I x m_J distance texture is never written; each train
-//                 texel is fetched once for the 4 queries)
+//                 texel is fetched once for the 8 queries)
 //   merge_two     halving reductions, four candidates in, two out, until one
 //                 texel per query; read back once per direction
 //
@@ -42,7 +42,7 @@ enum class MatchMethod { Fused, Plain };
 class Matcher {
  public:
   static constexpr int kBlock = 64;   // train descriptors per fragment of two_nearest
-  static constexpr int kQueries = 4;  // queries per fragment (kQueries in the shaders)
+  static constexpr int kQueries = 8;  // queries per fragment (kQueries in the shaders)
 
   // `memory_budget` bounds the textures of one query tile (bytes) of one
   // direction; with the mutual check the backward direction keeps its own, so
@@ -80,7 +80,7 @@ class Matcher {
   // only for another block count or taller tiles. The forward and backward
   // directions have one each, so alternating between them allocates nothing.
   struct Reduction {
-    std::vector<std::array<gl::Texture, 4>> levels;
+    std::vector<std::array<gl::Texture, kQueries>> levels;
     std::vector<gl::Framebuffer> targets;
     gl::Texture distances, columns;  // columns: the plain method's backward lists
     gl::Framebuffer distances_target, columns_target;
