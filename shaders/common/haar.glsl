@@ -8,34 +8,33 @@
 // corners. Near the border, aligned boxes are clipped and averaged over what
 // is left, and a half wholly outside makes that response 0.
 //
-// Needs: uniform usampler2D u_integral (R32UI, (W+1) x (H+1)).
+// Needs: uniform usampler2D u_quads (RGBA32UI, (W+2) x (H+2);
+//        describe/quads.frag): one fetch gives the four integral values
+//        around a corner, which cuts the fetches fourfold.
 
-// Mean over pixels [lo, hi) clipped to the image; y = 1 when any pixel is left.
-vec2 clipped_mean(ivec2 lo, ivec2 hi) {
-  ivec2 size = textureSize(u_integral, 0) - 1;  // W, H
-  lo = clamp(lo, ivec2(0), size);
-  hi = clamp(hi, ivec2(0), size);
-  if (any(lessThanEqual(hi, lo))) return vec2(0.0);
-  uint sum = texelFetch(u_integral, hi, 0).r - texelFetch(u_integral, ivec2(lo.x, hi.y), 0).r -
-             texelFetch(u_integral, ivec2(hi.x, lo.y), 0).r + texelFetch(u_integral, lo, 0).r;
-  return vec2(float(sum) / float((hi.x - lo.x) * (hi.y - lo.y)), 1.0);
+// The quad (describe/quads.frag) at integer corner c: the integral image at
+// c, c + (1, 0), c + (0, 1) and c + (1, 1), each coordinate clamped into the
+// image.
+uvec4 quad_at(ivec2 c) {
+  return texelFetch(u_quads, clamp(c, ivec2(-1), textureSize(u_quads, 0) - 2) + 1, 0);
 }
 
 // Mean over a size.x x size.y box at integer corner o shifted by the
-// fraction f (bilinear in the four aligned boxes); y = 1 when inside.
+// fraction f (bilinear in the four aligned boxes, shift (p, q) in lane
+// p + 2 q); aligned boxes are clipped to the image, those clipped away left
+// out. y = 1 when anything is left.
 vec2 box_mean(ivec2 o, vec2 f, ivec2 size) {
-  float sum = 0.0, weights = 0.0;
-  for (int q = 0; q < 2; ++q) {
-    for (int p = 0; p < 2; ++p) {
-      float weight = (p == 1 ? f.x : 1.0 - f.x) * (q == 1 ? f.y : 1.0 - f.y);
-      vec2 m = clipped_mean(o + ivec2(p, q), o + ivec2(p, q) + size);
-      if (m.y > 0.0 && weight > 0.0) {
-        sum += weight * m.x;
-        weights += weight;
-      }
-    }
-  }
-  return weights > 0.0 ? vec2(sum / weights, 1.0) : vec2(0.0);
+  ivec2 last = textureSize(u_quads, 0) - 2;  // W, H
+  uvec4 sums = quad_at(o + size) - quad_at(o + ivec2(0, size.y)) - quad_at(o + ivec2(size.x, 0)) + quad_at(o);
+  ivec2 lo0 = clamp(o, ivec2(0), last), lo1 = clamp(o + 1, ivec2(0), last);
+  ivec2 hi0 = clamp(o + size, ivec2(0), last), hi1 = clamp(o + size + 1, ivec2(0), last);
+  vec2 w0 = vec2(hi0 - lo0), w1 = vec2(hi1 - lo1);  // clipped sides at shift 0 and 1
+  vec4 areas = vec4(w0.x * w0.y, w1.x * w0.y, w0.x * w1.y, w1.x * w1.y);
+  vec4 weights = vec4(1.0 - f.x, f.x, 1.0 - f.x, f.x) * vec4(1.0 - f.y, 1.0 - f.y, f.y, f.y) *
+                 vec4(greaterThan(areas, vec4(0.0)));
+  float total = weights.x + weights.y + weights.z + weights.w;
+  float sum = dot(weights, vec4(sums) / max(areas, vec4(1.0)));
+  return total > 0.0 ? vec2(sum / total, 1.0) : vec2(0.0);
 }
 
 // Mean over the box with corners (X[i0], Y[j0]) - (X[i1], Y[j1]) shifted by
@@ -64,18 +63,23 @@ vec2 haar(vec2 p, int h) {
   // One path for every point (llvmpipe runs both sides of a branch): the
   // integral image at the corners o + (c[i], c[j]), c = 0, 1, m, m+1, h, h+1,
   // clamped into the image, which clips the boxes that cross its border.
-  ivec2 size = textureSize(u_integral, 0) - 1;  // W, H
+  ivec2 size = textureSize(u_quads, 0) - 2;  // W, H
   int c[6] = int[6](0, 1, m, m + 1, h, h + 1);
   int X[6], Y[6];
   for (int i = 0; i < 6; ++i) {
     X[i] = clamp(o.x + c[i], 0, size.x);
     Y[i] = clamp(o.y + c[i], 0, size.y);
   }
+  // The quads at corners (0|m|h, 0|m|h) hold them in pairs of pairs.
   uint S[36];
-  for (int j = 0; j < 6; ++j) {
-    for (int i = 0; i < 6; ++i) {
-      bool centre = i / 2 == 1 && j / 2 == 1;  // no half has a corner there
-      S[j * 6 + i] = centre ? 0u : texelFetch(u_integral, ivec2(X[i], Y[j]), 0).r;
+  for (int J = 0; J < 3; ++J) {
+    for (int I = 0; I < 3; ++I) {
+      bool centre = I == 1 && J == 1;  // no half has a corner there
+      uvec4 quad = centre ? uvec4(0u) : quad_at(o + ivec2(I, J) * m);
+      S[12 * J + 2 * I] = quad.x;
+      S[12 * J + 2 * I + 1] = quad.y;
+      S[12 * J + 6 + 2 * I] = quad.z;
+      S[12 * J + 6 + 2 * I + 1] = quad.w;
     }
   }
   vec2 right = haar_half(S, X, Y, 2, 0, 4, 4, f);

@@ -6,7 +6,7 @@
 // (src/cpu/descriptor.hpp).
 //
 // Inputs:   u_list      point list (RGBA32F: x, y, size * laplacian, response)
-//           u_integral  integral image (R32UI)
+//           u_quads     the integral image as quads (RGBA32UI, describe/quads.frag)
 // Uniforms: u_first, u_count  the chunk of the list: keypoints u_first ..
 //                       u_first + u_count - 1 (block k holds u_first + k)
 //           u_lattice[113]
@@ -17,7 +17,7 @@
 #include "common/precision.glsl"
 
 uniform sampler2D u_list;
-uniform usampler2D u_integral;
+uniform usampler2D u_quads;
 uniform int u_count;  // keypoints in this chunk
 uniform int u_first;  // list index of the chunk's first keypoint
 uniform ivec2 u_lattice[113];

@@ -363,7 +363,7 @@ int bench_describe(Args& args) {
     detector.runner().set_profiling(false);
     double total = 0;
     std::string line;
-    for (const char* name : {"describe_orient_samples", "describe_orient_windows", "describe_orient_best",
+    for (const char* name : {"describe_quads", "describe_orient_samples", "describe_orient_windows", "describe_orient_best",
                              "describe_descriptor", "describe_normalize"}) {
       const auto it = per_pass.find(name);
       if (it == per_pass.end()) continue;

@@ -35,6 +35,7 @@ std::vector<glm::ivec2> lattice() {
 
 DescribeStage::DescribeStage(const gl::ShaderSource& shaders, const DetectorConfig& config)
     : config_(config),
+      quads_program_(shaders, "common/fullscreen.vert", "describe/quads.frag"),
       samples_(shaders, "common/fullscreen.vert", "describe/orient_samples.frag"),
       windows_(shaders, "common/fullscreen.vert", "describe/orient_windows.frag"),
       best_(shaders, "common/fullscreen.vert", "describe/orient_best.frag"),
@@ -81,11 +82,27 @@ void DescribeStage::configure(int capacity) {
   final_target_ = std::move(final_target);
 }
 
+void DescribeStage::regroup(gl::PassRunner& runner, const gl::Texture& integral) {
+  const int width = integral.width() + 1, height = integral.height() + 1;
+  if (!quads_ || quads_.width() != width || quads_.height() != height) {
+    gl::Texture quads(width, height, gl::Format::RGBA32UI, "integral_quads");
+    gl::Framebuffer target({&quads}, "integral_quads");
+    quads_ = std::move(quads);
+    quads_target_ = std::move(target);
+  }
+  runner.run("describe_quads", quads_program_, quads_target_, {{"u_integral", integral}});
+}
+
 void DescribeStage::orient(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral,
                            int count) {
   GLSURF_EXPECTS(capacity_ > 0, "configure() before run()");
   GLSURF_EXPECTS(count >= 0 && count <= capacity_, "more keypoints than configured");
   if (count == 0) return;
+  if (!config_.upright) regroup(runner, integral);
+  orient_passes(runner, list, count);
+}
+
+void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& list, int count) {
   const auto rows = [](int texels) { return gl::PassRunner::Region{0, 0, kWidth, rows_for(texels)}; };
   if (config_.upright) {
     runner.clear(angles_target_, glm::vec4(0.0f));
@@ -95,7 +112,7 @@ void DescribeStage::orient(gl::PassRunner& runner, const gl::Texture& list, cons
   for (int first = 0; first < count; first += kChunk) {
     const int n = std::min(kChunk, count - first);
     runner.run_in(rows(n * 128), "describe_orient_samples", samples_, samples_target_,
-                  {{"u_list", list}, {"u_integral", integral}},
+                  {{"u_list", list}, {"u_quads", quads_}},
                   {{"u_count", n}, {"u_first", first}, {"u_lattice", points}});
     runner.run_in(rows(n * kWindowTexels), "describe_orient_windows", windows_, windows_target_,
                   {{"u_samples", orient_samples_}}, {{"u_count", n}, {"u_candidates", cpu::kOrientationCandidates}});
@@ -111,17 +128,22 @@ void DescribeStage::orient(gl::PassRunner& runner, const gl::Texture& list, cons
 }
 
 void DescribeStage::run(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count) {
-  orient(runner, list, integral, count);
+  GLSURF_EXPECTS(capacity_ > 0, "configure() before run()");
+  GLSURF_EXPECTS(count >= 0 && count <= capacity_, "more keypoints than configured");
   if (count == 0) return;
+  regroup(runner, integral);
+  orient_passes(runner, list, count);
   const auto rows = [](int texels) { return gl::PassRunner::Region{0, 0, kWidth, rows_for(texels)}; };
   if (config_.extended) {
     runner.run_in(rows(count * 16), "describe_descriptor", describe_, raw_target_,
-                  {{"u_list", list}, {"u_angles", angles_}, {"u_integral", integral}}, {{"u_count", count}});
+                  {{"u_list", list}, {"u_angles", angles_}, {"u_quads", quads_}},
+                  {{"u_count", count}});
     runner.run_in(rows(count * 16), "describe_normalize", normalize_, final_target_,
                   {{"u_first_half", raw_[0]}, {"u_second_half", raw_[1]}}, {{"u_count", count}});
   } else {
     runner.run_in(rows(count * 16), "describe_descriptor", describe_, raw_target_,
-                  {{"u_list", list}, {"u_angles", angles_}, {"u_integral", integral}}, {{"u_count", count}});
+                  {{"u_list", list}, {"u_angles", angles_}, {"u_quads", quads_}},
+                  {{"u_count", count}});
     runner.run_in(rows(count * 16), "describe_normalize", normalize_, final_target_, {{"u_first_half", raw_[0]}},
                   {{"u_count", count}});
   }

@@ -1,6 +1,10 @@
 // GPU orientation and descriptors for the keypoints of the point list
 // (rules and parameters: src/cpu/descriptor.hpp).
 //
+//   quads            the integral image regrouped: texel (x+1, y+1) holds the
+//                    four values around corner (x, y), clamped into the image,
+//                    so one fetch serves a corner of a sub-pixel box (4x
+//                    fewer fetches; 16 bytes per pixel, rebuilt every run)
 //   orient_samples   113 weighted box gradients (box ~2s) per keypoint
 //   orient_windows   the window sums around 64 candidate directions, the
 //                    largest of each 8 neighbouring ones
@@ -61,8 +65,13 @@ class DescribeStage {
 
  private:
   DetectorConfig config_;
-  gl::Program samples_, windows_, best_, describe_, normalize_, gather_, gather_signs_;
+  void regroup(gl::PassRunner& runner, const gl::Texture& integral);  // -> quads_
+  void orient_passes(gl::PassRunner& runner, const gl::Texture& list, int count);
+
+  gl::Program quads_program_, samples_, windows_, best_, describe_, normalize_, gather_, gather_signs_;
   int capacity_ = 0;
+  gl::Texture quads_;  // the integral image regrouped, sized at each run
+  gl::Framebuffer quads_target_;
   gl::Texture orient_samples_, orient_windows_, angles_;
   gl::Texture order_;  // gather's upload of the kept keypoints' order
   gl::Framebuffer samples_target_, windows_target_, angles_target_;
