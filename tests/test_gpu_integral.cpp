@@ -170,9 +170,11 @@ TEST_CASE("configure and run refuse wrong inputs") {
     stage.configure(8, 9);
     CHECK_THROWS_AS(stage.run(runner, texture), std::logic_error);  // wrong size
     CHECK_THROWS_AS(stage.configure(0, 5), std::logic_error);
-    // The integral image is one texel larger than the image on each side.
+    // The integral image is one texel larger than the image on each side, and
+    // the descriptors' quads copy of it one more (surf/descriptor.hpp).
     const int max = test::headless_context().info().max_texture_size;
     CHECK_THROWS_WITH_AS(stage.configure(max, 1), doctest::Contains("is too large"), Error);
+    CHECK_THROWS_WITH_AS(stage.configure(max - 1, 1), doctest::Contains("is too large"), Error);
     CHECK(stage.width() == 8);  // a failed configure leaves the stage as it was
     CHECK(stage.passes_per_run() > 0);
   }

@@ -5,7 +5,7 @@
 // A box mean at sub-pixel position interpolates bilinearly between the four
 // pixel-aligned boxes around it (the exact area mean of the piecewise-
 // constant image); a Haar pair takes 32 integral-image values around its
-// corners. Near the border, aligned boxes are clipped and averaged over what
+// corners, in 8 quad fetches. Near the border, aligned boxes are clipped and averaged over what
 // is left, and a half wholly outside makes that response 0.
 //
 // Needs: uniform usampler2D u_quads (RGBA32UI, (W+2) x (H+2);
@@ -55,6 +55,7 @@ vec2 haar_half(uint S[36], int X[6], int Y[6], int i0, int j0, int i1, int j1, v
   return weights > 0.0 ? vec2(sum / weights, 1.0) : vec2(0.0);
 }
 
+// h must be even (even_side): the quads are fetched at 0, h/2 and 2 (h/2).
 vec2 haar(vec2 p, int h) {
   vec2 e = p - float(h) * 0.5 + 0.5;  // pixel-edge coordinates of the box's corner
   ivec2 o = ivec2(floor(e));

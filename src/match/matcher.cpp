@@ -144,6 +144,7 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reducti
                     {"u_query_count", rows},
                     {"u_laplacian", config_.laplacian ? 1 : 0}});
     }
+    static_assert(kQueries == 8, "merge_two.frag, first_two.frag and two_nearest.frag take 8 queries");
     for (size_t l = 1; l < levels.size(); ++l) {
       const auto& in = levels[l - 1];
       runner_.run_in({0, 0, levels[l][0].width(), groups}, "match_merge_two", merge_, targets[l],

@@ -85,6 +85,8 @@ void DescribeStage::configure(int capacity) {
 void DescribeStage::regroup(gl::PassRunner& runner, const gl::Texture& integral) {
   const int width = integral.width() + 1, height = integral.height() + 1;
   if (!quads_ || quads_.width() != width || quads_.height() != height) {
+    quads_target_ = gl::Framebuffer();  // the old size goes first: 16 bytes per pixel
+    quads_ = gl::Texture();
     gl::Texture quads(width, height, gl::Format::RGBA32UI, "integral_quads");
     gl::Framebuffer target({&quads}, "integral_quads");
     quads_ = std::move(quads);

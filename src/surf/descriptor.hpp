@@ -4,7 +4,8 @@
 //   quads            the integral image regrouped: texel (x+1, y+1) holds the
 //                    four values around corner (x, y), clamped into the image,
 //                    so one fetch serves a corner of a sub-pixel box (4x
-//                    fewer fetches; 16 bytes per pixel, rebuilt every run)
+//                    fewer fetches; 16 bytes per pixel, rebuilt by every
+//                    run() and orient())
 //   orient_samples   113 weighted box gradients (box ~2s) per keypoint
 //   orient_windows   the window sums around 64 candidate directions, the
 //                    largest of each 8 neighbouring ones

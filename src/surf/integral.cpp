@@ -134,10 +134,11 @@ IntegralStage::~IntegralStage() = default;
 void IntegralStage::configure(int width, int height) {
   GLSURF_EXPECTS(width > 0 && height > 0, "image size must be positive");
   const int max_size = gl::max_texture_size();
-  if (width + 1 > max_size || height + 1 > max_size) {
+  // W + 2: the descriptors' copy of it as quads (surf/descriptor.hpp) has a border.
+  if (width + 2 > max_size || height + 2 > max_size) {
     throw Error("image of " + std::to_string(width) + "x" + std::to_string(height) +
-                " is too large: its integral image needs " + std::to_string(width + 1) + "x" +
-                std::to_string(height + 1) + " texels and the driver allows " +
+                " is too large: its integral image needs " + std::to_string(width + 2) + "x" +
+                std::to_string(height + 2) + " texels with a border and the driver allows " +
                 std::to_string(max_size) + " per side");
   }
   // Build everything first, then commit: a failure leaves the stage as it was.
