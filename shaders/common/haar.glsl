@@ -4,8 +4,8 @@
 // dy = mean(bottom) - mean(top).
 // A box mean at sub-pixel position interpolates bilinearly between the four
 // pixel-aligned boxes around it (the exact area mean of the piecewise-
-// constant image); a Haar pair takes 32 integral-image values around its
-// corners, in 8 quad fetches. Near the border, aligned boxes are clipped and averaged over what
+// constant image): 4 quad fetches, 8 for a Haar pair whose halves share
+// corners. Near the border, aligned boxes are clipped and averaged over what
 // is left, and a half wholly outside makes that response 0.
 //
 // Needs: uniform usampler2D u_quads (RGBA32UI, (W+2) x (H+2);
@@ -20,12 +20,13 @@ uvec4 quad_at(ivec2 c) {
 }
 
 // Mean over a size.x x size.y box at integer corner o shifted by the
-// fraction f (bilinear in the four aligned boxes, shift (p, q) in lane
-// p + 2 q); aligned boxes are clipped to the image, those clipped away left
-// out. y = 1 when anything is left.
-vec2 box_mean(ivec2 o, vec2 f, ivec2 size) {
+// fraction f, from the quads at its corners: lo at o, x at o + (size.x, 0),
+// y at o + (0, size.y), hi at o + size. Bilinear in the four aligned boxes
+// (shift (p, q) in lane p + 2 q); aligned boxes are clipped to the image,
+// those clipped away left out. y = 1 when anything is left.
+vec2 mean_of_quads(uvec4 lo, uvec4 x, uvec4 y, uvec4 hi, ivec2 o, ivec2 size, vec2 f) {
   ivec2 last = textureSize(u_quads, 0) - 2;  // W, H
-  uvec4 sums = quad_at(o + size) - quad_at(o + ivec2(0, size.y)) - quad_at(o + ivec2(size.x, 0)) + quad_at(o);
+  uvec4 sums = hi - y - x + lo;
   ivec2 lo0 = clamp(o, ivec2(0), last), lo1 = clamp(o + 1, ivec2(0), last);
   ivec2 hi0 = clamp(o + size, ivec2(0), last), hi1 = clamp(o + size + 1, ivec2(0), last);
   vec2 w0 = vec2(hi0 - lo0), w1 = vec2(hi1 - lo1);  // clipped sides at shift 0 and 1
@@ -37,56 +38,26 @@ vec2 box_mean(ivec2 o, vec2 f, ivec2 size) {
   return total > 0.0 ? vec2(sum / total, 1.0) : vec2(0.0);
 }
 
-// Mean over the box with corners (X[i0], Y[j0]) - (X[i1], Y[j1]) shifted by
-// one pixel or none each way, the four shifts interpolated bilinearly by f;
-// S holds the integral image at (X[i], Y[j]) in S[6 j + i]. Shifts whose
-// box was clipped away are left out; y = 0 when none is left.
-vec2 haar_half(uint S[36], int X[6], int Y[6], int i0, int j0, int i1, int j1, vec2 f) {
-  float sum = 0.0, weights = 0.0;
-  for (int q = 0; q < 2; ++q) {
-    for (int p = 0; p < 2; ++p) {
-      int area = (X[i1 + p] - X[i0 + p]) * (Y[j1 + q] - Y[j0 + q]);
-      float weight = (p == 1 ? f.x : 1.0 - f.x) * (q == 1 ? f.y : 1.0 - f.y) * (area > 0 ? 1.0 : 0.0);
-      uint box = S[(j1 + q) * 6 + i1 + p] - S[(j1 + q) * 6 + i0 + p] - S[(j0 + q) * 6 + i1 + p] + S[(j0 + q) * 6 + i0 + p];
-      sum += weight * float(box) / float(max(area, 1));
-      weights += weight;
-    }
-  }
-  return weights > 0.0 ? vec2(sum / weights, 1.0) : vec2(0.0);
+vec2 box_mean(ivec2 o, vec2 f, ivec2 size) {
+  return mean_of_quads(quad_at(o), quad_at(o + ivec2(size.x, 0)), quad_at(o + ivec2(0, size.y)), quad_at(o + size), o,
+                       size, f);
 }
 
-// h must be even (even_side): the quads are fetched at 0, h/2 and 2 (h/2).
+// h must be even (even_side): the halves' corners are the quads at o + (0 |
+// m | h, 0 | m | h), m = h / 2, fetched once for the four halves (8 fetches;
+// the centre's is not needed).
 vec2 haar(vec2 p, int h) {
   vec2 e = p - float(h) * 0.5 + 0.5;  // pixel-edge coordinates of the box's corner
   ivec2 o = ivec2(floor(e));
   vec2 f = e - vec2(o);
   int m = h / 2;
-  // One path for every point (llvmpipe runs both sides of a branch): the
-  // integral image at the corners o + (c[i], c[j]), c = 0, 1, m, m+1, h, h+1,
-  // clamped into the image, which clips the boxes that cross its border.
-  ivec2 size = textureSize(u_quads, 0) - 2;  // W, H
-  int c[6] = int[6](0, 1, m, m + 1, h, h + 1);
-  int X[6], Y[6];
-  for (int i = 0; i < 6; ++i) {
-    X[i] = clamp(o.x + c[i], 0, size.x);
-    Y[i] = clamp(o.y + c[i], 0, size.y);
-  }
-  // The quads at corners (0|m|h, 0|m|h) hold them in pairs of pairs.
-  uint S[36];
-  for (int J = 0; J < 3; ++J) {
-    for (int I = 0; I < 3; ++I) {
-      bool centre = I == 1 && J == 1;  // no half has a corner there
-      uvec4 quad = centre ? uvec4(0u) : quad_at(o + ivec2(I, J) * m);
-      S[12 * J + 2 * I] = quad.x;
-      S[12 * J + 2 * I + 1] = quad.y;
-      S[12 * J + 6 + 2 * I] = quad.z;
-      S[12 * J + 6 + 2 * I + 1] = quad.w;
-    }
-  }
-  vec2 right = haar_half(S, X, Y, 2, 0, 4, 4, f);
-  vec2 left = haar_half(S, X, Y, 0, 0, 2, 4, f);
-  vec2 bottom = haar_half(S, X, Y, 0, 2, 4, 4, f);
-  vec2 top = haar_half(S, X, Y, 0, 0, 4, 2, f);
+  uvec4 q00 = quad_at(o), q10 = quad_at(o + ivec2(m, 0)), q20 = quad_at(o + ivec2(h, 0));
+  uvec4 q01 = quad_at(o + ivec2(0, m)), q21 = quad_at(o + ivec2(h, m));
+  uvec4 q02 = quad_at(o + ivec2(0, h)), q12 = quad_at(o + ivec2(m, h)), q22 = quad_at(o + ivec2(h));
+  vec2 right = mean_of_quads(q10, q20, q12, q22, o + ivec2(m, 0), ivec2(m, h), f);
+  vec2 left = mean_of_quads(q00, q10, q02, q12, o, ivec2(m, h), f);
+  vec2 bottom = mean_of_quads(q01, q21, q02, q22, o + ivec2(0, m), ivec2(h, m), f);
+  vec2 top = mean_of_quads(q00, q20, q01, q21, o, ivec2(h, m), f);
   return vec2(right.y * left.y * (right.x - left.x), bottom.y * top.y * (bottom.x - top.x));
 }
 
