@@ -205,11 +205,14 @@ TEST_SUITE("gl") {
 
 // At 90 and 180 degrees (exact pixel permutations) >= 90 % of repeated points
 // turn within 3 degrees, as the issue asks. At 30 degrees (bilinear
-// resampling) the issue's 90 % is not reached: 262 of 347 repeated points
-// (75 %) turn within 3 degrees, median error 1.4 degrees. The floor asked
-// here, two thirds with a median under 2 degrees, is one SURF's own rule
-// (Haar responses in a hard-edged window; src/cpu/descriptor.hpp) fails:
-// it turned 28 % of the points, median error 5.3 degrees, on the CPU.
+// resampling) the issue's 90 % is not reached: 290 of 347 repeated points
+// (84 %) turn within 3 degrees, median error 1.1 degrees; most of the rest
+// were found up to 1.5 px or 10 % in size away from where the rotation sends
+// them (at the exact positions the CPU reference turns 92 %). The floor asked
+// here, 80 % with a median under 2 degrees, fails with the same rule on
+// SURF's coarser lattice (spacing s: 261 of 347, 75 %) and with SURF's own
+// rule (Haar responses in a hard-edged window; src/cpu/descriptor.hpp),
+// which turned 28 % of the points, median error 5.3 degrees, on the CPU.
 TEST_CASE("rotations by 30, 90 and 180 degrees turn GPU orientations by as much; descriptors still match") {
   const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
   DetectorConfig config;
@@ -225,11 +228,13 @@ TEST_CASE("rotations by 30, 90 and 180 degrees turn GPU orientations by as much;
     INFO(degrees << " degrees: " << result.repeated << " repeated, " << result.turned << " turned by "
                  << degrees << " within 3 degrees, " << result.matched << " matched; orientation error median "
                  << e[e.size() / 2] << ", 90th percentile " << e[e.size() * 9 / 10]);
+    MESSAGE(degrees << " degrees: " << result.turned << " of " << result.repeated << " turned within 3 degrees, "
+                    << result.matched << " matched, median error " << e[e.size() / 2]);
     REQUIRE(result.repeated >= 300);
     if (degrees % 90 == 0) {
       CHECK(result.turned >= 0.9 * result.repeated);
     } else {
-      CHECK(3 * result.turned >= 2 * result.repeated);
+      CHECK(5 * result.turned >= 4 * result.repeated);
       CHECK(e[e.size() / 2] < 2.0);
     }
     CHECK(result.matched >= 0.85 * result.repeated);

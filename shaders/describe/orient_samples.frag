@@ -1,26 +1,31 @@
 #version 330 core
 // describe/orient_samples.frag — the samples of the orientation assignment:
-// for keypoint k and lattice point i (i^2 + j^2 <= 36, 113 of them,
-// u_lattice), the box gradient (box side ~2s, differences s/2 either side) at
-// (x, y) + s (i, j), weighted by a Gaussian of sigma 2.5 s
+// for keypoint k and lattice point (i, j) (SAMPLES of them, u_lattice), the
+// box gradient (box side ~2s, differences u_offset s either side) at
+// (x, y) + u_step s (i, j), weighted by a Gaussian of sigma 2.5 s
 // (src/cpu/descriptor.hpp).
 //
+// Defines:  SAMPLES       lattice points (cpu::kOrientationSamples)
+//           SAMPLE_BLOCK  texels per keypoint, >= SAMPLES, divides 1024
 // Inputs:   u_list      point list (RGBA32F: x, y, size * laplacian, response)
 //           u_quads     the integral image as quads (RGBA32UI, describe/quads.frag)
+//           u_lattice   RG32F, texel n = lattice point n (i, j)
 // Uniforms: u_first, u_count  the chunk of the list: keypoints u_first ..
 //                       u_first + u_count - 1 (block k holds u_first + k)
-//           u_lattice[113]
+//           u_step, u_offset  lattice spacing and difference offset, in s
 // Output:   RGBA32F (weighted gx, weighted gy, unit direction x, y; the
-//           direction is (0, 0) for a zero gradient); blocks of 128 texels
-//           per keypoint, texels 113..127 zero.
-// Viewport: ceil(count * 128 / 1024) rows of 1024.
+//           direction is (0, 0) for a zero gradient); blocks of SAMPLE_BLOCK
+//           texels per keypoint, texels SAMPLES.. zero.
+// Viewport: ceil(count * SAMPLE_BLOCK / 1024) rows of 1024.
 #include "common/precision.glsl"
 
 uniform sampler2D u_list;
 uniform usampler2D u_quads;
 uniform int u_count;  // keypoints in this chunk
 uniform int u_first;  // list index of the chunk's first keypoint
-uniform ivec2 u_lattice[113];
+uniform sampler2D u_lattice;
+uniform float u_step;
+uniform float u_offset;
 
 layout(location = 0) out vec4 o_sample;
 
@@ -28,14 +33,14 @@ layout(location = 0) out vec4 o_sample;
 #include "common/haar.glsl"
 
 void main() {
-  ivec2 ki = block_of(ivec2(gl_FragCoord.xy), 128);
+  ivec2 ki = block_of(ivec2(gl_FragCoord.xy), SAMPLE_BLOCK);
   o_sample = vec4(0.0);
-  if (ki.x >= u_count || ki.y >= 113) return;
+  if (ki.x >= u_count || ki.y >= SAMPLES) return;
   vec4 k = texelFetch(u_list, texel_of(u_first + ki.x), 0);
   float s = 1.2 * abs(k.z) / 9.0;
-  ivec2 ij = u_lattice[ki.y];
-  vec2 g = box_gradient(k.xy + s * vec2(ij), even_side(2.0 * s), 0.5 * s);
+  vec2 ij = texelFetch(u_lattice, ivec2(ki.y, 0), 0).xy;
+  vec2 g = box_gradient(k.xy + (u_step * s) * ij, even_side(2.0 * s), u_offset * s);
   float n = length(g);
-  vec2 weighted = g * exp(-float(ij.x * ij.x + ij.y * ij.y) / (2.0 * 2.5 * 2.5));
+  vec2 weighted = g * exp(-dot(ij, ij) * (u_step * u_step) / (2.0 * 2.5 * 2.5));
   o_sample = vec4(weighted, n > 0.0 ? g / n : vec2(0.0));
 }

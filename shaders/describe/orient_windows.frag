@@ -6,7 +6,8 @@
 // A fragment takes 8 neighbouring candidates at once, in vec4 lanes, so each
 // sample is fetched once for the 8, and keeps the largest (the first on ties).
 //
-// Input:    u_samples     orient_samples.frag output (128-texel blocks)
+// Defines:  SAMPLES, SAMPLE_BLOCK (orient_samples.frag)
+// Input:    u_samples     orient_samples.frag output (SAMPLE_BLOCK-texel blocks)
 // Uniforms: u_count       keypoints in the chunk (block k is its k-th keypoint)
 //           u_candidates  directions per keypoint (a multiple of 8; u_candidates
 //                         / 8 divides 1024)
@@ -34,8 +35,8 @@ void main() {
   vec4 phi_high = kTwoPi * (float(8 * kg.y) + vec4(4.0, 5.0, 6.0, 7.0)) / float(u_candidates);
   vec4 ux_low = cos(phi_low), uy_low = sin(phi_low), ux_high = cos(phi_high), uy_high = sin(phi_high);
   vec4 sx_low = vec4(0.0), sy_low = vec4(0.0), sx_high = vec4(0.0), sy_high = vec4(0.0);
-  int base = kg.x * 128;
-  for (int j = 0; j < 113; ++j) {
+  int base = kg.x * SAMPLE_BLOCK;
+  for (int j = 0; j < SAMPLES; ++j) {
     vec4 sample_j = texelFetch(u_samples, texel_of(base + j), 0);
     // As window_sum (describe/orient_window.glsl), for 4 directions at once.
     vec4 w_low = max(vec4(0.0), 2.0 * (sample_j.z * ux_low + sample_j.w * uy_low) - 1.0);

@@ -118,19 +118,29 @@ void refine(const std::vector<Sample>& samples, double cx, double cy, double& sx
 
 }  // namespace
 
+std::vector<LatticePoint> orientation_lattice() {
+  std::vector<LatticePoint> points;
+  const int r = kOrientationSteps;
+  for (int j = -r; j <= r; ++j)
+    for (int i = -r; i <= r; ++i)
+      if (i * i + j * j <= r * r) points.push_back({i, j});
+  return points;
+}
+
 Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool find_runner_up) {
   const double s = 1.2 * k.size / 9.0;
   const int h = even_side(2 * s);
+  static const std::vector<LatticePoint> lattice = orientation_lattice();
   std::vector<Sample> samples;
-  for (int j = -6; j <= 6; ++j) {
-    for (int i = -6; i <= 6; ++i) {
-      if (i * i + j * j > 36) continue;
-      double gx = 0, gy = 0;
-      box_gradient(integral, k.x + i * s, k.y + j * s, h, 0.5 * s, gx, gy);
-      const double g = std::exp(-(i * i + j * j) / (2.0 * 2.5 * 2.5));
-      const double n = std::hypot(gx, gy);
-      samples.push_back({g * gx, g * gy, n > 0 ? gx / n : 0.0, n > 0 ? gy / n : 0.0});
-    }
+  samples.reserve(lattice.size());
+  for (const LatticePoint& p : lattice) {
+    double gx = 0, gy = 0;
+    box_gradient(integral, k.x + p.i * kOrientationStep * s, k.y + p.j * kOrientationStep * s, h,
+                 kOrientationOffset * s, gx, gy);
+    const double r2 = (p.i * p.i + p.j * p.j) * kOrientationStep * kOrientationStep;
+    const double g = std::exp(-r2 / (2.0 * 2.5 * 2.5));
+    const double n = std::hypot(gx, gy);
+    samples.push_back({g * gx, g * gy, n > 0 ? gx / n : 0.0, n > 0 ? gy / n : 0.0});
   }
   // Candidate windows every 2 pi / kOrientationCandidates; the largest sum
   // (the first on ties) is refined.

@@ -16,6 +16,10 @@ constexpr int kWidth = 1024;  // shaders/common/blocks.glsl
 static_assert(cpu::kOrientationCandidates % 8 == 0, "orient_windows takes 8 candidates at once");
 constexpr int kWindowTexels = cpu::kOrientationCandidates / 8;
 static_assert(kWidth % kWindowTexels == 0, "orient_windows blocks must tile the rows");
+// orient_samples: blocks of kSampleBlock texels per keypoint, kOrientationSamples used.
+constexpr int kSampleBlock = 256;
+static_assert(cpu::kOrientationSamples <= kSampleBlock && kWidth % kSampleBlock == 0,
+              "orientation samples must fit their blocks, and the blocks tile the rows");
 
 int rows_for(int texels) { return std::max(1, (texels + kWidth - 1) / kWidth); }
 
@@ -23,12 +27,20 @@ std::vector<std::string> extended_define(const DetectorConfig& config) {
   return config.extended ? std::vector<std::string>{"EXTENDED"} : std::vector<std::string>{};
 }
 
-std::vector<glm::ivec2> lattice() {
-  std::vector<glm::ivec2> points;
-  for (int j = -6; j <= 6; ++j)
-    for (int i = -6; i <= 6; ++i)
-      if (i * i + j * j <= 36) points.emplace_back(i, j);
-  return points;  // 113, in the CPU reference's order
+std::vector<std::string> sample_defines() {
+  return {"SAMPLES " + std::to_string(cpu::kOrientationSamples), "SAMPLE_BLOCK " + std::to_string(kSampleBlock)};
+}
+
+// The CPU reference's lattice, in its order: texel n = point n (i, j).
+gl::Texture lattice_texture() {
+  std::vector<float> points;
+  for (const cpu::LatticePoint& p : cpu::orientation_lattice()) {
+    points.push_back(static_cast<float>(p.i));
+    points.push_back(static_cast<float>(p.j));
+  }
+  gl::Texture t(cpu::kOrientationSamples, 1, gl::Format::RG32F, "orient_lattice");
+  t.upload(points.data());
+  return t;
 }
 
 }  // namespace
@@ -36,18 +48,19 @@ std::vector<glm::ivec2> lattice() {
 DescribeStage::DescribeStage(const gl::ShaderSource& shaders, const DetectorConfig& config)
     : config_(config),
       quads_program_(shaders, "common/fullscreen.vert", "describe/quads.frag"),
-      samples_(shaders, "common/fullscreen.vert", "describe/orient_samples.frag"),
-      windows_(shaders, "common/fullscreen.vert", "describe/orient_windows.frag"),
-      best_(shaders, "common/fullscreen.vert", "describe/orient_best.frag"),
+      samples_(shaders, "common/fullscreen.vert", "describe/orient_samples.frag", sample_defines()),
+      windows_(shaders, "common/fullscreen.vert", "describe/orient_windows.frag", sample_defines()),
+      best_(shaders, "common/fullscreen.vert", "describe/orient_best.frag", sample_defines()),
       describe_(shaders, "common/fullscreen.vert", "describe/descriptor.frag", extended_define(config)),
       normalize_(shaders, "common/fullscreen.vert", "describe/normalize.frag", extended_define(config)),
       gather_(shaders, "common/fullscreen.vert", "describe/gather.frag", extended_define(config)),
-      gather_signs_(shaders, "common/fullscreen.vert", "describe/gather_signs.frag") {}
+      gather_signs_(shaders, "common/fullscreen.vert", "describe/gather_signs.frag"),
+      lattice_(lattice_texture()) {}
 
 void DescribeStage::configure(int capacity) {
   GLSURF_EXPECTS(capacity > 0, "capacity must be positive");
   const int chunk = std::min(capacity, kChunk);
-  gl::Texture samples(kWidth, rows_for(chunk * 128), gl::Format::RGBA32F, "orient_samples");
+  gl::Texture samples(kWidth, rows_for(chunk * kSampleBlock), gl::Format::RGBA32F, "orient_samples");
   gl::Texture windows(kWidth, rows_for(chunk * kWindowTexels), gl::Format::RGBA32F, "orient_windows");
   gl::Texture angles(kWidth, rows_for(capacity), gl::Format::R32F, "angles");
   gl::Texture order(kWidth, rows_for(capacity), gl::Format::R32F, "keypoint_order");
@@ -110,12 +123,14 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
     runner.clear(angles_target_, glm::vec4(0.0f));
     return;
   }
-  static const std::vector<glm::ivec2> points = lattice();
   for (int first = 0; first < count; first += kChunk) {
     const int n = std::min(kChunk, count - first);
-    runner.run_in(rows(n * 128), "describe_orient_samples", samples_, samples_target_,
-                  {{"u_list", list}, {"u_quads", quads_}},
-                  {{"u_count", n}, {"u_first", first}, {"u_lattice", points}});
+    runner.run_in(rows(n * kSampleBlock), "describe_orient_samples", samples_, samples_target_,
+                  {{"u_list", list}, {"u_quads", quads_}, {"u_lattice", lattice_}},
+                  {{"u_count", n},
+                   {"u_first", first},
+                   {"u_step", static_cast<float>(cpu::kOrientationStep)},
+                   {"u_offset", static_cast<float>(cpu::kOrientationOffset)}});
     runner.run_in(rows(n * kWindowTexels), "describe_orient_windows", windows_, windows_target_,
                   {{"u_samples", orient_samples_}}, {{"u_count", n}, {"u_candidates", cpu::kOrientationCandidates}});
     const int first_row = first / kWidth, last_row = (first + n - 1) / kWidth;

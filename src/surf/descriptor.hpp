@@ -6,7 +6,8 @@
 //                    so one fetch serves a corner of a sub-pixel box (4x
 //                    fewer fetches; 16 bytes per pixel, rebuilt by every
 //                    run() and orient())
-//   orient_samples   113 weighted box gradients (box ~2s) per keypoint
+//   orient_samples   253 weighted box gradients (box ~2s, lattice 2s/3) per
+//                    keypoint
 //   orient_windows   the window sums around 64 candidate directions, the
 //                    largest of each 8 neighbouring ones
 //   orient_best      the largest of those, recentred on its own sum until it
@@ -15,7 +16,7 @@
 //   descriptor       per sub-region, 25 rotated Haar samples (side ~2s)
 //   normalize        L2 normalisation per keypoint
 //
-// Orientation runs in chunks of kChunk keypoints so that its 128-texel blocks
+// Orientation runs in chunks of kChunk keypoints so that its 256-texel blocks
 // need at most 1024 x 1024 texels whatever the list's capacity. Upright
 // (U-SURF) skips orientation: angles are 0. Per-keypoint data lives in
 // 1024-wide textures, keypoint k's block of B texels at linear index k * B
@@ -45,7 +46,7 @@ struct DescriptorTextures {
 
 class DescribeStage {
  public:
-  static constexpr int kChunk = 8192;
+  static constexpr int kChunk = 4096;
 
   DescribeStage(const gl::ShaderSource& shaders, const DetectorConfig& config);
   void configure(int capacity);
@@ -75,6 +76,7 @@ class DescribeStage {
   gl::Framebuffer quads_target_;
   gl::Texture orient_samples_, orient_windows_, angles_;
   gl::Texture order_;  // gather's upload of the kept keypoints' order
+  gl::Texture lattice_;  // the orientation lattice (cpu::orientation_lattice)
   gl::Framebuffer samples_target_, windows_target_, angles_target_;
   gl::Texture raw_[2], final_[2];  // [1] only with extended
   gl::Framebuffer raw_target_, final_target_;
