@@ -118,22 +118,12 @@ void refine(const std::vector<Sample>& samples, double cx, double cy, double& sx
 
 }  // namespace
 
-std::vector<LatticePoint> orientation_lattice() {
-  std::vector<LatticePoint> points;
-  const int r = kOrientationSteps;
-  for (int j = -r; j <= r; ++j)
-    for (int i = -r; i <= r; ++i)
-      if (i * i + j * j <= r * r) points.push_back({i, j});
-  return points;
-}
-
 Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool find_runner_up) {
   const double s = 1.2 * k.size / 9.0;
   const int h = even_side(2 * s);
-  static const std::vector<LatticePoint> lattice = orientation_lattice();
   std::vector<Sample> samples;
-  samples.reserve(lattice.size());
-  for (const LatticePoint& p : lattice) {
+  samples.reserve(kOrientationLattice.size());
+  for (const LatticePoint& p : kOrientationLattice) {
     double gx = 0, gy = 0;
     box_gradient(integral, k.x + p.i * kOrientationStep * s, k.y + p.j * kOrientationStep * s, h,
                  kOrientationOffset * s, gx, gy);

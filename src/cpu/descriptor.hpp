@@ -34,6 +34,7 @@
 // lattice 75 %, on the 2s/3 lattice 84 % (with each keypoint placed exactly
 // where the rotation sends it, no detection error: 86 % and 92 %).
 // tests/test_gpu_descriptor.cpp measures it on the GPU.
+//
 // Descriptor (`describe`): a 20s x 20s window rotated to the orientation,
 // 4 x 4 sub-regions of 5 x 5 samples spaced s, Haar side 2 floor(s + 0.5)
 // (about 2s); responses rotated into the keypoint's frame and weighted by a
@@ -46,6 +47,7 @@
 #include "cpu/integral.hpp"
 #include "surf/keypoint.hpp"
 
+#include <array>
 #include <vector>
 
 namespace glsurf::cpu {
@@ -57,18 +59,28 @@ constexpr double kOrientationStep = 2.0 / 3.0;     // lattice spacing, in s
 constexpr int kOrientationSteps = 9;               // lattice radius in steps (6s)
 constexpr double kOrientationOffset = 0.5;         // central differences this many s either side
 
-// The orientation lattice (i, j), row by row (j, then i), i^2 + j^2 <= kOrientationSteps^2.
+// The orientation lattice: the points (i, j) with i^2 + j^2 <= kOrientationSteps^2,
+// row by row (j, then i). One rule for the count and the points.
 struct LatticePoint {
-  int i, j;
+  int i = 0, j = 0;
 };
-std::vector<LatticePoint> orientation_lattice();
-constexpr int lattice_size(int steps) {
+constexpr bool in_lattice(int i, int j) { return i * i + j * j <= kOrientationSteps * kOrientationSteps; }
+constexpr int lattice_size() {
   int n = 0;
-  for (int j = -steps; j <= steps; ++j)
-    for (int i = -steps; i <= steps; ++i) n += i * i + j * j <= steps * steps;
+  for (int j = -kOrientationSteps; j <= kOrientationSteps; ++j)
+    for (int i = -kOrientationSteps; i <= kOrientationSteps; ++i) n += in_lattice(i, j);
   return n;
 }
-constexpr int kOrientationSamples = lattice_size(kOrientationSteps);  // 253
+constexpr int kOrientationSamples = lattice_size();  // 253
+constexpr std::array<LatticePoint, kOrientationSamples> orientation_lattice() {
+  std::array<LatticePoint, kOrientationSamples> points{};
+  int n = 0;
+  for (int j = -kOrientationSteps; j <= kOrientationSteps; ++j)
+    for (int i = -kOrientationSteps; i <= kOrientationSteps; ++i)
+      if (in_lattice(i, j)) points[static_cast<size_t>(n++)] = LatticePoint{i, j};
+  return points;
+}
+constexpr std::array<LatticePoint, kOrientationSamples> kOrientationLattice = orientation_lattice();
 
 struct Orientation {
   float angle = 0;      // degrees, counter-clockwise on screen, [0, 360)

@@ -3,8 +3,6 @@
 #include "cpu/descriptor.hpp"
 #include "gl/error.hpp"
 
-#include <glm/vec2.hpp>
-
 #include <algorithm>
 
 namespace glsurf {
@@ -34,7 +32,7 @@ std::vector<std::string> sample_defines() {
 // The CPU reference's lattice, in its order: texel n = point n (i, j).
 gl::Texture lattice_texture() {
   std::vector<float> points;
-  for (const cpu::LatticePoint& p : cpu::orientation_lattice()) {
+  for (const cpu::LatticePoint& p : cpu::kOrientationLattice) {
     points.push_back(static_cast<float>(p.i));
     points.push_back(static_cast<float>(p.j));
   }
