@@ -12,7 +12,8 @@ ExtremaStage::ExtremaStage(const gl::ShaderSource& shaders, const DetectorConfig
       suppression_(suppression),
       program_(shaders, "common/fullscreen.vert", "detect/extrema.frag"),
       max3_(shaders, "common/fullscreen.vert", "detect/max3.frag"),
-      mark_(shaders, "common/fullscreen.vert", "detect/nms_mark.frag") {}
+      mark_(shaders, "common/fullscreen.vert", "detect/nms_mark.frag"),
+      mark_pair_(shaders, "common/fullscreen.vert", "detect/nms_mark_pair.frag") {}
 
 void ExtremaStage::configure(const HessianStage& hessian, int width, int height) {
   const int maps = maps_per_octave();
@@ -66,6 +67,21 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
   height_ = height;
 }
 
+void ExtremaStage::mark_layer(gl::PassRunner& runner, const HessianOctave& oct, const Maxima& m, const AtlasRect& r,
+                              int l) {
+  runner.run_depth(gl::PassRunner::DepthMode::Mark, {r.x, r.y, r.width, r.height}, "detect_nms_mark", mark_, target_,
+                   {{"u_det", oct.det[static_cast<size_t>(l / 4)]},
+                    {"u_max_below", m.groups[static_cast<size_t>((l - 1) / 4)]},
+                    {"u_max_mid", m.groups[static_cast<size_t>(l / 4)]},
+                    {"u_max_above", m.groups[static_cast<size_t>((l + 1) / 4)]}},
+                   {{"u_channels", glm::ivec3((l - 1) % 4, l % 4, (l + 1) % 4)},
+                    {"u_threshold", config_.hessian_threshold},
+                    {"u_step", oct.step},
+                    {"u_largest_filter", filter_size(r.octave, l + 1)},
+                    {"u_image_size", glm::ivec2(width_, height_)},
+                    {"u_origin", glm::ivec2(r.x, r.y)}});
+}
+
 void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
   GLSURF_EXPECTS(width_ > 0, "configure() before run()");
   runner.clear(target_, glm::vec4(0.0f));
@@ -88,18 +104,19 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
     const gl::PassRunner::Region region{r.x, r.y, r.width, r.height};
     if (early_z) {
       const Maxima& m = maxima_[static_cast<size_t>(r.octave)];
-      for (int l = r.first_layer; l <= last; ++l) {
-        runner.run_depth(gl::PassRunner::DepthMode::Mark, region, "detect_nms_mark", mark_, target_,
-                         {{"u_det", oct.det[static_cast<size_t>(l / 4)]},
-                          {"u_max_below", m.groups[static_cast<size_t>((l - 1) / 4)]},
-                          {"u_max_mid", m.groups[static_cast<size_t>(l / 4)]},
-                          {"u_max_above", m.groups[static_cast<size_t>((l + 1) / 4)]}},
-                         {{"u_channels", glm::ivec3((l - 1) % 4, l % 4, (l + 1) % 4)},
+      const int l = r.first_layer;
+      if (last == l + 1 && (l - 1) / 4 == (l + 2) / 4) {  // both layers and their neighbours in one group
+        const size_t g = static_cast<size_t>(l / 4);
+        runner.run_depth(gl::PassRunner::DepthMode::Mark, region, "detect_nms_mark", mark_pair_, target_,
+                         {{"u_det", oct.det[g]}, {"u_max", m.groups[g]}},
+                         {{"u_channel", l % 4},
                           {"u_threshold", config_.hessian_threshold},
                           {"u_step", oct.step},
-                          {"u_largest_filter", filter_size(r.octave, l + 1)},
+                          {"u_largest_filters", glm::ivec2(filter_size(r.octave, l + 1), filter_size(r.octave, l + 2))},
                           {"u_image_size", glm::ivec2(width_, height_)},
                           {"u_origin", glm::ivec2(r.x, r.y)}});
+      } else {
+        for (int k = l; k <= last; ++k) mark_layer(runner, oct, m, r, k);
       }
     }
     const auto depth = early_z ? gl::PassRunner::DepthMode::Cull : gl::PassRunner::DepthMode::Off;

@@ -50,7 +50,7 @@ class ExtremaStage {
  private:
   DetectorConfig config_;
   Suppression suppression_;
-  gl::Program program_, max3_, mark_;
+  gl::Program program_, max3_, mark_, mark_pair_;
   int width_ = 0, height_ = 0;
   std::vector<AtlasRect> rects_;
   gl::Texture atlas_, atlas_depth_;
@@ -63,6 +63,8 @@ class ExtremaStage {
     std::vector<gl::Framebuffer> group_targets;
   };
   std::vector<Maxima> maxima_;
+  // nms_mark.frag for layer l of map r (any groups).
+  void mark_layer(gl::PassRunner& runner, const HessianOctave& oct, const Maxima& m, const AtlasRect& r, int l);
 };
 
 }  // namespace glsurf
