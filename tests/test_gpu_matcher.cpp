@@ -83,6 +83,29 @@ TEST_CASE("GPU two nearest neighbours equal the CPU's on random descriptors, any
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
 
+TEST_CASE("fused matcher with the trains in several buffer chunks equals the CPU") {
+  // Buffer textures capped at the GL 3.3 minimum, 65,536 texels (62 whole
+  // rows of 1024 per chunk): 64-D trains come in chunks of 3,968, 128-D in
+  // chunks of 1,984, and 36-D (9 texels, chunks of 7,040) start mid-row.
+  // Several query tiles (a small memory budget) re-copy each chunk.
+  struct Case {
+    int queries, trains, size;
+  };
+  unsigned seed = 500;
+  for (const Case c : {Case{300, 5000, 64}, Case{200, 2500, 128}, Case{100, 8000, 36}}) {
+    const Features q = random_features(c.queries, c.size, seed++), t = random_features(c.trains, c.size, seed++);
+    const std::vector<TwoNearest> cpu = cpu::two_nearest(q, t, true);
+    Matcher m(test::headless_context(), MatchConfig{}, gl::ShaderSource::from_environment(), std::size_t(64) << 10);
+    m.runner().set_check_every_pass(true);
+    m.limit_buffer_texels(65536);
+    const std::vector<TwoNearest> gpu = m.two_nearest(q, t);
+    INFO(c.queries << " x " << c.trains << " (" << c.size << "-D)");
+    REQUIRE(gpu.size() == cpu.size());
+    CHECK(differences(gpu, cpu) == 0);
+  }
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
 TEST_CASE("GPU filtered matches equal the CPU's (ratio, mutual, sign, max distance)") {
   // Noisy copies of the train set as queries, so there are real matches.
   const Features t = random_features(800, 64, 99);

@@ -5,13 +5,18 @@
 // keeps each query's two nearest, so the m_I x m_J distance texture is never
 // written. Each train texel is fetched once for all kQueries queries.
 //
-// Descriptors: TEXELS = D/4 texels each (a #define, 1 to 32), in 1024-wide textures,
-// descriptor i's texel t at linear index i * TEXELS + t (common/blocks.glsl).
+// Descriptors: TEXELS = D/4 texels each (a #define, 1 to 32); queries in a
+// 1024-wide texture, descriptor i's texel t at linear index i * TEXELS + t
+// (common/blocks.glsl); trains u_train_first .. in a buffer texture, train
+// j's texel t at u_train_offset + (j - u_train_first) * TEXELS + t (a linear
+// look-up costs llvmpipe about a third less than a 2-D one).
 // Signs: one texel per descriptor (R32F, +1 / -1 Laplacian).
 //
-// Inputs:   u_query, u_train            descriptors (RGBA32F)
+// Inputs:   u_query                     query descriptors (RGBA32F)
+//           u_trains                    train descriptors (RGBA32F buffer texture)
 //           u_query_signs, u_train_signs  Laplacian signs (R32F)
-// Uniforms: u_block, u_train_count, u_query_first (first query of
+// Uniforms: u_train_first, u_train_offset  the trains in u_trains (above)
+//           u_block, u_train_count, u_query_first (first query of
 //           this tile), u_query_count (queries in the tile), u_laplacian (1:
 //           other-sign candidates are skipped)
 // Output:   location k (k < kQueries): RGBA32F (d1, j1, d2, j2) of query
@@ -20,7 +25,8 @@
 //           lower index; (1e30, -1) where there is no candidate or no query.
 //           NaN distances never enter (the comparisons below are false).
 // Viewport: ceil(train count / block) x ceil(queries in the tile / kQueries);
-//           texel (b, row) covers block b.
+//           texel (b, row) covers block b; one draw per train chunk, over
+//           that chunk's blocks.
 #include "common/precision.glsl"
 #include "common/blocks.glsl"
 
@@ -30,11 +36,13 @@
 #endif
 
 uniform sampler2D u_query;
-uniform sampler2D u_train;
+uniform samplerBuffer u_trains;
 uniform sampler2D u_query_signs;
 uniform sampler2D u_train_signs;
 uniform int u_block;
 uniform int u_train_count;
+uniform int u_train_first;
+uniform int u_train_offset;
 uniform int u_query_first;
 uniform int u_query_count;
 uniform int u_laplacian;
@@ -61,6 +69,7 @@ void main() {
   int last = min(first + u_block, u_train_count);
   for (int j = first; j < last; ++j) {
     float train_sign = texelFetch(u_train_signs, texel_of(j), 0).r;
+    int base = u_train_offset + (j - u_train_first) * TEXELS;
     vec4 d2 = vec4(0.0), d2_high = vec4(0.0);  // one squared distance per query: 0..3, 4..7
     // Written out for t = 0 .. 31 (the conditions fold away): llvmpipe's
     // compiler leaves a loop over t rolled, and q[] indexed by a variable
@@ -68,7 +77,7 @@ void main() {
     // (Q keeps the dead steps' indices in range: they must still compile.)
     // (One line per macro: GLSL 3.30 has no line continuation.)
 #define Q(k, t) q[(k) * TEXELS + ((t) < TEXELS ? (t) : 0)]
-#define COMPARE(t) if ((t) < TEXELS) { vec4 d = texelFetch(u_train, texel_of(j * TEXELS + (t)), 0); vec4 e0 = Q(0, t) - d, e1 = Q(1, t) - d, e2 = Q(2, t) - d, e3 = Q(3, t) - d, e4 = Q(4, t) - d, e5 = Q(5, t) - d, e6 = Q(6, t) - d, e7 = Q(7, t) - d; d2 += vec4(dot(e0, e0), dot(e1, e1), dot(e2, e2), dot(e3, e3)); d2_high += vec4(dot(e4, e4), dot(e5, e5), dot(e6, e6), dot(e7, e7)); }
+#define COMPARE(t) if ((t) < TEXELS) { vec4 d = texelFetch(u_trains, base + (t)); vec4 e0 = Q(0, t) - d, e1 = Q(1, t) - d, e2 = Q(2, t) - d, e3 = Q(3, t) - d, e4 = Q(4, t) - d, e5 = Q(5, t) - d, e6 = Q(6, t) - d, e7 = Q(7, t) - d; d2 += vec4(dot(e0, e0), dot(e1, e1), dot(e2, e2), dot(e3, e3)); d2_high += vec4(dot(e4, e4), dot(e5, e5), dot(e6, e6), dot(e7, e7)); }
     COMPARE(0) COMPARE(1) COMPARE(2) COMPARE(3) COMPARE(4) COMPARE(5) COMPARE(6) COMPARE(7)
     COMPARE(8) COMPARE(9) COMPARE(10) COMPARE(11) COMPARE(12) COMPARE(13) COMPARE(14) COMPARE(15)
     COMPARE(16) COMPARE(17) COMPARE(18) COMPARE(19) COMPARE(20) COMPARE(21) COMPARE(22) COMPARE(23)

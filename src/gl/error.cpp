@@ -47,6 +47,12 @@ int max_texture_size() {
   return size;
 }
 
+int max_buffer_texels() {
+  GLint size = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &size);
+  return size;
+}
+
 void finish() { glFinish(); }
 
 void check_gl_errors(const std::string& where) {

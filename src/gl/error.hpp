@@ -40,8 +40,9 @@ void check_gl_errors(const std::string& where);
 // Name of a GL enum we report in messages (errors, framebuffer status, formats).
 const char* gl_enum_name(unsigned value);
 
-// GL_MAX_TEXTURE_SIZE of the current context.
+// GL_MAX_TEXTURE_SIZE and GL_MAX_TEXTURE_BUFFER_SIZE of the current context.
 int max_texture_size();
+int max_buffer_texels();
 
 // Waits until the GPU has finished all work (for wall-clock timing).
 void finish();

@@ -19,6 +19,7 @@ Framebuffer::Framebuffer(std::vector<const Texture*> colors, std::string label, 
   }
   for (const Texture* t : colors) {
     GLSURF_EXPECTS(t && *t, "framebuffer '" + label_ + "' given an empty texture");
+    GLSURF_EXPECTS(!t->is_buffer(), "framebuffer '" + label_ + "': a buffer texture is not a render target");
   }
   width_ = colors[0]->width();
   height_ = colors[0]->height();

@@ -247,7 +247,7 @@ void PassRunner::draw(const Region& region, const char* name, const Program& pro
   GLint unit = 0;
   for (const Input& in : inputs) {
     glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
-    glBindTexture(GL_TEXTURE_2D, in.texture.id());
+    glBindTexture(in.texture.target(), in.texture.id());
     glUniform1i(program.uniform_location(in.sampler), unit);
     ++unit;
   }
@@ -299,7 +299,7 @@ void PassRunner::draw(const Region& region, const char* name, const Program& pro
   glViewport(previous_viewport[0], previous_viewport[1], previous_viewport[2], previous_viewport[3]);
   for (GLint i = unit - 1; i >= 0; --i) {
     glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(i));
-    glBindTexture(GL_TEXTURE_2D, 0);
+    glBindTexture(inputs.begin()[i].texture.target(), 0);
   }
   glUseProgram(0);
   ++passes_run_;

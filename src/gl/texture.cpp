@@ -80,14 +80,82 @@ Texture::Texture(int width, int height, Format format, std::string label)
   }
 }
 
+Texture Texture::buffer(int texels, Format format, std::string label) {
+  GLSURF_EXPECTS(texels > 0, "buffer texture '" + label + "' needs a positive size");
+  GLSURF_EXPECTS(format == Format::RGBA32F || format == Format::RGBA32UI,
+                 "buffer texture '" + label + "' must be RGBA32F or RGBA32UI");
+  check_gl_errors("before creating buffer texture '" + label + "'");
+  GLint max_texels = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
+  if (max_texels == 0) throw Error("cannot create buffer texture '" + label + "': no current OpenGL context");
+  if (texels > max_texels) {
+    throw Error("buffer texture '" + label + "' of " + std::to_string(texels) +
+                " texels exceeds GL_MAX_TEXTURE_BUFFER_SIZE " + std::to_string(max_texels));
+  }
+  Texture t;
+  t.width_ = texels;
+  t.height_ = 1;
+  t.format_ = format;
+  t.label_ = std::move(label);
+  glGenBuffers(1, &t.buffer_);
+  GLint previous_buffer = 0, previous_texture = 0;
+  glGetIntegerv(GL_TEXTURE_BUFFER_BINDING, &previous_buffer);
+  glBindBuffer(GL_TEXTURE_BUFFER, t.buffer_);
+  glBufferData(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(texels) * 16, nullptr, GL_DYNAMIC_COPY);
+  glBindBuffer(GL_TEXTURE_BUFFER, static_cast<GLuint>(previous_buffer));
+  glGenTextures(1, &t.id_);
+  glGetIntegerv(GL_TEXTURE_BINDING_BUFFER, &previous_texture);
+  glBindTexture(GL_TEXTURE_BUFFER, t.id_);
+  glTexBuffer(GL_TEXTURE_BUFFER, info(format).internal, t.buffer_);
+  glBindTexture(GL_TEXTURE_BUFFER, static_cast<GLuint>(previous_texture));
+  if (GLEW_KHR_debug) glObjectLabel(GL_TEXTURE, t.id_, -1, t.label_.c_str());
+  const GLenum e = glGetError();
+  if (e != GL_NO_ERROR) {
+    throw Error("cannot allocate buffer texture '" + t.label_ + "' of " + std::to_string(texels) +
+                " texels: " + gl_enum_name(e));
+  }
+  return t;
+}
+
+unsigned Texture::target() const { return buffer_ ? GL_TEXTURE_BUFFER : GL_TEXTURE_2D; }
+
+void Texture::copy_rows(const Texture& source, int first_row, int rows) {
+  GLSURF_EXPECTS(is_buffer() && !source.is_buffer() && source.format() == format_,
+                 "copy_rows: '" + label_ + "' must be a buffer texture and '" + source.label() +
+                     "' a 2-D texture of its format");
+  GLSURF_EXPECTS(first_row >= 0 && rows > 0 && first_row + rows <= source.height() &&
+                     static_cast<long long>(rows) * source.width() <= width_,
+                 "copy_rows: rows " + std::to_string(first_row) + " + " + std::to_string(rows) + " of '" +
+                     source.label() + "' do not fit '" + label_ + "'");
+  const FormatInfo fi = info(format_);
+  GLint previous_read = 0, previous_pack = 0, alignment = 4;
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous_read);
+  glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &previous_pack);
+  glGetIntegerv(GL_PACK_ALIGNMENT, &alignment);
+  GLuint fbo = 0;
+  glGenFramebuffers(1, &fbo);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+  glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, source.id(), 0);
+  glReadBuffer(GL_COLOR_ATTACHMENT0);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, buffer_);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, first_row, source.width(), rows, fi.format, fi.type, nullptr);
+  glPixelStorei(GL_PACK_ALIGNMENT, alignment);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(previous_pack));
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous_read));
+  glDeleteFramebuffers(1, &fbo);
+  check_gl_errors("copying '" + source.label() + "' into '" + label_ + "'");
+}
+
 Texture::Texture(Texture&& other) noexcept
-    : id_(std::exchange(other.id_, 0)), width_(other.width_), height_(other.height_),
-      format_(other.format_), label_(std::move(other.label_)) {}
+    : id_(std::exchange(other.id_, 0)), buffer_(std::exchange(other.buffer_, 0)), width_(other.width_),
+      height_(other.height_), format_(other.format_), label_(std::move(other.label_)) {}
 
 Texture& Texture::operator=(Texture&& other) noexcept {
   if (this != &other) {
     release();
     id_ = std::exchange(other.id_, 0);
+    buffer_ = std::exchange(other.buffer_, 0);
     width_ = other.width_;
     height_ = other.height_;
     format_ = other.format_;
@@ -100,12 +168,15 @@ Texture::~Texture() { release(); }
 
 void Texture::release() {
   if (id_) glDeleteTextures(1, &id_);
+  if (buffer_) glDeleteBuffers(1, &buffer_);
   id_ = 0;
+  buffer_ = 0;
 }
 
 namespace {
 
 void upload_any(const Texture& t, const void* data) {
+  GLSURF_EXPECTS(!t.is_buffer(), "'" + t.label() + "' is a buffer texture: fill it with copy_rows");
   const FormatInfo fi = info(t.format());
   BindGuard bind(t.id());
   GLint alignment = 4;
@@ -118,6 +189,7 @@ void upload_any(const Texture& t, const void* data) {
 
 template <typename T>
 std::vector<T> download_any(const Texture& t) {
+  GLSURF_EXPECTS(!t.is_buffer(), "'" + t.label() + "' is a buffer texture");
   const FormatInfo fi = info(t.format());
   std::vector<T> out(static_cast<size_t>(t.width()) * t.height() * fi.channels);
   BindGuard bind(t.id());

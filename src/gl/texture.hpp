@@ -33,6 +33,19 @@ class Texture {
   Texture& operator=(const Texture&) = delete;
   ~Texture();
 
+  // A buffer texture (GL_TEXTURE_BUFFER, a samplerBuffer in GLSL) of `texels`
+  // texels of a 4-channel 32-bit format: one linear array, read with
+  // texelFetch(sampler, index). On llvmpipe such a fetch costs about two
+  // thirds of a 2-D one (the fused matcher's train descriptors). Not a
+  // render target; filled by copy_rows. width() is `texels`, height() 1.
+  static Texture buffer(int texels, Format format, std::string label);
+  // Buffer textures only: texels 0 .. source.width() * rows - 1 become rows
+  // first_row .. first_row + rows - 1 of the 2-D texture `source` (same
+  // format), copied on the GPU.
+  void copy_rows(const Texture& source, int first_row, int rows);
+  bool is_buffer() const { return buffer_ != 0; }
+  unsigned target() const;  // GL_TEXTURE_2D or GL_TEXTURE_BUFFER
+
   unsigned id() const { return id_; }
   int width() const { return width_; }
   int height() const { return height_; }
@@ -51,6 +64,7 @@ class Texture {
  private:
   void release();
   unsigned id_ = 0;
+  unsigned buffer_ = 0;  // the buffer object of a buffer texture
   int width_ = 0, height_ = 0;
   Format format_ = Format::R8;
   std::string label_;

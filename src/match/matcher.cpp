@@ -111,6 +111,22 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reducti
       std::clamp<long long>(static_cast<long long>(memory_budget_) / per_row, 1, std::min(max_size, query.count)));
   const int group_rows = (tile + kQueries - 1) / kQueries;
   reduction.prepare(blocks, group_rows, plain ? train.count : 0);
+  // Fused: the trains in chunks (multiples of kBlock) whose rows fit the
+  // buffer texture; one chunk unless the driver's buffer textures are small.
+  int chunk = train.count, chunks = 1;
+  if (!plain) {
+    const int max_texels = buffer_limit_ > 0 ? std::min(buffer_limit_, gl::max_buffer_texels()) : gl::max_buffer_texels();
+    const long long max_rows = max_texels / kWidth - 2;  // a chunk's texels span two partial rows at most
+    chunk = static_cast<int>(std::min<long long>(train.count, max_rows * kWidth / train.texels / kBlock * kBlock));
+    GLSURF_EXPECTS(chunk > 0, "buffer textures too small for one block of train descriptors");
+    chunks = (train.count + chunk - 1) / chunk;
+    const int texels = static_cast<int>(
+        std::min<long long>(max_texels, (static_cast<long long>(chunk) * train.texels / kWidth + 2) * kWidth));
+    if (!reduction.trains || reduction.trains.width() < texels) {
+      reduction.trains = gl::Texture();
+      reduction.trains = gl::Texture::buffer(texels, gl::Format::RGBA32F, "match_trains");
+    }
+  }
   const auto& levels = reduction.levels;
   const auto& targets = reduction.targets;
   const gl::Texture& distances = reduction.distances;
@@ -133,16 +149,27 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reducti
         merge_lists(*backward, reduction.columns_target.read_f32(0, 0, 0, train.count, 1));
       }
     } else {
-      runner_.run_in({0, 0, blocks, groups}, "match_two_nearest", nearest(query.texels), targets[0],
-                   {{"u_query", query.descriptors},
-                    {"u_train", train.descriptors},
-                    {"u_query_signs", query.signs},
-                    {"u_train_signs", train.signs}},
-                   {{"u_block", kBlock},
-                    {"u_train_count", train.count},
-                    {"u_query_first", first},
-                    {"u_query_count", rows},
-                    {"u_laplacian", config_.laplacian ? 1 : 0}});
+      for (int c0 = 0; c0 < train.count; c0 += chunk) {
+        // The chunk's train descriptors: whole rows of their texture (the
+        // chunk starts at texel offset within its first row).
+        const int c1 = std::min(train.count, c0 + chunk);
+        const long long t0 = static_cast<long long>(c0) * train.texels, t1 = static_cast<long long>(c1) * train.texels;
+        const int row0 = static_cast<int>(t0 / kWidth), row1 = static_cast<int>((t1 + kWidth - 1) / kWidth);
+        if (chunks > 1 || first == 0) reduction.trains.copy_rows(train.descriptors, row0, row1 - row0);
+        const int b0 = c0 / kBlock, b1 = (c1 + kBlock - 1) / kBlock;
+        runner_.run_in({b0, 0, b1 - b0, groups}, "match_two_nearest", nearest(query.texels), targets[0],
+                       {{"u_query", query.descriptors},
+                        {"u_trains", reduction.trains},
+                        {"u_query_signs", query.signs},
+                        {"u_train_signs", train.signs}},
+                       {{"u_block", kBlock},
+                        {"u_train_count", train.count},
+                        {"u_train_first", c0},
+                        {"u_train_offset", static_cast<int>(t0 - static_cast<long long>(row0) * kWidth)},
+                        {"u_query_first", first},
+                        {"u_query_count", rows},
+                        {"u_laplacian", config_.laplacian ? 1 : 0}});
+      }
     }
     static_assert(kQueries == 8, "merge_two.frag, first_two.frag and two_nearest.frag take 8 queries");
     for (size_t l = 1; l < levels.size(); ++l) {

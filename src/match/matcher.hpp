@@ -4,7 +4,9 @@
 //   two_nearest   per (8 queries, block of kBlock train descriptors), each
 //                 query's best two (fused distance + first reduction: the
 //                 m_I x m_J distance texture is never written; each train
-//                 texel is fetched once for the 8 queries)
+//                 texel is fetched once for the 8 queries, from a buffer
+//                 texture: a GPU-side copy of the train descriptors, whose
+//                 linear look-ups cost llvmpipe about a third less)
 //   merge_two     halving reductions, four candidates in, two out, until one
 //                 texel per query; read back once per direction
 //
@@ -63,6 +65,10 @@ class Matcher {
   std::vector<TwoNearest> two_nearest(const Features& query, const Features& train);
 
   gl::PassRunner& runner() { return runner_; }
+  // Caps the buffer texture of the fused method's train descriptors below
+  // the driver's GL_MAX_TEXTURE_BUFFER_SIZE (tests: the GL 3.3 minimum, 65,536
+  // texels, so that the trains come in several chunks).
+  void limit_buffer_texels(int texels) { buffer_limit_ = texels; }
   const MatchConfig& config() const { return config_; }
 
  private:
@@ -84,6 +90,7 @@ class Matcher {
     std::vector<gl::Framebuffer> targets;
     gl::Texture distances, columns;  // columns: the plain method's backward lists
     gl::Framebuffer distances_target, columns_target;
+    gl::Texture trains;  // the fused method's train descriptors as a buffer texture
     int blocks = 0, group_rows = 0, train_count = 0;
     void prepare(int blocks, int group_rows, int train_count);
   };
@@ -95,6 +102,7 @@ class Matcher {
 
   MatchConfig config_;
   std::size_t memory_budget_;
+  int buffer_limit_ = 0;  // 0: the driver's
   MatchMethod method_;
   gl::PassRunner runner_;
   // two_nearest for descriptors of `texels` texels, compiled on first use (a
