@@ -62,9 +62,11 @@ double dot(const float* a, const float* b, int n) {
   return s;
 }
 
-void compare(const GrayImage& image, const DetectorConfig& config) {
+// buffer_limit >= 0 caps the quads' buffer texture (0: the 2-D quads path).
+void compare(const GrayImage& image, const DetectorConfig& config, int buffer_limit = -1) {
   Detector detector(test::headless_context(), config);
   detector.runner().set_check_every_pass(true);
+  if (buffer_limit >= 0) detector.limit_buffer_texels(buffer_limit);
   const Features gpu = detector.detect_and_compute(image);
   const Features cpu = cpu::detect_and_compute(image, config);
   const cpu::IntegralImage integral = cpu::integral_image(image);
@@ -284,6 +286,16 @@ TEST_CASE("more than one orientation chunk (DescribeStage::kChunk keypoints) agr
   config.max_features = 10000;
   static_assert(DescribeStage::kChunk < 10000, "the test needs more than one chunk");
   compare(test::random_image(800, 800, 21), config);
+}
+
+TEST_CASE("the 2-D quads (images too large for the driver's buffer textures) agree with the CPU reference") {
+  compare(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), DetectorConfig{}, 0);
+  DetectorConfig extended;
+  extended.extended = true;
+  compare(load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png"), extended, 0);
+  // The GL 3.3 minimum, 65,536 texels: box.png's quads, 326 x 225 = 73,350
+  // texels, do not fit, so the stage picks the 2-D path by itself.
+  compare(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), DetectorConfig{}, 65536);
 }
 
 TEST_CASE("GPU extended (128) and upright descriptors agree with the CPU reference") {

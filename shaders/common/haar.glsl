@@ -8,16 +8,33 @@
 // corners. Near the border, aligned boxes are clipped and averaged over what
 // is left, and a half wholly outside makes that response 0.
 //
-// Needs: uniform usampler2D u_quads (RGBA32UI, (W+2) x (H+2);
-//        describe/quads.frag): one fetch gives the four integral values
-//        around a corner, which cuts the fetches fourfold.
+// Needs: the quads (describe/quads.frag; RGBA32UI, (W+2) x (H+2)): one fetch
+//        gives the four integral values around a corner, which cuts the
+//        fetches fourfold. With QUADS_BUFFER defined, a buffer texture of
+//        them row by row (texel (x, y) at y * (W+2) + x), whose linear
+//        look-ups cost llvmpipe less than 2-D ones; otherwise the 2-D
+//        texture (images too large for the driver's buffer textures).
+//        u_quads_size: (W+2, H+2) either way.
+
+#ifdef QUADS_BUFFER
+uniform usamplerBuffer u_quads;
+#else
+uniform usampler2D u_quads;
+#endif
+uniform ivec2 u_quads_size;
+
+uvec4 quads_texel(ivec2 t) {
+#ifdef QUADS_BUFFER
+  return texelFetch(u_quads, t.y * u_quads_size.x + t.x);
+#else
+  return texelFetch(u_quads, t, 0);
+#endif
+}
 
 // The quad (describe/quads.frag) at integer corner c: the integral image at
 // c, c + (1, 0), c + (0, 1) and c + (1, 1), each coordinate clamped into the
 // image.
-uvec4 quad_at(ivec2 c) {
-  return texelFetch(u_quads, clamp(c, ivec2(-1), textureSize(u_quads, 0) - 2) + 1, 0);
-}
+uvec4 quad_at(ivec2 c) { return quads_texel(clamp(c, ivec2(-1), u_quads_size - 2) + 1); }
 
 // Mean over a size.x x size.y box at integer corner o shifted by the
 // fraction f, from the quads at its corners: lo at o, x at o + (size.x, 0),
@@ -25,7 +42,7 @@ uvec4 quad_at(ivec2 c) {
 // (shift (p, q) in lane p + 2 q); aligned boxes are clipped to the image,
 // those clipped away left out. y = 1 when anything is left.
 vec2 mean_of_quads(uvec4 lo, uvec4 x, uvec4 y, uvec4 hi, ivec2 o, ivec2 size, vec2 f) {
-  ivec2 last = textureSize(u_quads, 0) - 2;  // W, H
+  ivec2 last = u_quads_size - 2;  // W, H
   uvec4 sums = hi - y - x + lo;
   ivec2 lo0 = clamp(o, ivec2(0), last), lo1 = clamp(o + 1, ivec2(0), last);
   ivec2 hi0 = clamp(o + size, ivec2(0), last), hi1 = clamp(o + size + 1, ivec2(0), last);

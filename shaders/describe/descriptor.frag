@@ -7,7 +7,8 @@
 //
 // Inputs:   u_list      point list (RGBA32F: x, y, size * laplacian, response)
 //           u_angles    orientation per keypoint (R32F, degrees ccw)
-//           u_quads     the integral image as quads (RGBA32UI, describe/quads.frag)
+//           u_quads     the integral image as quads (common/haar.glsl), and
+//                       u_quads_size their size
 // Uniform:  u_count
 // Output:   location 0: (sum dx, sum dy, sum |dx|, sum |dy|), RGBA32F; with
 //           EXTENDED, OpenCV's 8 values: location 0 (sum dx, sum |dx|) for
@@ -19,7 +20,6 @@
 
 uniform sampler2D u_list;
 uniform sampler2D u_angles;
-uniform usampler2D u_quads;
 uniform int u_count;
 
 layout(location = 0) out vec4 o_first;

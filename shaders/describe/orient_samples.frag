@@ -8,7 +8,8 @@
 // Defines:  SAMPLES       lattice points (cpu::kOrientationSamples)
 //           SAMPLE_BLOCK  texels per keypoint, >= SAMPLES, divides 1024
 // Inputs:   u_list      point list (RGBA32F: x, y, size * laplacian, response)
-//           u_quads     the integral image as quads (RGBA32UI, describe/quads.frag)
+//           u_quads     the integral image as quads (common/haar.glsl), and
+//                       u_quads_size their size
 //           u_lattice   RG32F, texel n = lattice point n (i, j)
 // Uniforms: u_first, u_count  the chunk of the list: keypoints u_first ..
 //                       u_first + u_count - 1 (block k holds u_first + k)
@@ -20,7 +21,6 @@
 #include "common/precision.glsl"
 
 uniform sampler2D u_list;
-uniform usampler2D u_quads;
 uniform int u_count;  // keypoints in this chunk
 uniform int u_first;  // list index of the chunk's first keypoint
 uniform sampler2D u_lattice;

@@ -23,7 +23,8 @@ PassRunner::PassRunner(PassRunner&& other) noexcept
     : vao_(std::exchange(other.vao_, 0)), max_units_(other.max_units_),
       check_every_pass_(other.check_every_pass_), passes_run_(other.passes_run_),
       profiling_(other.profiling_), queries_(std::move(other.queries_)),
-      pending_(std::move(other.pending_)) {
+      pending_(std::move(other.pending_)), settle_texture_(std::move(other.settle_texture_)),
+      settle_target_(std::move(other.settle_target_)) {
   other.queries_.clear();
 }
 
@@ -39,6 +40,8 @@ PassRunner& PassRunner::operator=(PassRunner&& other) noexcept {
     queries_ = std::move(other.queries_);
     pending_ = std::move(other.pending_);
     other.queries_.clear();
+    settle_target_ = std::move(other.settle_target_);
+    settle_texture_ = std::move(other.settle_texture_);
   }
   return *this;
 }
@@ -51,6 +54,15 @@ PassRunner::~PassRunner() {
 void PassRunner::set_profiling(bool on) {
   profiling_ = on;
   if (!on) pending_.clear();
+}
+
+void PassRunner::after_transfer() {
+  if (!profiling_) return;
+  if (settle_target_.id() == 0) {
+    settle_texture_ = Texture(1, 1, Format::R8, "timer_settle");
+    settle_target_ = Framebuffer({&settle_texture_}, "timer_settle");
+  }
+  clear(settle_target_, glm::vec4(0.0f));
 }
 
 std::vector<PassRunner::PassTime> PassRunner::take_profile() {

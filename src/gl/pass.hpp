@@ -90,6 +90,13 @@ class PassRunner {
             int instances, const class VertexBuffer* buffer, std::initializer_list<Input> inputs,
             std::initializer_list<Uniform> uniforms = {});
 
+  // Call after an upload, readback or buffer copy that a timed pass follows.
+  // llvmpipe answers a timer query begun right after one with the time since
+  // boot unless something is rasterised in between; while profiling, this
+  // clears a 1x1 target. (The copies themselves are not timed: llvmpipe does
+  // them on the calling thread, outside its timer queries.)
+  void after_transfer();
+
   // Sets every texel of every attachment of `target` to `value`.
   void clear(const Framebuffer& target, const glm::vec4& value);
 
@@ -129,6 +136,8 @@ class PassRunner {
   bool profiling_ = false;
   std::vector<unsigned> queries_;                           // pool, grown on first use
   std::vector<std::pair<std::string, unsigned>> pending_;  // (name, query) this frame
+  Texture settle_texture_;  // after_transfer()'s 1x1 target
+  Framebuffer settle_target_;
 };
 
 // Float vertex data with its attribute layout (attribute i: sizes[i] floats,

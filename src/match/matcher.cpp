@@ -155,7 +155,10 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reducti
         const int c1 = std::min(train.count, c0 + chunk);
         const long long t0 = static_cast<long long>(c0) * train.texels, t1 = static_cast<long long>(c1) * train.texels;
         const int row0 = static_cast<int>(t0 / kWidth), row1 = static_cast<int>((t1 + kWidth - 1) / kWidth);
-        if (chunks > 1 || first == 0) reduction.trains.copy_rows(train.descriptors, row0, row1 - row0);
+        if (chunks > 1 || first == 0) {
+          reduction.trains.copy_rows(train.descriptors, row0, row1 - row0);
+          runner_.after_transfer();
+        }
         const int b0 = c0 / kBlock, b1 = (c1 + kBlock - 1) / kBlock;
         runner_.run_in({b0, 0, b1 - b0, groups}, "match_two_nearest", nearest(query.texels), targets[0],
                        {{"u_query", query.descriptors},

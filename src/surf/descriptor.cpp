@@ -45,11 +45,10 @@ gl::Texture lattice_texture() {
 
 DescribeStage::DescribeStage(const gl::ShaderSource& shaders, const DetectorConfig& config)
     : config_(config),
+      shaders_(shaders),
       quads_program_(shaders, "common/fullscreen.vert", "describe/quads.frag"),
-      samples_(shaders, "common/fullscreen.vert", "describe/orient_samples.frag", sample_defines()),
       windows_(shaders, "common/fullscreen.vert", "describe/orient_windows.frag", sample_defines()),
       best_(shaders, "common/fullscreen.vert", "describe/orient_best.frag", sample_defines()),
-      describe_(shaders, "common/fullscreen.vert", "describe/descriptor.frag", extended_define(config)),
       normalize_(shaders, "common/fullscreen.vert", "describe/normalize.frag", extended_define(config)),
       gather_(shaders, "common/fullscreen.vert", "describe/gather.frag", extended_define(config)),
       gather_signs_(shaders, "common/fullscreen.vert", "describe/gather_signs.frag"),
@@ -104,6 +103,27 @@ void DescribeStage::regroup(gl::PassRunner& runner, const gl::Texture& integral)
     quads_target_ = std::move(target);
   }
   runner.run("describe_quads", quads_program_, quads_target_, {{"u_integral", integral}});
+  // Linear look-ups where the driver's buffer textures hold them (the
+  // programs that read them are built for one kind or the other).
+  const int limit = buffer_limit_ >= 0 ? std::min(buffer_limit_, gl::max_buffer_texels()) : gl::max_buffer_texels();
+  const bool buffer = static_cast<long long>(width) * height <= limit;
+  if (buffer != quads_in_buffer_ || samples_.id() == 0) {
+    std::vector<std::string> samples = sample_defines(), describe = extended_define(config_);
+    if (buffer) samples.push_back("QUADS_BUFFER"), describe.push_back("QUADS_BUFFER");
+    samples_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_samples.frag", samples);
+    describe_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/descriptor.frag", describe);
+    quads_in_buffer_ = buffer;
+  }
+  if (!buffer) {
+    quads_buffer_ = gl::Texture();
+    return;
+  }
+  if (!quads_buffer_ || quads_buffer_.width() != width * height) {
+    quads_buffer_ = gl::Texture();
+    quads_buffer_ = gl::Texture::buffer(width * height, gl::Format::RGBA32UI, "integral_quads_buffer");
+  }
+  quads_buffer_.copy_rows(quads_, 0, height);
+  runner.after_transfer();
 }
 
 void DescribeStage::orient(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral,
@@ -124,9 +144,10 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
   for (int first = 0; first < count; first += kChunk) {
     const int n = std::min(kChunk, count - first);
     runner.run_in(rows(n * kSampleBlock), "describe_orient_samples", samples_, samples_target_,
-                  {{"u_list", list}, {"u_quads", quads_}, {"u_lattice", lattice_}},
+                  {{"u_list", list}, {"u_quads", quads()}, {"u_lattice", lattice_}},
                   {{"u_count", n},
                    {"u_first", first},
+                   {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())},
                    {"u_step", static_cast<float>(cpu::kOrientationStep)},
                    {"u_offset", static_cast<float>(cpu::kOrientationOffset)}});
     runner.run_in(rows(n * kWindowTexels), "describe_orient_windows", windows_, windows_target_,
@@ -151,14 +172,14 @@ void DescribeStage::run(gl::PassRunner& runner, const gl::Texture& list, const g
   const auto rows = [](int texels) { return gl::PassRunner::Region{0, 0, kWidth, rows_for(texels)}; };
   if (config_.extended) {
     runner.run_in(rows(count * 16), "describe_descriptor", describe_, raw_target_,
-                  {{"u_list", list}, {"u_angles", angles_}, {"u_quads", quads_}},
-                  {{"u_count", count}});
+                  {{"u_list", list}, {"u_angles", angles_}, {"u_quads", quads()}},
+                  {{"u_count", count}, {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())}});
     runner.run_in(rows(count * 16), "describe_normalize", normalize_, final_target_,
                   {{"u_first_half", raw_[0]}, {"u_second_half", raw_[1]}}, {{"u_count", count}});
   } else {
     runner.run_in(rows(count * 16), "describe_descriptor", describe_, raw_target_,
-                  {{"u_list", list}, {"u_angles", angles_}, {"u_quads", quads_}},
-                  {{"u_count", count}});
+                  {{"u_list", list}, {"u_angles", angles_}, {"u_quads", quads()}},
+                  {{"u_count", count}, {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())}});
     runner.run_in(rows(count * 16), "describe_normalize", normalize_, final_target_, {{"u_first_half", raw_[0]}},
                   {{"u_count", count}});
   }

@@ -60,6 +60,9 @@ class DescribeStage {
   // descriptor_size values.
   void read(int count, std::vector<float>& angles, std::vector<float>& descriptors,
             bool with_descriptors = true) const;
+  // Caps the quads' buffer texture below GL_MAX_TEXTURE_BUFFER_SIZE (tests:
+  // 0 reads the 2-D quads, as for an image too large for the driver's).
+  void limit_buffer_texels(int texels) { buffer_limit_ = texels; }
   // Copies, on the GPU, the descriptors and signs of list entries order[0],
   // order[1], ... into `out` (allocated here), in that order.
   void gather(gl::PassRunner& runner, const gl::Texture& list, const std::vector<int>& order,
@@ -67,12 +70,19 @@ class DescribeStage {
 
  private:
   DetectorConfig config_;
+  gl::ShaderSource shaders_;  // samples_ and describe_ are rebuilt for the quads' kind
   void regroup(gl::PassRunner& runner, const gl::Texture& integral);  // -> quads_
   void orient_passes(gl::PassRunner& runner, const gl::Texture& list, int count);
 
   gl::Program quads_program_, samples_, windows_, best_, describe_, normalize_, gather_, gather_signs_;
   int capacity_ = 0;
   gl::Texture quads_;  // the integral image regrouped, sized at each run
+  // The same as a buffer texture (common/haar.glsl), when the driver's buffer
+  // textures hold it; samples_ and describe_ are built for the kind in use.
+  gl::Texture quads_buffer_;
+  bool quads_in_buffer_ = false;
+  int buffer_limit_ = -1;  // < 0: GL_MAX_TEXTURE_BUFFER_SIZE
+  const gl::Texture& quads() const { return quads_in_buffer_ ? quads_buffer_ : quads_; }
   gl::Framebuffer quads_target_;
   gl::Texture orient_samples_, orient_windows_, angles_;
   gl::Texture order_;  // gather's upload of the kept keypoints' order

@@ -74,16 +74,19 @@ int Detector::find(const GrayImage& image) {
   if (image.width != width_ || image.height != height_) configure(image.width, image.height);
 
   image_.upload(image.pixels.data());
+  runner_.after_transfer();
   hessian_.run(runner_, integral_.run(runner_, image_));
   extrema_.run(runner_, hessian_);
   const gl::Texture* selection = nullptr;
   if (config_.max_features > 0) selection = &select_.run(runner_, extrema_.atlas(), config_.max_features);
   candidates_ = compact_.count(runner_, extrema_, selection);
+  runner_.after_transfer();  // count() read the total back
   truncated_ = false;
   if (candidates_ > compact_.capacity() && !selection) {
     // More than the list holds: keep the strongest that fit (a second count).
     selection = &select_.run(runner_, extrema_.atlas(), compact_.capacity());
     candidates_ = compact_.count(runner_, extrema_, selection);
+    runner_.after_transfer();
     truncated_ = true;
   }
   // More exact ties with the weakest kept response than the list holds: the
