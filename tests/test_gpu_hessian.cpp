@@ -22,7 +22,9 @@ using namespace glsurf;
 
 namespace {
 
-void compare_with_cpu(const GrayImage& image, const DetectorConfig& config, HessianMethod method) {
+// buffer_limit >= 0 caps the multi-pass method's buffer textures (0: its 2-D inputs).
+void compare_with_cpu(const GrayImage& image, const DetectorConfig& config, HessianMethod method,
+                      int buffer_limit = -1) {
   gl::PassRunner runner;
   runner.set_check_every_pass(true);
   const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
@@ -31,6 +33,7 @@ void compare_with_cpu(const GrayImage& image, const DetectorConfig& config, Hess
   IntegralStage integral(shaders);
   integral.configure(image.width, image.height);
   HessianStage hessian(shaders, config, method);
+  if (buffer_limit >= 0) hessian.limit_buffer_texels(buffer_limit);
   hessian.configure(image.width, image.height);
   hessian.run(runner, integral.run(runner, texture));
 
@@ -60,7 +63,7 @@ void compare_with_cpu(const GrayImage& image, const DetectorConfig& config, Hess
           bad += std::abs(gd - ref.det[k]) > 1e-5 * scale || std::abs(gt - ref.trace[k]) > 1e-5 * tscale;
         }
       }
-      INFO((method == HessianMethod::MultiPass ? "multi-pass" : "single pass") << ", octave " << oct.octave << " layer " << l << " (L = " << ref.filter << "): " << valid
+      INFO((method == HessianMethod::MultiPass ? "multi-pass" : "single pass") << (buffer_limit == 0 ? " (2-D inputs)" : "") << ", octave " << oct.octave << " layer " << l << " (L = " << ref.filter << "): " << valid
                      << " valid samples");
       CHECK(bad == 0);
     }
@@ -77,6 +80,11 @@ TEST_CASE("GPU Hessian (multi-pass and single pass) equals the CPU reference on 
   for (const HessianMethod m : {HessianMethod::MultiPass, HessianMethod::SinglePass}) {
     compare_with_cpu(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), DetectorConfig{}, m);
   }
+  // Multi-pass with 2-D inputs (images too large for the driver's buffer textures).
+  compare_with_cpu(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), DetectorConfig{}, HessianMethod::MultiPass, 0);
+  DetectorConfig config;
+  config.n_octave_layers = 3;
+  compare_with_cpu(test::random_image(203, 151, 5), config, HessianMethod::MultiPass, 0);
 }
 
 TEST_CASE("GPU Hessian equals the CPU reference on random images, odd sizes, 1 and 3 layers per octave") {

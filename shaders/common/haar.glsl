@@ -10,31 +10,18 @@
 //
 // Needs: the quads (describe/quads.frag; RGBA32UI, (W+2) x (H+2)): one fetch
 //        gives the four integral values around a corner, which cuts the
-//        fetches fourfold. With QUADS_BUFFER defined, a buffer texture of
-//        them row by row (texel (x, y) at y * (W+2) + x), whose linear
-//        look-ups cost llvmpipe less than 2-D ones; otherwise the 2-D
-//        texture (images too large for the driver's buffer textures).
-//        u_quads_size: (W+2, H+2) either way.
+//        fetches fourfold; 2-D or, with LINEAR_FETCH, a buffer texture
+//        (common/linear_fetch.glsl, included here). u_quads_size: (W+2, H+2).
 
-#ifdef QUADS_BUFFER
-uniform usamplerBuffer u_quads;
-#else
-uniform usampler2D u_quads;
-#endif
+#include "common/linear_fetch.glsl"
+
+uniform USAMPLER u_quads;
 uniform ivec2 u_quads_size;
-
-uvec4 quads_texel(ivec2 t) {
-#ifdef QUADS_BUFFER
-  return texelFetch(u_quads, t.y * u_quads_size.x + t.x);
-#else
-  return texelFetch(u_quads, t, 0);
-#endif
-}
 
 // The quad (describe/quads.frag) at integer corner c: the integral image at
 // c, c + (1, 0), c + (0, 1) and c + (1, 1), each coordinate clamped into the
 // image.
-uvec4 quad_at(ivec2 c) { return quads_texel(clamp(c, ivec2(-1), u_quads_size - 2) + 1); }
+uvec4 quad_at(ivec2 c) { return FETCH(u_quads, clamp(c, ivec2(-1), u_quads_size - 2) + 1, u_quads_size.x); }
 
 // Mean over a size.x x size.y box at integer corner o shifted by the
 // fraction f, from the quads at its corners: lo at o, x at o + (size.x, 0),

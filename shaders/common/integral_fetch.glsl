@@ -3,9 +3,11 @@
 // filters leave the image: their responses are discarded anyway, but the
 // look-ups must stay defined.
 
-uniform usampler2D u_integral;
+//
+// Needs: common/linear_fetch.glsl. u_integral_size: (W+1, H+1).
+uniform USAMPLER u_integral;
+uniform ivec2 u_integral_size;
 
 uint integral_at(int x, int y) {
-  ivec2 last = textureSize(u_integral, 0) - 1;
-  return texelFetch(u_integral, clamp(ivec2(x, y), ivec2(0), last), 0).r;
+  return FETCH(u_integral, clamp(ivec2(x, y), ivec2(0), u_integral_size - 1), u_integral_size.x).r;
 }

@@ -13,16 +13,24 @@
 // divided by its lobe area; det = Dxx Dyy - 0.81 Dxy^2, trace = Dxx + Dyy.
 //
 // Inputs:   u_rows, u_cross  (RGBA32UI, (W+1) x grid height), u_columns
-//           (RGBA32UI, grid width x (H+1))
+//           (RGBA32UI, grid width x (H+1)); 2-D, or with LINEAR_FETCH buffer
+//           textures of rows u_rows_width and u_columns_width texels wide
+//           (common/linear_fetch.glsl)
 // Uniforms: u_step, u_filters, u_image_size
 // Output:   location 0: det per layer, location 1: trace per layer (RGBA32F);
 //           0 where the filter does not lie inside the image.
 // Viewport: the octave's sample grid.
 #include "common/precision.glsl"
 
-uniform usampler2D u_rows;
-uniform usampler2D u_cross;
-uniform usampler2D u_columns;
+#include "common/linear_fetch.glsl"
+
+uniform USAMPLER u_rows;
+uniform USAMPLER u_cross;
+uniform USAMPLER u_columns;
+#ifdef LINEAR_FETCH
+uniform int u_rows_width;     // W + 1: rows and cross
+uniform int u_columns_width;  // the grid's width
+#endif
 uniform int u_step;
 uniform ivec4 u_filters;
 uniform ivec2 u_image_size;
@@ -40,12 +48,12 @@ void main() {
     if (L == 0 || any(lessThan(p, ivec2(c))) || any(greaterThan(p + c, u_image_size - 1))) continue;
     int l = L / 3;
     int i = sample_index.y, j = sample_index.x;
-    uint xx = 3u * (texelFetch(u_rows, ivec2(p.x - c + l, i), 0)[k] - texelFetch(u_rows, ivec2(p.x - c + 2 * l, i), 0)[k]) +
-              texelFetch(u_rows, ivec2(p.x + c + 1, i), 0)[k] - texelFetch(u_rows, ivec2(p.x - c, i), 0)[k];
-    uint yy = 3u * (texelFetch(u_columns, ivec2(j, p.y - c + l), 0)[k] - texelFetch(u_columns, ivec2(j, p.y - c + 2 * l), 0)[k]) +
-              texelFetch(u_columns, ivec2(j, p.y + c + 1), 0)[k] - texelFetch(u_columns, ivec2(j, p.y - c), 0)[k];
-    uint xy = texelFetch(u_cross, ivec2(p.x, i), 0)[k] - texelFetch(u_cross, ivec2(p.x - l, i), 0)[k] -
-              texelFetch(u_cross, ivec2(p.x + l + 1, i), 0)[k] + texelFetch(u_cross, ivec2(p.x + 1, i), 0)[k];
+    uint xx = 3u * (FETCH(u_rows, ivec2(p.x - c + l, i), u_rows_width)[k] - FETCH(u_rows, ivec2(p.x - c + 2 * l, i), u_rows_width)[k]) +
+              FETCH(u_rows, ivec2(p.x + c + 1, i), u_rows_width)[k] - FETCH(u_rows, ivec2(p.x - c, i), u_rows_width)[k];
+    uint yy = 3u * (FETCH(u_columns, ivec2(j, p.y - c + l), u_columns_width)[k] - FETCH(u_columns, ivec2(j, p.y - c + 2 * l), u_columns_width)[k]) +
+              FETCH(u_columns, ivec2(j, p.y + c + 1), u_columns_width)[k] - FETCH(u_columns, ivec2(j, p.y - c), u_columns_width)[k];
+    uint xy = FETCH(u_cross, ivec2(p.x, i), u_rows_width)[k] - FETCH(u_cross, ivec2(p.x - l, i), u_rows_width)[k] -
+              FETCH(u_cross, ivec2(p.x + l + 1, i), u_rows_width)[k] + FETCH(u_cross, ivec2(p.x + 1, i), u_rows_width)[k];
     float dxx = float(int(xx)) / float(l * (2 * l - 1));
     float dyy = float(int(yy)) / float(l * (2 * l - 1));
     float dxy = float(int(xy)) / float(l * l);

@@ -4,11 +4,12 @@
 // integral row y, for layer k (lobe l)
 //   columns(y) = S(X + l, y) - S(X - l + 1, y)      columns [X-l+1, X+l)
 //
-// Input:    u_integral  (R32UI, (W+1) x (H+1))
+// Input:    u_integral  (R32UI, (W+1) x (H+1); common/integral_fetch.glsl)
 // Uniforms: u_step, u_filters (sides of the 4 layers; 0 = unused)
 // Output:   RGBA32UI columns per layer
 // Viewport: ceil(W / step) x (H + 1): sample columns, every integral row.
 #include "common/precision.glsl"
+#include "common/linear_fetch.glsl"
 #include "common/integral_fetch.glsl"
 
 uniform int u_step;

@@ -13,11 +13,12 @@
 // rows(b) - rows(a). Unsigned wrap-around arithmetic keeps every value exact
 // modulo 2^32, and every later combination too.
 //
-// Input:    u_integral  (R32UI, (W+1) x (H+1))
+// Input:    u_integral  (R32UI, (W+1) x (H+1); common/integral_fetch.glsl)
 // Uniforms: u_step, u_filters (sides of the 4 layers; 0 = unused)
 // Output:   location 0: rows per layer, location 1: cross per layer (RGBA32UI)
 // Viewport: (W + 1) x ceil(H / step): every integral column, sample rows.
 #include "common/precision.glsl"
+#include "common/linear_fetch.glsl"
 #include "common/integral_fetch.glsl"
 
 uniform int u_step;

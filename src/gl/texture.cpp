@@ -82,8 +82,8 @@ Texture::Texture(int width, int height, Format format, std::string label)
 
 Texture Texture::buffer(int texels, Format format, std::string label) {
   GLSURF_EXPECTS(texels > 0, "buffer texture '" + label + "' needs a positive size");
-  GLSURF_EXPECTS(format == Format::RGBA32F || format == Format::RGBA32UI,
-                 "buffer texture '" + label + "' must be RGBA32F or RGBA32UI");
+  GLSURF_EXPECTS(format == Format::RGBA32F || format == Format::RGBA32UI || format == Format::R32UI,
+                 "buffer texture '" + label + "' must be RGBA32F, RGBA32UI or R32UI");
   check_gl_errors("before creating buffer texture '" + label + "'");
   GLint max_texels = 0;
   glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
@@ -101,7 +101,8 @@ Texture Texture::buffer(int texels, Format format, std::string label) {
   GLint previous_buffer = 0, previous_texture = 0;
   glGetIntegerv(GL_TEXTURE_BUFFER_BINDING, &previous_buffer);
   glBindBuffer(GL_TEXTURE_BUFFER, t.buffer_);
-  glBufferData(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(texels) * 16, nullptr, GL_DYNAMIC_COPY);
+  glBufferData(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(texels) * 4 * info(format).channels, nullptr,
+               GL_DYNAMIC_COPY);
   glBindBuffer(GL_TEXTURE_BUFFER, static_cast<GLuint>(previous_buffer));
   glGenTextures(1, &t.id_);
   glGetIntegerv(GL_TEXTURE_BINDING_BUFFER, &previous_texture);

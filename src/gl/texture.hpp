@@ -34,7 +34,7 @@ class Texture {
   ~Texture();
 
   // A buffer texture (GL_TEXTURE_BUFFER, a samplerBuffer in GLSL) of `texels`
-  // texels of a 4-channel 32-bit format: one linear array, read with
+  // texels of RGBA32F, RGBA32UI or R32UI: one linear array, read with
   // texelFetch(sampler, index). On llvmpipe such a fetch costs about two
   // thirds of a 2-D one (the fused matcher's train descriptors). Not a
   // render target; filled by copy_rows. width() is `texels`, height() 1.

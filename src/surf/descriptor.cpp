@@ -109,7 +109,7 @@ void DescribeStage::regroup(gl::PassRunner& runner, const gl::Texture& integral)
   const bool buffer = static_cast<long long>(width) * height <= limit;
   if (buffer != quads_in_buffer_ || samples_.id() == 0) {
     std::vector<std::string> samples = sample_defines(), describe = extended_define(config_);
-    if (buffer) samples.push_back("QUADS_BUFFER"), describe.push_back("QUADS_BUFFER");
+    if (buffer) samples.push_back("LINEAR_FETCH"), describe.push_back("LINEAR_FETCH");
     samples_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_samples.frag", samples);
     describe_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/descriptor.frag", describe);
     quads_in_buffer_ = buffer;

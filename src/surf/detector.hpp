@@ -69,8 +69,13 @@ class Detector {
 
   const DetectorConfig& config() const { return config_; }
   gl::PassRunner& runner() { return runner_; }
-  // Tests: DescribeStage::limit_buffer_texels (0: the 2-D quads path).
-  void limit_buffer_texels(int texels) { describe_.limit_buffer_texels(texels); }
+  // Tests: caps the buffer textures of the Hessian and description stages
+  // (0: every input 2-D, as for an image too large for the driver's buffer
+  // textures). Call before the first detection.
+  void limit_buffer_texels(int texels) {
+    hessian_.limit_buffer_texels(texels);
+    describe_.limit_buffer_texels(texels);
+  }
   int candidates_last_frame() const { return candidates_; }  // before trimming ties
   bool truncated_last_frame() const { return truncated_; }
 

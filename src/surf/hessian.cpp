@@ -2,15 +2,17 @@
 
 #include "gl/error.hpp"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 namespace glsurf {
 
 HessianStage::HessianStage(const gl::ShaderSource& shaders, const DetectorConfig& config, HessianMethod method)
     : config_(config),
       method_(method),
-      single_(shaders, "common/fullscreen.vert", "hessian/hessian_single.frag"),
-      strips_rows_(shaders, "common/fullscreen.vert", "hessian/strips_rows.frag"),
-      strips_columns_(shaders, "common/fullscreen.vert", "hessian/strips_columns.frag"),
-      multipass_(shaders, "common/fullscreen.vert", "hessian/hessian_multipass.frag") {
+      shaders_(shaders),
+      single_(shaders, "common/fullscreen.vert", "hessian/hessian_single.frag") {
   GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1, "invalid detector configuration");
 }
 
@@ -19,6 +21,17 @@ void HessianStage::configure(int width, int height) {
   width_ = width;
   height_ = height;
   octaves_.clear();
+  integral_linear_ = gl::Texture();
+  if (method_ == HessianMethod::MultiPass) {
+    const long long integral_texels = static_cast<long long>(width + 1) * (height + 1);
+    const int limit = buffer_limit_ >= 0 ? std::min(buffer_limit_, gl::max_buffer_texels()) : gl::max_buffer_texels();
+    linear_ = integral_texels <= limit;  // the strips are no larger
+    const std::vector<std::string> defines = linear_ ? std::vector<std::string>{"LINEAR_FETCH"} : std::vector<std::string>{};
+    strips_rows_ = gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_rows.frag", defines);
+    strips_columns_ = gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_columns.frag", defines);
+    multipass_ = gl::Program(shaders_, "common/fullscreen.vert", "hessian/hessian_multipass.frag", defines);
+    if (linear_) integral_linear_ = gl::Texture::buffer(static_cast<int>(integral_texels), gl::Format::R32UI, "integral_linear");
+  }
   const int layers = config_.n_octave_layers + 2;
   for (int o = 0; o < config_.n_octaves; ++o) {
     HessianOctave oct;
@@ -44,6 +57,12 @@ void HessianStage::configure(int width, int height) {
       oct.columns = gl::Texture(oct.grid.x, height + 1, gl::Format::RGBA32UI, "strips_columns" + suffix);
       oct.rows_target = gl::Framebuffer({&oct.rows, &oct.cross}, "strips_rows" + suffix);
       oct.columns_target = gl::Framebuffer({&oct.columns}, "strips_columns" + suffix);
+      if (linear_) {
+        const int rows_texels = (width + 1) * oct.grid.y, columns_texels = oct.grid.x * (height + 1);
+        oct.rows_linear = gl::Texture::buffer(rows_texels, gl::Format::RGBA32UI, "strips_rows_linear" + suffix);
+        oct.cross_linear = gl::Texture::buffer(rows_texels, gl::Format::RGBA32UI, "strips_cross_linear" + suffix);
+        oct.columns_linear = gl::Texture::buffer(columns_texels, gl::Format::RGBA32UI, "strips_columns_linear" + suffix);
+      }
     }
     octaves_.push_back(std::move(oct));
   }
@@ -55,20 +74,40 @@ void HessianStage::run(gl::PassRunner& runner, const gl::Texture& integral) {
                      integral.format() == gl::Format::R32UI,
                  "the integral image must be R32UI of (W+1) x (H+1)");
   const glm::ivec2 image_size(width_, height_);
-  for (const HessianOctave& oct : octaves_) {
+  if (linear_) {
+    integral_linear_.copy_rows(integral, 0, integral.height());
+    runner.after_transfer();
+  }
+  for (HessianOctave& oct : octaves_) {
     for (size_t g = 0; g < oct.filters.size(); ++g) {
       if (method_ == HessianMethod::SinglePass) {
         runner.run("hessian_single", single_, oct.targets[g], {{"u_integral", integral}},
                    {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_image_size", image_size}});
         continue;
       }
-      runner.run("hessian_strips_rows", strips_rows_, oct.rows_target, {{"u_integral", integral}},
-                 {{"u_step", oct.step}, {"u_filters", oct.filters[g]}});
-      runner.run("hessian_strips_columns", strips_columns_, oct.columns_target, {{"u_integral", integral}},
-                 {{"u_step", oct.step}, {"u_filters", oct.filters[g]}});
+      const gl::Texture& source = linear_ ? integral_linear_ : integral;
+      const glm::ivec2 integral_size(integral.width(), integral.height());
+      runner.run("hessian_strips_rows", strips_rows_, oct.rows_target, {{"u_integral", source}},
+                 {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_integral_size", integral_size}});
+      runner.run("hessian_strips_columns", strips_columns_, oct.columns_target, {{"u_integral", source}},
+                 {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_integral_size", integral_size}});
+      if (!linear_) {
+        runner.run("hessian_multipass", multipass_, oct.targets[g],
+                   {{"u_rows", oct.rows}, {"u_cross", oct.cross}, {"u_columns", oct.columns}},
+                   {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_image_size", image_size}});
+        continue;
+      }
+      oct.rows_linear.copy_rows(oct.rows, 0, oct.rows.height());
+      oct.cross_linear.copy_rows(oct.cross, 0, oct.cross.height());
+      oct.columns_linear.copy_rows(oct.columns, 0, oct.columns.height());
+      runner.after_transfer();
       runner.run("hessian_multipass", multipass_, oct.targets[g],
-                 {{"u_rows", oct.rows}, {"u_cross", oct.cross}, {"u_columns", oct.columns}},
-                 {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_image_size", image_size}});
+                 {{"u_rows", oct.rows_linear}, {"u_cross", oct.cross_linear}, {"u_columns", oct.columns_linear}},
+                 {{"u_step", oct.step},
+                  {"u_filters", oct.filters[g]},
+                  {"u_image_size", image_size},
+                  {"u_rows_width", oct.rows.width()},
+                  {"u_columns_width", oct.columns.width()}});
     }
   }
   gl::check_gl_errors("hessian");
