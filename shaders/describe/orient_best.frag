@@ -8,7 +8,8 @@
 // Defines:  SAMPLES, SAMPLE_BLOCK (orient_samples.frag)
 // Inputs:   u_windows     orient_windows.frag output (u_candidates / 8-texel
 //                         blocks: the best of each 8 candidates)
-//           u_samples     orient_samples.frag output (SAMPLE_BLOCK-texel blocks)
+//           u_samples     orient_samples.frag output (SAMPLE_BLOCK-texel blocks), 2-D or its
+//                         buffer copy (common/linear_fetch.glsl)
 // Uniforms: u_first, u_count  the chunk: blocks hold keypoints u_first ..
 //                       u_first + u_count - 1
 //           u_candidates, u_max_sums, u_settled
@@ -16,9 +17,11 @@
 //           one texel per keypoint of the whole list (texel u_first + k).
 // Viewport: the rows of the angle texture that hold the chunk.
 #include "common/precision.glsl"
+#include "common/blocks.glsl"
+#include "common/linear_fetch.glsl"
 
 uniform sampler2D u_windows;
-uniform sampler2D u_samples;
+uniform SAMPLER u_samples;
 uniform int u_count;
 uniform int u_first;
 uniform int u_candidates;
@@ -27,7 +30,6 @@ uniform float u_settled;
 
 layout(location = 0) out float o_angle;
 
-#include "common/blocks.glsl"
 #include "describe/orient_window.glsl"
 
 void main() {

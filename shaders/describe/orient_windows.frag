@@ -7,7 +7,8 @@
 // sample is fetched once for the 8, and keeps the largest (the first on ties).
 //
 // Defines:  SAMPLES, SAMPLE_BLOCK (orient_samples.frag)
-// Input:    u_samples     orient_samples.frag output (SAMPLE_BLOCK-texel blocks)
+// Input:    u_samples     orient_samples.frag output (SAMPLE_BLOCK-texel blocks), 2-D or its
+//                         buffer copy (common/linear_fetch.glsl)
 // Uniforms: u_count       keypoints in the chunk (block k is its k-th keypoint)
 //           u_candidates  directions per keypoint (a multiple of 8; u_candidates
 //                         / 8 divides 1024)
@@ -15,14 +16,15 @@
 //           candidates 8 g .. 8 g + 7, blocks of u_candidates / 8 texels
 // Viewport: ceil(count * u_candidates / 8 / 1024) rows of 1024.
 #include "common/precision.glsl"
+#include "common/blocks.glsl"
+#include "common/linear_fetch.glsl"
 
-uniform sampler2D u_samples;
+uniform SAMPLER u_samples;
 uniform int u_count;
 uniform int u_candidates;
 
 layout(location = 0) out vec4 o_window;
 
-#include "common/blocks.glsl"
 
 const float kTwoPi = 6.28318530717958647692;
 
@@ -37,7 +39,7 @@ void main() {
   vec4 sx_low = vec4(0.0), sy_low = vec4(0.0), sx_high = vec4(0.0), sy_high = vec4(0.0);
   int base = kg.x * SAMPLE_BLOCK;
   for (int j = 0; j < SAMPLES; ++j) {
-    vec4 sample_j = texelFetch(u_samples, texel_of(base + j), 0);
+    vec4 sample_j = FETCH_INDEX(u_samples, base + j);
     // As window_sum (describe/orient_window.glsl), for 4 directions at once.
     vec4 w_low = max(vec4(0.0), 2.0 * (sample_j.z * ux_low + sample_j.w * uy_low) - 1.0);
     vec4 w_high = max(vec4(0.0), 2.0 * (sample_j.z * ux_high + sample_j.w * uy_high) - 1.0);

@@ -47,8 +47,6 @@ DescribeStage::DescribeStage(const gl::ShaderSource& shaders, const DetectorConf
     : config_(config),
       shaders_(shaders),
       quads_program_(shaders, "common/fullscreen.vert", "describe/quads.frag"),
-      windows_(shaders, "common/fullscreen.vert", "describe/orient_windows.frag", sample_defines()),
-      best_(shaders, "common/fullscreen.vert", "describe/orient_best.frag", sample_defines()),
       normalize_(shaders, "common/fullscreen.vert", "describe/normalize.frag", extended_define(config)),
       gather_(shaders, "common/fullscreen.vert", "describe/gather.frag", extended_define(config)),
       gather_signs_(shaders, "common/fullscreen.vert", "describe/gather_signs.frag"),
@@ -71,6 +69,18 @@ void DescribeStage::configure(int capacity) {
     final_list.push_back(&normalised[h]);
   }
   gl::Framebuffer samples_target({&samples}, "orient_samples");
+  // orient_windows and orient_best read the samples from a buffer copy when
+  // the driver's buffer textures hold a chunk of them.
+  const long long sample_texels = static_cast<long long>(samples.width()) * samples.height();
+  const int limit = buffer_limit_ >= 0 ? std::min(buffer_limit_, gl::max_buffer_texels()) : gl::max_buffer_texels();
+  const bool linear = sample_texels <= limit;
+  std::vector<std::string> defines = sample_defines();
+  if (linear) defines.push_back("LINEAR_FETCH");
+  gl::Program windows_program(shaders_, "common/fullscreen.vert", "describe/orient_windows.frag", defines);
+  gl::Program best_program(shaders_, "common/fullscreen.vert", "describe/orient_best.frag", defines);
+  gl::Texture samples_linear =
+      linear ? gl::Texture::buffer(static_cast<int>(sample_texels), gl::Format::RGBA32F, "orient_samples_linear")
+             : gl::Texture();
   gl::Framebuffer windows_target({&windows}, "orient_windows");
   gl::Framebuffer angles_target({&angles}, "angles");
   gl::Framebuffer raw_target(raw_list, "descriptors_raw");
@@ -78,6 +88,9 @@ void DescribeStage::configure(int capacity) {
 
   capacity_ = capacity;
   orient_samples_ = std::move(samples);
+  orient_samples_linear_ = std::move(samples_linear);
+  windows_ = std::move(windows_program);
+  best_ = std::move(best_program);
   orient_windows_ = std::move(windows);
   angles_ = std::move(angles);
   order_ = std::move(order);
@@ -150,11 +163,18 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
                    {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())},
                    {"u_step", static_cast<float>(cpu::kOrientationStep)},
                    {"u_offset", static_cast<float>(cpu::kOrientationOffset)}});
+    const gl::Texture* samples = &orient_samples_;
+    if (orient_samples_linear_) {
+      const int sample_rows = rows_for(n * kSampleBlock);
+      orient_samples_linear_.copy_rows(orient_samples_, 0, sample_rows);
+      runner.after_transfer();
+      samples = &orient_samples_linear_;
+    }
     runner.run_in(rows(n * kWindowTexels), "describe_orient_windows", windows_, windows_target_,
-                  {{"u_samples", orient_samples_}}, {{"u_count", n}, {"u_candidates", cpu::kOrientationCandidates}});
+                  {{"u_samples", *samples}}, {{"u_count", n}, {"u_candidates", cpu::kOrientationCandidates}});
     const int first_row = first / kWidth, last_row = (first + n - 1) / kWidth;
     runner.run_in({0, first_row, kWidth, last_row - first_row + 1}, "describe_orient_best", best_, angles_target_,
-                  {{"u_windows", orient_windows_}, {"u_samples", orient_samples_}},
+                  {{"u_windows", orient_windows_}, {"u_samples", *samples}},
                   {{"u_count", n},
                    {"u_first", first},
                    {"u_candidates", cpu::kOrientationCandidates},

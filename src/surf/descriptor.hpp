@@ -60,8 +60,9 @@ class DescribeStage {
   // descriptor_size values.
   void read(int count, std::vector<float>& angles, std::vector<float>& descriptors,
             bool with_descriptors = true) const;
-  // Caps the quads' buffer texture below GL_MAX_TEXTURE_BUFFER_SIZE (tests:
-  // 0 reads the 2-D quads, as for an image too large for the driver's).
+  // Caps the buffer textures (the quads, the orientation samples) below
+  // GL_MAX_TEXTURE_BUFFER_SIZE (tests: 0 reads every input 2-D, as for data
+  // too large for the driver's buffer textures). Call before configure().
   void limit_buffer_texels(int texels) { buffer_limit_ = texels; }
   // Copies, on the GPU, the descriptors and signs of list entries order[0],
   // order[1], ... into `out` (allocated here), in that order.
@@ -85,6 +86,7 @@ class DescribeStage {
   const gl::Texture& quads() const { return quads_in_buffer_ ? quads_buffer_ : quads_; }
   gl::Framebuffer quads_target_;
   gl::Texture orient_samples_, orient_windows_, angles_;
+  gl::Texture orient_samples_linear_;  // their buffer copy, when the driver's buffer textures hold a chunk
   gl::Texture order_;  // gather's upload of the kept keypoints' order
   gl::Texture lattice_;  // the orientation lattice (cpu::orientation_lattice)
   gl::Framebuffer samples_target_, windows_target_, angles_target_;
