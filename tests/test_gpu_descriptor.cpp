@@ -62,7 +62,7 @@ double dot(const float* a, const float* b, int n) {
   return s;
 }
 
-// buffer_limit >= 0 caps the quads' buffer texture (0: the 2-D quads path).
+// buffer_limit >= 0 caps the detector's buffer textures (0: every input 2-D).
 void compare(const GrayImage& image, const DetectorConfig& config, int buffer_limit = -1) {
   Detector detector(test::headless_context(), config);
   detector.runner().set_check_every_pass(true);

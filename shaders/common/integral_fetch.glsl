@@ -2,7 +2,6 @@
 // with coordinates clamped into range. Clamping only matters for samples whose
 // filters leave the image: their responses are discarded anyway, but the
 // look-ups must stay defined.
-
 //
 // Needs: common/linear_fetch.glsl. u_integral_size: (W+1, H+1).
 uniform USAMPLER u_integral;

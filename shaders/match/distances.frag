@@ -3,7 +3,9 @@
 // the squared distance of every (query, train) pair of a query tile. The
 // plain matcher (oracle and baseline for the fused two_nearest.frag).
 //
-// Inputs:   u_query, u_train, u_query_signs, u_train_signs  as two_nearest.frag
+// Inputs:   u_query, u_train  descriptors (RGBA32F, 1024 wide, descriptor i's
+//                             texel t at linear index i * u_texels + t)
+//           u_query_signs, u_train_signs  as two_nearest.frag
 // Uniforms: u_texels, u_query_first, u_laplacian
 // Output:   R32F squared distance; 1e30 for pairs of opposite Laplacian sign
 //           when u_laplacian is set

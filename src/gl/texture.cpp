@@ -109,7 +109,10 @@ Texture Texture::buffer(int texels, Format format, std::string label) {
   glBindTexture(GL_TEXTURE_BUFFER, t.id_);
   glTexBuffer(GL_TEXTURE_BUFFER, info(format).internal, t.buffer_);
   glBindTexture(GL_TEXTURE_BUFFER, static_cast<GLuint>(previous_texture));
-  if (GLEW_KHR_debug) glObjectLabel(GL_TEXTURE, t.id_, -1, t.label_.c_str());
+  if (GLEW_KHR_debug) {
+    glObjectLabel(GL_TEXTURE, t.id_, -1, t.label_.c_str());
+    glObjectLabel(GL_BUFFER, t.buffer_, -1, t.label_.c_str());
+  }
   const GLenum e = glGetError();
   if (e != GL_NO_ERROR) {
     throw Error("cannot allocate buffer texture '" + t.label_ + "' of " + std::to_string(texels) +

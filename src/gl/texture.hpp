@@ -1,6 +1,7 @@
 // A move-only 2-D texture with one mip level and nearest sampling: every pass
 // in glsurf addresses texels exactly (texelFetch), so filtering is never wanted
-// and integer textures stay complete.
+// and integer textures stay complete. Or a buffer texture (Texture::buffer), a
+// linear copy of a 2-D one that passes read as a samplerBuffer.
 #pragma once
 
 #include <cstdint>
@@ -36,8 +37,8 @@ class Texture {
   // A buffer texture (GL_TEXTURE_BUFFER, a samplerBuffer in GLSL) of `texels`
   // texels of RGBA32F, RGBA32UI or R32UI: one linear array, read with
   // texelFetch(sampler, index). On llvmpipe such a fetch costs about two
-  // thirds of a 2-D one (the fused matcher's train descriptors). Not a
-  // render target; filled by copy_rows. width() is `texels`, height() 1.
+  // thirds of a 2-D one (README, "What llvmpipe rewards"). Not a render
+  // target; filled by copy_rows. width() is `texels`, height() 1.
   static Texture buffer(int texels, Format format, std::string label);
   // Buffer textures only: texels 0 .. source.width() * rows - 1 become rows
   // first_row .. first_row + rows - 1 of the 2-D texture `source` (same

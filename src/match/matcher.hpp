@@ -67,7 +67,10 @@ class Matcher {
   gl::PassRunner& runner() { return runner_; }
   // Caps the buffer texture of the fused method's train descriptors below
   // the driver's GL_MAX_TEXTURE_BUFFER_SIZE (tests: the GL 3.3 minimum, 65,536
-  // texels, so that the trains come in several chunks).
+  // texels, so that the trains come in several chunks; < 0: the driver's).
+  // The fused method has no 2-D fallback: a cap below 3 rows of 1024 texels
+  // plus one block of trains is refused when matching. The copy takes as much
+  // GPU memory as the train descriptors, outside memory_budget.
   void limit_buffer_texels(int texels) { buffer_limit_ = texels; }
   const MatchConfig& config() const { return config_; }
 
@@ -102,7 +105,7 @@ class Matcher {
 
   MatchConfig config_;
   std::size_t memory_budget_;
-  int buffer_limit_ = 0;  // 0: the driver's
+  int buffer_limit_ = -1;  // < 0: the driver's
   MatchMethod method_;
   gl::PassRunner runner_;
   // two_nearest for descriptors of `texels` texels, compiled on first use (a

@@ -71,13 +71,17 @@ void DescribeStage::configure(int capacity) {
   gl::Framebuffer samples_target({&samples}, "orient_samples");
   // orient_windows and orient_best read the samples from a buffer copy when
   // the driver's buffer textures hold a chunk of them.
+  // (Upright descriptors need none of the orientation passes.)
   const long long sample_texels = static_cast<long long>(samples.width()) * samples.height();
   const int limit = buffer_limit_ >= 0 ? std::min(buffer_limit_, gl::max_buffer_texels()) : gl::max_buffer_texels();
-  const bool linear = sample_texels <= limit;
-  std::vector<std::string> defines = sample_defines();
-  if (linear) defines.push_back("LINEAR_FETCH");
-  gl::Program windows_program(shaders_, "common/fullscreen.vert", "describe/orient_windows.frag", defines);
-  gl::Program best_program(shaders_, "common/fullscreen.vert", "describe/orient_best.frag", defines);
+  const bool linear = !config_.upright && sample_texels <= limit;
+  if (!config_.upright && (linear != samples_in_buffer_ || best_.id() == 0)) {
+    std::vector<std::string> defines = sample_defines();
+    if (linear) defines.push_back("LINEAR_FETCH");
+    windows_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_windows.frag", defines);
+    best_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_best.frag", defines);
+  }
+  samples_in_buffer_ = linear;
   gl::Texture samples_linear =
       linear ? gl::Texture::buffer(static_cast<int>(sample_texels), gl::Format::RGBA32F, "orient_samples_linear")
              : gl::Texture();
@@ -89,8 +93,6 @@ void DescribeStage::configure(int capacity) {
   capacity_ = capacity;
   orient_samples_ = std::move(samples);
   orient_samples_linear_ = std::move(samples_linear);
-  windows_ = std::move(windows_program);
-  best_ = std::move(best_program);
   orient_windows_ = std::move(windows);
   angles_ = std::move(angles);
   order_ = std::move(order);
@@ -120,10 +122,13 @@ void DescribeStage::regroup(gl::PassRunner& runner, const gl::Texture& integral)
   // programs that read them are built for one kind or the other).
   const int limit = buffer_limit_ >= 0 ? std::min(buffer_limit_, gl::max_buffer_texels()) : gl::max_buffer_texels();
   const bool buffer = static_cast<long long>(width) * height <= limit;
-  if (buffer != quads_in_buffer_ || samples_.id() == 0) {
+  if (buffer != quads_in_buffer_ || describe_.id() == 0) {
     std::vector<std::string> samples = sample_defines(), describe = extended_define(config_);
-    if (buffer) samples.push_back("LINEAR_FETCH"), describe.push_back("LINEAR_FETCH");
-    samples_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_samples.frag", samples);
+    if (buffer) {
+      samples.push_back("LINEAR_FETCH");
+      describe.push_back("LINEAR_FETCH");
+    }
+    if (!config_.upright) samples_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_samples.frag", samples);
     describe_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/descriptor.frag", describe);
     quads_in_buffer_ = buffer;
   }

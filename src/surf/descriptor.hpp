@@ -62,7 +62,8 @@ class DescribeStage {
             bool with_descriptors = true) const;
   // Caps the buffer textures (the quads, the orientation samples) below
   // GL_MAX_TEXTURE_BUFFER_SIZE (tests: 0 reads every input 2-D, as for data
-  // too large for the driver's buffer textures). Call before configure().
+  // too large for the driver's buffer textures; < 0: the driver's limit).
+  // The quads follow at the next run, the samples at the next configure().
   void limit_buffer_texels(int texels) { buffer_limit_ = texels; }
   // Copies, on the GPU, the descriptors and signs of list entries order[0],
   // order[1], ... into `out` (allocated here), in that order.
@@ -87,6 +88,7 @@ class DescribeStage {
   gl::Framebuffer quads_target_;
   gl::Texture orient_samples_, orient_windows_, angles_;
   gl::Texture orient_samples_linear_;  // their buffer copy, when the driver's buffer textures hold a chunk
+  bool samples_in_buffer_ = false;     // windows_ and best_ read orient_samples_linear_
   gl::Texture order_;  // gather's upload of the kept keypoints' order
   gl::Texture lattice_;  // the orientation lattice (cpu::orientation_lattice)
   gl::Framebuffer samples_target_, windows_target_, angles_target_;

@@ -71,10 +71,11 @@ class Detector {
   gl::PassRunner& runner() { return runner_; }
   // Tests: caps the buffer textures of the Hessian and description stages
   // (0: every input 2-D, as for an image too large for the driver's buffer
-  // textures). Call before the first detection.
+  // textures; < 0: the driver's limit). Takes effect at the next detection.
   void limit_buffer_texels(int texels) {
     hessian_.limit_buffer_texels(texels);
     describe_.limit_buffer_texels(texels);
+    width_ = height_ = 0;  // configure again
   }
   int candidates_last_frame() const { return candidates_; }  // before trimming ties
   bool truncated_last_frame() const { return truncated_; }

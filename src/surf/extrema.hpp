@@ -15,8 +15,10 @@
 //
 // Passes (Terriberry et al. 2008, III-B.2, with one early-Z round):
 //   max3 x, max3 y   the 3x3 maximum of every layer, separably (detect/max3.frag)
-//   nms_mark         threshold and 26-neighbour test in three look-ups; the
-//                    survivors are marked in the atlas's depth buffer
+//   nms_mark         threshold and 26-neighbour test in four look-ups per
+//                    layer, or for both layers of a map in two when they and
+//                    their neighbours share a texture group (nms_mark_pair);
+//                    the survivors are marked in the atlas's depth buffer
 //   extrema          the exact test and the interpolation (detect/extrema.frag),
 //                    drawn with early-Z culling so only survivors are shaded
 // With Suppression::SinglePass the extrema pass runs on every sample instead

@@ -25,11 +25,15 @@ void HessianStage::configure(int width, int height) {
   if (method_ == HessianMethod::MultiPass) {
     const long long integral_texels = static_cast<long long>(width + 1) * (height + 1);
     const int limit = buffer_limit_ >= 0 ? std::min(buffer_limit_, gl::max_buffer_texels()) : gl::max_buffer_texels();
-    linear_ = integral_texels <= limit;  // the strips are no larger
-    const std::vector<std::string> defines = linear_ ? std::vector<std::string>{"LINEAR_FETCH"} : std::vector<std::string>{};
-    strips_rows_ = gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_rows.frag", defines);
-    strips_columns_ = gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_columns.frag", defines);
-    multipass_ = gl::Program(shaders_, "common/fullscreen.vert", "hessian/hessian_multipass.frag", defines);
+    const bool linear = integral_texels <= limit;  // the strips are no larger
+    if (linear != linear_ || multipass_.id() == 0) {  // programs for the kind of input
+      const std::vector<std::string> defines =
+          linear ? std::vector<std::string>{"LINEAR_FETCH"} : std::vector<std::string>{};
+      strips_rows_ = gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_rows.frag", defines);
+      strips_columns_ = gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_columns.frag", defines);
+      multipass_ = gl::Program(shaders_, "common/fullscreen.vert", "hessian/hessian_multipass.frag", defines);
+    }
+    linear_ = linear;
     if (linear_) integral_linear_ = gl::Texture::buffer(static_cast<int>(integral_texels), gl::Format::R32UI, "integral_linear");
   }
   const int layers = config_.n_octave_layers + 2;
