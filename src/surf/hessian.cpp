@@ -21,7 +21,7 @@ void HessianStage::configure(int width, int height) {
   width_ = width;
   height_ = height;
   octaves_.clear();
-  integral_linear_ = gl::Texture();
+  for (gl::Texture* t : {&integral_linear_, &rows_linear_, &cross_linear_, &columns_linear_}) *t = gl::Texture();
   if (method_ == HessianMethod::MultiPass) {
     const long long integral_texels = static_cast<long long>(width + 1) * (height + 1);
     const int limit = buffer_limit_ >= 0 ? std::min(buffer_limit_, gl::max_buffer_texels()) : gl::max_buffer_texels();
@@ -34,7 +34,13 @@ void HessianStage::configure(int width, int height) {
       multipass_ = gl::Program(shaders_, "common/fullscreen.vert", "hessian/hessian_multipass.frag", defines);
     }
     linear_ = linear;
-    if (linear_) integral_linear_ = gl::Texture::buffer(static_cast<int>(integral_texels), gl::Format::R32UI, "integral_linear");
+    if (linear_) {
+      // Octave 0's strips are the largest: (W+1) x H along rows, W x (H+1) along columns.
+      integral_linear_ = gl::Texture::buffer(static_cast<int>(integral_texels), gl::Format::R32UI, "integral_linear");
+      rows_linear_ = gl::Texture::buffer((width + 1) * height, gl::Format::RGBA32UI, "strips_rows_linear");
+      cross_linear_ = gl::Texture::buffer((width + 1) * height, gl::Format::RGBA32UI, "strips_cross_linear");
+      columns_linear_ = gl::Texture::buffer(width * (height + 1), gl::Format::RGBA32UI, "strips_columns_linear");
+    }
   }
   const int layers = config_.n_octave_layers + 2;
   for (int o = 0; o < config_.n_octaves; ++o) {
@@ -61,12 +67,6 @@ void HessianStage::configure(int width, int height) {
       oct.columns = gl::Texture(oct.grid.x, height + 1, gl::Format::RGBA32UI, "strips_columns" + suffix);
       oct.rows_target = gl::Framebuffer({&oct.rows, &oct.cross}, "strips_rows" + suffix);
       oct.columns_target = gl::Framebuffer({&oct.columns}, "strips_columns" + suffix);
-      if (linear_) {
-        const int rows_texels = (width + 1) * oct.grid.y, columns_texels = oct.grid.x * (height + 1);
-        oct.rows_linear = gl::Texture::buffer(rows_texels, gl::Format::RGBA32UI, "strips_rows_linear" + suffix);
-        oct.cross_linear = gl::Texture::buffer(rows_texels, gl::Format::RGBA32UI, "strips_cross_linear" + suffix);
-        oct.columns_linear = gl::Texture::buffer(columns_texels, gl::Format::RGBA32UI, "strips_columns_linear" + suffix);
-      }
     }
     octaves_.push_back(std::move(oct));
   }
@@ -82,7 +82,7 @@ void HessianStage::run(gl::PassRunner& runner, const gl::Texture& integral) {
     integral_linear_.copy_rows(integral, 0, integral.height());
     runner.after_transfer();
   }
-  for (HessianOctave& oct : octaves_) {
+  for (const HessianOctave& oct : octaves_) {
     for (size_t g = 0; g < oct.filters.size(); ++g) {
       if (method_ == HessianMethod::SinglePass) {
         runner.run("hessian_single", single_, oct.targets[g], {{"u_integral", integral}},
@@ -101,12 +101,12 @@ void HessianStage::run(gl::PassRunner& runner, const gl::Texture& integral) {
                    {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_image_size", image_size}});
         continue;
       }
-      oct.rows_linear.copy_rows(oct.rows, 0, oct.rows.height());
-      oct.cross_linear.copy_rows(oct.cross, 0, oct.cross.height());
-      oct.columns_linear.copy_rows(oct.columns, 0, oct.columns.height());
+      rows_linear_.copy_rows(oct.rows, 0, oct.rows.height());
+      cross_linear_.copy_rows(oct.cross, 0, oct.cross.height());
+      columns_linear_.copy_rows(oct.columns, 0, oct.columns.height());
       runner.after_transfer();
       runner.run("hessian_multipass", multipass_, oct.targets[g],
-                 {{"u_rows", oct.rows_linear}, {"u_cross", oct.cross_linear}, {"u_columns", oct.columns_linear}},
+                 {{"u_rows", rows_linear_}, {"u_cross", cross_linear_}, {"u_columns", columns_linear_}},
                  {{"u_step", oct.step},
                   {"u_filters", oct.filters[g]},
                   {"u_image_size", image_size},

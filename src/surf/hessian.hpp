@@ -16,7 +16,8 @@
 //     them: 12 look-ups per filter (hessian_multipass.frag). Where the
 //     driver's buffer textures hold the integral image, the passes read it
 //     and the strips from buffer-texture copies (common/linear_fetch.glsl):
-//     on llvmpipe the three passes then take about 40 % less time.
+//     on llvmpipe the three passes then take about 40 % less time. One set of
+//     strip copies, sized for octave 0, serves every octave in turn.
 //   SinglePass: eight box sums per filter straight from the integral image,
 //     32 look-ups (hessian_single.frag): the test oracle and the baseline.
 #pragma once
@@ -47,8 +48,6 @@ struct HessianOctave {
   // at (W+1) x grid height, along columns at grid width x (H+1).
   gl::Texture rows, cross, columns;
   gl::Framebuffer rows_target, columns_target;
-  // The same as buffer textures (common/linear_fetch.glsl), when linear.
-  gl::Texture rows_linear, cross_linear, columns_linear;
 };
 
 class HessianStage {
@@ -73,6 +72,9 @@ class HessianStage {
   bool linear_ = false;
   int buffer_limit_ = -1;  // < 0: GL_MAX_TEXTURE_BUFFER_SIZE
   gl::Texture integral_linear_;
+  // The strips' copies, one set sized for octave 0 (the largest) and reused
+  // by each octave in turn.
+  gl::Texture rows_linear_, cross_linear_, columns_linear_;
   int width_ = 0, height_ = 0;
   std::vector<HessianOctave> octaves_;
 };
