@@ -2,6 +2,8 @@
 
 #include "gl/gl.hpp"
 
+#include <algorithm>
+
 namespace glsurf {
 
 void detail::contract_failure(const char* function, const char* condition,
@@ -52,6 +54,8 @@ int max_buffer_texels() {
   glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &size);
   return size;
 }
+
+int max_buffer_texels(int cap) { return cap >= 0 ? std::min(cap, max_buffer_texels()) : max_buffer_texels(); }
 
 void finish() { glFinish(); }
 

@@ -43,6 +43,9 @@ const char* gl_enum_name(unsigned value);
 // GL_MAX_TEXTURE_SIZE and GL_MAX_TEXTURE_BUFFER_SIZE of the current context.
 int max_texture_size();
 int max_buffer_texels();
+// GL_MAX_TEXTURE_BUFFER_SIZE, or `cap` when that is smaller (cap < 0: no cap;
+// the stages' limit_buffer_texels hooks for tests).
+int max_buffer_texels(int cap);
 
 // Waits until the GPU has finished all work (for wall-clock timing).
 void finish();

@@ -115,8 +115,7 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reducti
   // buffer texture; one chunk unless the driver's buffer textures are small.
   int chunk = train.count, chunks = 1;
   if (!plain) {
-    const int max_texels =
-        buffer_limit_ >= 0 ? std::min(buffer_limit_, gl::max_buffer_texels()) : gl::max_buffer_texels();
+    const int max_texels = gl::max_buffer_texels(buffer_limit_);
     const long long max_rows = max_texels / kWidth - 2;  // a chunk's texels span two partial rows at most
     chunk = static_cast<int>(std::min<long long>(train.count, max_rows * kWidth / train.texels / kBlock * kBlock));
     if (chunk <= 0) {

@@ -73,7 +73,7 @@ void DescribeStage::configure(int capacity) {
   // the driver's buffer textures hold a chunk of them.
   // (Upright descriptors need none of the orientation passes.)
   const long long sample_texels = static_cast<long long>(samples.width()) * samples.height();
-  const int limit = buffer_limit_ >= 0 ? std::min(buffer_limit_, gl::max_buffer_texels()) : gl::max_buffer_texels();
+  const int limit = gl::max_buffer_texels(buffer_limit_);
   const bool linear = !config_.upright && sample_texels <= limit;
   if (!config_.upright && (linear != samples_in_buffer_ || best_.id() == 0)) {
     std::vector<std::string> defines = sample_defines();
@@ -120,7 +120,7 @@ void DescribeStage::regroup(gl::PassRunner& runner, const gl::Texture& integral)
   runner.run("describe_quads", quads_program_, quads_target_, {{"u_integral", integral}});
   // Linear look-ups where the driver's buffer textures hold them (the
   // programs that read them are built for one kind or the other).
-  const int limit = buffer_limit_ >= 0 ? std::min(buffer_limit_, gl::max_buffer_texels()) : gl::max_buffer_texels();
+  const int limit = gl::max_buffer_texels(buffer_limit_);
   const bool buffer = static_cast<long long>(width) * height <= limit;
   if (buffer != quads_in_buffer_ || describe_.id() == 0) {
     std::vector<std::string> samples = sample_defines(), describe = extended_define(config_);

@@ -24,7 +24,7 @@ void HessianStage::configure(int width, int height) {
   for (gl::Texture* t : {&integral_linear_, &rows_linear_, &cross_linear_, &columns_linear_}) *t = gl::Texture();
   if (method_ == HessianMethod::MultiPass) {
     const long long integral_texels = static_cast<long long>(width + 1) * (height + 1);
-    const int limit = buffer_limit_ >= 0 ? std::min(buffer_limit_, gl::max_buffer_texels()) : gl::max_buffer_texels();
+    const int limit = gl::max_buffer_texels(buffer_limit_);
     const bool linear = integral_texels <= limit;  // the strips are no larger
     if (linear != linear_ || multipass_.id() == 0) {  // programs for the kind of input
       const std::vector<std::string> defines =
