@@ -83,6 +83,36 @@ TEST_CASE("2-D integral is exact whatever the switch-over threshold T0") {
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
 
+TEST_CASE("both integral methods are exact whatever the scan radix, at the radix's group boundaries") {
+  // Lengths of r - 1, r, r + 1, r^2 and r^2 + 1 along an axis put the last
+  // entry (the total) at a group's end, past it, and one level up.
+  test::headless_context();
+  gl::PassRunner runner;
+  runner.set_check_every_pass(true);
+  const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
+  unsigned seed = 200;
+  for (const int r : {2, 3, 5, 16, 64}) {
+    for (const IntegralMethod method : {IntegralMethod::Blelloch2D, IntegralMethod::Blelloch1D}) {
+      IntegralStage stage(shaders, {method, 64, r});
+      for (const Size s : {Size{r, r}, Size{r - 1, r + 1}, Size{r * r, 1}, Size{1, r * r + 1},
+                           Size{r * r + 1, r * r - 1}, Size{97, 61}}) {
+        const GrayImage image = test::random_image(s.w, s.h, seed++);
+        INFO("radix " << r << ", " << std::string(to_string(method)) << ", size " << s.w << "x" << s.h);
+        CHECK(test::first_difference(gpu_integral(stage, runner, image), cpu::integral_image(image)) == "");
+      }
+    }
+  }
+  // A scan of n entries takes ceil(log_r n) up-sweep levels and one more
+  // down-sweep level: 640 -> 160 -> 40 -> 10 -> 3 and 480 -> 120 -> 30 -> 8
+  // -> 2 at radix 4 are 9 draws per axis.
+  IntegralStage one_d(shaders, {IntegralMethod::Blelloch1D, 8192, 4});
+  one_d.configure(640, 480);
+  CHECK(one_d.passes_per_run() == 18);
+  CHECK_THROWS_AS(IntegralStage(shaders, {IntegralMethod::Blelloch1D, 8192, 1}), std::logic_error);
+  CHECK_THROWS_AS(IntegralStage(shaders, {IntegralMethod::Blelloch1D, 8192, 65}), std::logic_error);
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
 TEST_CASE("GPU integral of a real photograph is exact, and the stage is reusable frame after frame") {
   test::headless_context();
   gl::PassRunner runner;

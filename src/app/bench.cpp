@@ -139,6 +139,7 @@ int bench_integral(Args& args) {
   const int warmup = args.option_int("--warmup", 2, 0, 1000);
   const bool profile = args.flag("--profile");
   const int top_pixels = args.option_int("--top-pixels", IntegralConfig{}.top_pixels, 0, 1 << 30);
+  const int radix = args.option_int("--scan-radix", IntegralConfig{}.scan_radix, 2, 64);
   const std::string image_path = args.option("--image", GLSURF_ASSET_DIR "/graf1.png");
   const auto sizes = parse_sizes(args.option("--sizes", "320x240,640x480,1280x720,1920x1080,4096x4096"));
   args.finish();
@@ -155,16 +156,16 @@ int bench_integral(Args& args) {
   }
   const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
   gl::PassRunner runner;
-  IntegralStage two_d(shaders, {IntegralMethod::Blelloch2D, top_pixels});
-  IntegralStage one_d(shaders, {IntegralMethod::Blelloch1D, top_pixels});
+  IntegralStage two_d(shaders, {IntegralMethod::Blelloch2D, top_pixels, radix});
+  IntegralStage one_d(shaders, {IntegralMethod::Blelloch1D, top_pixels, radix});
 
   const bool software = info.renderer.find("llvmpipe") != std::string::npos ||
                         info.renderer.find("softpipe") != std::string::npos;
   std::printf("glsurf bench integral — %s, %s (%s)%s\n", info.renderer.c_str(), info.version.c_str(),
               gl::to_string(info.path),
               software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
-  std::printf("  input: %s resampled to each size; median of %d runs after %d warm-up; T0 = %d\n",
-              image_path.c_str(), runs, warmup, top_pixels);
+  std::printf("  input: %s resampled to each size; median of %d runs after %d warm-up; T0 = %d, scan radix %d\n",
+              image_path.c_str(), runs, warmup, top_pixels, radix);
   std::printf("  GPU = GL_TIME_ELAPSED query%s; wall = glFinish to glFinish; exact = equals the CPU\n\n",
               info.timer_query ? "" : " (not available on this driver: n/a)");
   std::printf("%-11s | %-34s | %-34s | %s\n", "", "2-D (Terriberry)", "1-D (rows, columns)", "CPU reference");

@@ -22,7 +22,7 @@ const char* kUsage =
     "                         stage) and CPU side by side, then the matcher for m = 512 .. 8192\n"
     "  bench integral         median GPU and CPU times of the integral image\n"
     "        [--runs N] [--warmup N] [--image PATH] [--sizes WxH,WxH,...] [--top-pixels T0]\n"
-    "        [--profile]      (adds GPU time per pass name)\n"
+    "        [--scan-radix R] [--profile]  (radix of the 1-D scans, 2..64, default 4; GPU time per pass)\n"
     "  bench detect           wall clock of the detector's variants (interleaved), per-pass GPU\n"
     "                         times, and the CPU reference\n"
     "        [--runs N] [--warmup N] [--image PATH] [--sizes WxH,...] [--threshold T] [--max-features N]\n"

@@ -17,6 +17,7 @@ const char* to_string(IntegralMethod method) {
 namespace {
 
 int half_up(int n) { return (n + 1) / 2; }
+int divide_up(int n, int d) { return (n + d - 1) / d; }
 
 // Size of a texture `along` texels along `axis` and `across` texels across it.
 glm::ivec2 oriented(glm::ivec2 axis, int along, int across) {
@@ -31,15 +32,17 @@ struct IntegralStage::Programs {
   gl::Program scan_up[2], scan_down[2], scan_down_top[2];
   gl::Program sweep2d_up[2], sweep2d_down[2], doubling[2];
 
-  explicit Programs(const gl::ShaderSource& src) {
+  Programs(const gl::ShaderSource& src, int radix) {
     const std::string vs = "common/fullscreen.vert";
     for (int unorm = 0; unorm < 2; ++unorm) {
       std::vector<std::string> defs;
       if (unorm) defs.push_back("SOURCE_UNORM8");
-      std::vector<std::string> top_defs = defs;
+      std::vector<std::string> scan_defs = defs;
+      scan_defs.push_back("RADIX " + std::to_string(radix));
+      std::vector<std::string> top_defs = scan_defs;
       top_defs.push_back("TOP_LEVEL");
-      scan_up[unorm] = gl::Program(src, vs, "integral/scan_up.frag", defs);
-      scan_down[unorm] = gl::Program(src, vs, "integral/scan_down.frag", defs);
+      scan_up[unorm] = gl::Program(src, vs, "integral/scan_up.frag", scan_defs);
+      scan_down[unorm] = gl::Program(src, vs, "integral/scan_down.frag", scan_defs);
       scan_down_top[unorm] = gl::Program(src, vs, "integral/scan_down.frag", top_defs);
       sweep2d_up[unorm] = gl::Program(src, vs, "integral/sweep2d_up.frag", defs);
       sweep2d_down[unorm] = gl::Program(src, vs, "integral/sweep2d_down.frag", defs);
@@ -48,19 +51,20 @@ struct IntegralStage::Programs {
   }
 };
 
-// Blelloch's exclusive scan along one axis of a fixed-size source, every row
-// (or column) in parallel. up[m] is level m + 1 of the up-sweep, down[m] is
-// the prescan D_m (one texel longer along the axis than level m).
+// Radix-r Blelloch exclusive scan along one axis of a fixed-size source, every
+// row (or column) in parallel. up[m] is level m + 1 of the up-sweep (len_m / r
+// entries, rounded up, until at most r are left), down[m] is the prescan D_m
+// (one texel longer along the axis than level m).
 struct IntegralStage::AxisScan {
   glm::ivec2 axis{1, 0};
   bool source_unorm8 = false;
   std::vector<Texture> up, down;
   std::vector<Framebuffer> up_targets, down_targets;
 
-  AxisScan(glm::ivec2 axis_, int length, int across, bool unorm8, const std::string& label)
+  AxisScan(glm::ivec2 axis_, int length, int across, int radix, bool unorm8, const std::string& label)
       : axis(axis_), source_unorm8(unorm8) {
-    std::vector<int> lengths{length};  // len_0 .. len_M, len_M = 1
-    while (lengths.back() > 1) lengths.push_back(half_up(lengths.back()));
+    std::vector<int> lengths{length};  // len_0 .. len_M, len_M <= radix
+    while (lengths.back() > radix) lengths.push_back(divide_up(lengths.back(), radix));
     const int levels = static_cast<int>(lengths.size()) - 1;  // M
     up.reserve(levels);
     down.reserve(levels + 1);
@@ -110,21 +114,23 @@ struct IntegralStage::Level {
   Texture below;                        // D_{k-1}
   Framebuffer below_target;
 
-  Level(int k, glm::ivec2 size, glm::ivec2 finer)
+  Level(int k, glm::ivec2 size, glm::ivec2 finer, int radix)
       : block(size.x, size.y, Format::R32UI, "integral_U" + std::to_string(k)),
         top_row(size.x, size.y, Format::R32UI, "integral_H" + std::to_string(k)),
         left_column(size.x, size.y, Format::R32UI, "integral_V" + std::to_string(k)),
         up_target({&block, &top_row, &left_column}, "integral_UHV" + std::to_string(k)),
-        row_prefix({1, 0}, size.x, size.y, false, "integral_X" + std::to_string(k)),
-        col_prefix({0, 1}, size.y, size.x, false, "integral_Y" + std::to_string(k)),
+        row_prefix({1, 0}, size.x, size.y, radix, false, "integral_X" + std::to_string(k)),
+        col_prefix({0, 1}, size.y, size.x, radix, false, "integral_Y" + std::to_string(k)),
         below(finer.x + 1, finer.y + 1, Format::R32UI,
               k == 1 ? std::string("integral") : "integral_D" + std::to_string(k - 1)),
         below_target({&below}, below.label()) {}
 };
 
 IntegralStage::IntegralStage(const gl::ShaderSource& shaders, IntegralConfig config)
-    : config_(config), programs_(std::make_unique<Programs>(shaders)) {
+    : config_(config) {
   GLSURF_EXPECTS(config.top_pixels >= 0, "top_pixels must be >= 0");
+  GLSURF_EXPECTS(config.scan_radix >= 2 && config.scan_radix <= 64, "scan_radix must be 2 .. 64");
+  programs_ = std::make_unique<Programs>(shaders, config.scan_radix);
 }
 
 IntegralStage::IntegralStage(IntegralStage&&) noexcept = default;
@@ -147,14 +153,15 @@ void IntegralStage::configure(int width, int height) {
   int top_steps = 0;
   std::unique_ptr<AxisScan> rows, columns;
   if (config_.method == IntegralMethod::Blelloch1D) {
-    rows = std::make_unique<AxisScan>(glm::ivec2(1, 0), width, height, true, "integral_rows");
-    columns = std::make_unique<AxisScan>(glm::ivec2(0, 1), height, width + 1, false, "integral");
+    const int radix = config_.scan_radix;
+    rows = std::make_unique<AxisScan>(glm::ivec2(1, 0), width, height, radix, true, "integral_rows");
+    columns = std::make_unique<AxisScan>(glm::ivec2(0, 1), height, width + 1, radix, false, "integral");
   } else {
     glm::ivec2 size(width, height);  // of U_k
     while (static_cast<long long>(size.x) * size.y > config_.top_pixels && size != glm::ivec2(1)) {
       const glm::ivec2 finer = size;
       size = glm::ivec2(half_up(size.x), half_up(size.y));
-      levels.emplace_back(static_cast<int>(levels.size()) + 1, size, finer);
+      levels.emplace_back(static_cast<int>(levels.size()) + 1, size, finer, config_.scan_radix);
     }
     top_steps = 1;  // at least one step, which also applies the (1, 1) shift
     while ((1 << top_steps) < std::max(size.x, size.y)) ++top_steps;

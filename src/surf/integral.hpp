@@ -11,12 +11,18 @@
 //               three pyramids per level with MRT: U (2x2 block sums), H (top
 //               row pairs), V (left column pairs) [eqs. 7-9]. The row prefix X
 //               of H and the column prefix Y of V are computed on every level
-//               with Blelloch's 1-D scan [eqs. 3-6, 10-11]. A down-sweep then
+//               with a 1-D Blelloch scan [eqs. 3-6, 10-11]. A down-sweep then
 //               rebuilds the 2-D prefix level by level from D, X, Y and U
 //               [eq. 12]. Once a level has at most `top_pixels` texels, the top
 //               of the pyramid is summed by the ping-pong doubling of eq. 13.
-//   Blelloch1D  the baseline: Blelloch's scan along every row, then along every
-//               column of the result.
+//   Blelloch1D  the baseline: a Blelloch scan along every row, then along
+//               every column of the result.
+//
+// The 1-D scans (both methods) have radix `scan_radix`: each up-sweep level
+// sums that many entries and each down-sweep level adds up to radix - 1 of
+// them to its group's prefix, so a scan of n entries takes
+// 2 ceil(log_radix n) + 1 draws or fewer. Radix 2 is Blelloch's (and the
+// paper's) scan; a larger one trades draws for look-ups per texel.
 //
 // Parameters
 //   | field       | default | meaning                                              |
@@ -24,6 +30,7 @@
 //   | method      | 2-D     | Blelloch2D or Blelloch1D                             |
 //   | top_pixels  | 8192    | T0: switch to eq. 13 once w_k * h_k <= T0 (paper's   |
 //   |             |         | optimum on a GeForce 7; 0 recurses down to 1 x 1)    |
+//   | scan_radix  | 4       | radix of the 1-D scans, 2 .. 64                      |
 //
 // Usage: configure(width, height) once per image size (allocates every texture
 // and framebuffer and checks them), then run() per frame with no allocation.
@@ -48,6 +55,7 @@ const char* to_string(IntegralMethod method);
 struct IntegralConfig {
   IntegralMethod method = IntegralMethod::Blelloch2D;
   int top_pixels = 8192;
+  int scan_radix = 4;
 };
 
 class IntegralStage {
