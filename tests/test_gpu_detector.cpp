@@ -18,6 +18,9 @@
 #include "gl/pass.hpp"
 #include "support.hpp"
 #include "surf/detector.hpp"
+#include "surf/extrema.hpp"
+#include "surf/hessian.hpp"
+#include "surf/integral.hpp"
 
 using namespace glsurf;
 
@@ -124,6 +127,78 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
         CHECK(matched_fraction(gpu, cpu) >= 0.998);
       }
     }
+  }
+
+  TEST_CASE("early-Z marks exactly the samples that pass the 3x3x3 test, computed here from the GPU's det(H)") {
+    // The marks only decide where the exact test runs, so a mark pass that
+    // let everything through would still find every keypoint; this checks the
+    // marks themselves. Expected marks are computed on the CPU from the GPU's
+    // own det(H) (max is exact), so they must agree to the sample: det >
+    // threshold, >= the 3x3 maximum of its layer, > those of the layers below
+    // and above (edges clamped), block inside the image; a map's sample is
+    // marked if either of its layers passes. 2 layers per octave mark in pairs
+    // from the x maxima (nms_mark_pair.frag), 3 and 4 layer by layer in part.
+    test::headless_context();
+    const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
+    const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
+    for (const int layers : {2, 3, 4}) {
+      DetectorConfig config;
+      config.n_octave_layers = layers;
+      config.hessian_threshold = 20;
+      gl::PassRunner runner;
+      runner.set_check_every_pass(true);
+      gl::Texture texture(image.width, image.height, gl::Format::R8, "image");
+      texture.upload(image.pixels.data());
+      IntegralStage integral(shaders);
+      integral.configure(image.width, image.height);
+      HessianStage hessian(shaders, config);
+      hessian.configure(image.width, image.height);
+      hessian.run(runner, integral.run(runner, texture));
+      ExtremaStage extrema(shaders, config);
+      extrema.configure(hessian, image.width, image.height);
+      extrema.run(runner, hessian);
+      const std::vector<float> marks = extrema.marks().download_f32();
+      const int atlas_w = extrema.marks().width();
+      long expected_total = 0, differ = 0;
+      for (const AtlasRect& r : extrema.rects()) {
+        const HessianOctave& oct = hessian.octaves()[static_cast<size_t>(r.octave)];
+        std::vector<std::vector<float>> det;
+        for (const gl::Texture& t : oct.det) det.push_back(t.download_f32());
+        const int w = oct.grid.x, h = oct.grid.y;
+        auto at = [&](int l, int x, int y) {
+          x = std::clamp(x, 0, w - 1), y = std::clamp(y, 0, h - 1);
+          return det[static_cast<size_t>(l / 4)][4 * (static_cast<size_t>(y) * w + x) + l % 4];
+        };
+        auto max3 = [&](int l, int x, int y) {
+          float m = at(l, x, y);
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) m = std::max(m, at(l, x + dx, y + dy));
+          return m;
+        };
+        const int last = std::min(r.first_layer + 1, layers);
+        for (int y = 0; y < h; ++y) {
+          for (int x = 0; x < w; ++x) {
+            bool expected = false;
+            for (int l = r.first_layer; l <= last; ++l) {
+              const int half = filter_size(r.octave, l + 1) / 2;
+              const bool inside = (x - 1) * oct.step >= half && (y - 1) * oct.step >= half &&
+                                  (x + 1) * oct.step + half <= image.width - 1 &&
+                                  (y + 1) * oct.step + half <= image.height - 1;
+              const float v = at(l, x, y);
+              expected = expected || (inside && v > config.hessian_threshold && v >= max3(l, x, y) &&
+                                      v > max3(l - 1, x, y) && v > max3(l + 1, x, y));
+            }
+            const bool marked = marks[static_cast<size_t>(r.y + y) * atlas_w + r.x + x] == 0.0f;
+            expected_total += expected;
+            differ += expected != marked;
+          }
+        }
+      }
+      INFO(layers << " layers: " << expected_total << " samples expected marked, " << differ << " differ");
+      CHECK(expected_total > 1000);
+      CHECK(differ == 0);
+    }
+    CHECK_NOTHROW(gl::check_gl_errors("end of test"));
   }
 
   TEST_CASE("the point list holds exactly the atlas's keypoints, in a deterministic order") {

@@ -16,9 +16,12 @@
 // Passes (Terriberry et al. 2008, III-B.2, with one early-Z round):
 //   max3 x, max3 y   the 3x3 maximum of every layer, separably (detect/max3.frag)
 //   nms_mark         threshold and 26-neighbour test in four look-ups per
-//                    layer, or for both layers of a map in two when they and
-//                    their neighbours share a texture group (nms_mark_pair);
-//                    the survivors are marked in the atlas's depth buffer
+//                    layer; the survivors are marked in the atlas's depth
+//                    buffer. When a map's two layers and their neighbours
+//                    share a texture group (every map with the default two
+//                    layers per octave), nms_mark_pair marks both in one draw
+//                    from the x maxima, finishing the y direction itself, and
+//                    that group needs no max3 y pass.
 //   extrema          the exact test and the interpolation (detect/extrema.frag),
 //                    drawn with early-Z culling so only survivors are shaded
 // With Suppression::SinglePass the extrema pass runs on every sample instead
@@ -26,6 +29,8 @@
 #pragma once
 
 #include "surf/hessian.hpp"
+
+#include <algorithm>
 
 namespace glsurf {
 
@@ -46,8 +51,15 @@ class ExtremaStage {
   void run(gl::PassRunner& runner, const HessianStage& hessian);
 
   const gl::Texture& atlas() const { return atlas_; }
+  // Early-Z's marks (Depth32F, the atlas's size): 0 where the mark pass let a
+  // sample through to the extrema pass, 1 elsewhere. Tests read it.
+  const gl::Texture& marks() const { return atlas_depth_; }
   const std::vector<AtlasRect>& rects() const { return rects_; }  // octave by octave
   int maps_per_octave() const { return (config_.n_octave_layers + 1) / 2; }
+  // The last layer of map r: first_layer + 1, or first_layer for the odd one out.
+  int last_layer(const AtlasRect& r) const { return std::min(r.first_layer + 1, config_.n_octave_layers); }
+  // Whether map r's layers and their neighbours lie in one group (nms_mark_pair).
+  bool marks_as_pair(const AtlasRect& r) const;
 
  private:
   DetectorConfig config_;
@@ -57,12 +69,12 @@ class ExtremaStage {
   std::vector<AtlasRect> rects_;
   gl::Texture atlas_, atlas_depth_;
   gl::Framebuffer target_;
-  // Per octave: the x pass's scratch, and per layer group the 3x3 maxima.
+  // Per octave and layer group: the maxima along x, and the 3x3 maxima when
+  // a map marked layer by layer needs them (needs_y; else left empty).
   struct Maxima {
-    gl::Texture along_x;
-    gl::Framebuffer along_x_target;
-    std::vector<gl::Texture> groups;
-    std::vector<gl::Framebuffer> group_targets;
+    std::vector<gl::Texture> along_x, groups;
+    std::vector<gl::Framebuffer> along_x_targets, group_targets;
+    std::vector<bool> needs_y;
   };
   std::vector<Maxima> maxima_;
   // nms_mark.frag for layer l of map r (any groups).
