@@ -137,7 +137,7 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
     // threshold, >= the 3x3 maximum of its layer, > those of the layers below
     // and above (edges clamped), block inside the image; a map's sample is
     // marked if either of its layers passes. 2 layers per octave mark in pairs
-    // from the x maxima (nms_mark_pair.frag), 3 and 4 layer by layer in part.
+    // from det(H) directly (nms_mark_pair.frag), 3 and 4 layer by layer in part.
     test::headless_context();
     const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
     const gl::ShaderSource shaders = gl::ShaderSource::from_environment();

@@ -47,26 +47,24 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
     for (const HessianOctave& oct : hessian.octaves()) {
       Maxima m;
       const size_t groups = oct.det.size();
-      m.needs_y.assign(groups, false);
+      m.needed.assign(groups, false);
       for (const AtlasRect& r : rects) {
         if (r.octave != oct.octave || marks_as_pair(r)) continue;
         for (int l = r.first_layer; l <= last_layer(r); ++l) {
-          for (const int k : {l - 1, l, l + 1}) m.needs_y[static_cast<size_t>(k / 4)] = true;
+          for (const int k : {l - 1, l, l + 1}) m.needed[static_cast<size_t>(k / 4)] = true;
         }
       }
       const std::string suffix = "_o" + std::to_string(oct.octave);
-      m.along_x.resize(groups);
       m.groups.resize(groups);
+      m.group_targets.resize(groups);
+      if (std::find(m.needed.begin(), m.needed.end(), true) != m.needed.end()) {
+        m.along_x = gl::Texture(oct.grid.x, oct.grid.y, gl::Format::RGBA32F, "max3_x" + suffix);
+        m.along_x_target = gl::Framebuffer({&m.along_x}, m.along_x.label());
+      }
       for (size_t g = 0; g < groups; ++g) {
-        const std::string group = suffix + "_g" + std::to_string(g);
-        m.along_x[g] = gl::Texture(oct.grid.x, oct.grid.y, gl::Format::RGBA32F, "max3_x" + group);
-        m.along_x_targets.emplace_back(std::vector<const gl::Texture*>{&m.along_x[g]}, m.along_x[g].label());
-        if (!m.needs_y[g]) {
-          m.group_targets.emplace_back();
-          continue;
-        }
-        m.groups[g] = gl::Texture(oct.grid.x, oct.grid.y, gl::Format::RGBA32F, "max3" + group);
-        m.group_targets.emplace_back(std::vector<const gl::Texture*>{&m.groups[g]}, m.groups[g].label());
+        if (!m.needed[g]) continue;
+        m.groups[g] = gl::Texture(oct.grid.x, oct.grid.y, gl::Format::RGBA32F, "max3" + suffix + "_g" + std::to_string(g));
+        m.group_targets[g] = gl::Framebuffer({&m.groups[g]}, m.groups[g].label());
       }
       maxima.push_back(std::move(m));
     }
@@ -109,10 +107,10 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
     for (const HessianOctave& oct : hessian.octaves()) {
       const Maxima& m = maxima_[static_cast<size_t>(oct.octave)];
       for (size_t g = 0; g < oct.det.size(); ++g) {
-        runner.run("detect_max3_x", max3_, m.along_x_targets[g], {{"u_source", oct.det[g]}},
+        if (!m.needed[g]) continue;
+        runner.run("detect_max3_x", max3_, m.along_x_target, {{"u_source", oct.det[g]}},
                    {{"u_axis", glm::ivec2(1, 0)}});
-        if (!m.needs_y[g]) continue;
-        runner.run("detect_max3_y", max3_, m.group_targets[g], {{"u_source", m.along_x[g]}},
+        runner.run("detect_max3_y", max3_, m.group_targets[g], {{"u_source", m.along_x}},
                    {{"u_axis", glm::ivec2(0, 1)}});
       }
     }
@@ -127,7 +125,7 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
       if (marks_as_pair(r)) {
         const size_t g = static_cast<size_t>(l / 4);
         runner.run_depth(gl::PassRunner::DepthMode::Mark, region, "detect_nms_mark", mark_pair_, target_,
-                         {{"u_det", oct.det[g]}, {"u_max_x", m.along_x[g]}},
+                         {{"u_det", oct.det[g]}},
                          {{"u_channel", l % 4},
                           {"u_threshold", config_.hessian_threshold},
                           {"u_step", oct.step},

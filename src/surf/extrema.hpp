@@ -14,14 +14,14 @@
 // per octave, an atlas 1.5 times as wide as the image.
 //
 // Passes (Terriberry et al. 2008, III-B.2, with one early-Z round):
-//   max3 x, max3 y   the 3x3 maximum of every layer, separably (detect/max3.frag)
-//   nms_mark         threshold and 26-neighbour test in four look-ups per
-//                    layer; the survivors are marked in the atlas's depth
-//                    buffer. When a map's two layers and their neighbours
-//                    share a texture group (every map with the default two
-//                    layers per octave), nms_mark_pair marks both in one draw
-//                    from the x maxima, finishing the y direction itself, and
-//                    that group needs no max3 y pass.
+//   nms_mark         threshold and 26-neighbour test, the survivors marked in
+//                    the atlas's depth buffer. When a map's two layers and
+//                    their neighbours share a texture group (every map with
+//                    the default two layers per octave), nms_mark_pair marks
+//                    both in one draw from the 9 det(H) texels around each
+//                    sample. Otherwise each layer is marked in four look-ups
+//                    (nms_mark) from 3x3 maxima made beforehand, separably:
+//   max3 x, max3 y   the 3x3 maximum of every layer of a group (detect/max3.frag)
 //   extrema          the exact test and the interpolation (detect/extrema.frag),
 //                    drawn with early-Z culling so only survivors are shaded
 // With Suppression::SinglePass the extrema pass runs on every sample instead
@@ -69,12 +69,15 @@ class ExtremaStage {
   std::vector<AtlasRect> rects_;
   gl::Texture atlas_, atlas_depth_;
   gl::Framebuffer target_;
-  // Per octave and layer group: the maxima along x, and the 3x3 maxima when
-  // a map marked layer by layer needs them (needs_y; else left empty).
+  // Per octave: the x pass's scratch, and per layer group the 3x3 maxima,
+  // made only for groups that a map marked layer by layer needs (`needed`;
+  // maps marked as pairs take their maxima from det(H) directly).
   struct Maxima {
-    std::vector<gl::Texture> along_x, groups;
-    std::vector<gl::Framebuffer> along_x_targets, group_targets;
-    std::vector<bool> needs_y;
+    gl::Texture along_x;
+    gl::Framebuffer along_x_target;
+    std::vector<gl::Texture> groups;
+    std::vector<gl::Framebuffer> group_targets;
+    std::vector<bool> needed;
   };
   std::vector<Maxima> maxima_;
   // nms_mark.frag for layer l of map r (any groups).
