@@ -98,20 +98,28 @@ TEST_CASE("ping-pong alternates between two targets") {
   CHECK(pp.front().id() == front);
 }
 
+// A draw big enough to take measurable time: an up-sweep level of 1024 x 1024.
+struct TimedDraw {
+  gl::Program program{gl::ShaderSource::embedded(), "common/fullscreen.vert", "integral/scan_up.frag"};
+  gl::Texture source{2048, 1024, gl::Format::R32UI, "source"};
+  gl::Texture out{1024, 1024, gl::Format::R32UI, "out"};
+  gl::Framebuffer target{{&out}, "out"};
+  void run(gl::PassRunner& runner, const char* name) const {
+    runner.run(name, program, target, {{"u_source", source}}, {{"u_axis", glm::ivec2(1, 0)}});
+  }
+};
+
 TEST_CASE("a GPU timer measures real draws: more than zero, not more than the wall clock allows") {
   test::headless_context();
   gl::PassRunner runner;
-  gl::Program program(gl::ShaderSource::embedded(), "common/fullscreen.vert", "integral/scan_up.frag");
-  gl::Texture source(2048, 1024, gl::Format::R32UI, "source");
-  gl::Texture out(1024, 1024, gl::Format::R32UI, "out");
-  gl::Framebuffer target({&out}, "out");
+  const TimedDraw draw;
   gl::GpuTimer timer;
   for (int frame = 0; frame < 3; ++frame) {  // the first query of a context is the suspicious one
     glFinish();
     const auto t0 = std::chrono::steady_clock::now();
     timer.begin();
     for (int i = 0; i < 4; ++i) {
-      runner.run("integral_scan_up", program, target, {{"u_source", source}}, {{"u_axis", glm::ivec2(1, 0)}});
+      draw.run(runner, "integral_scan_up");
     }
     timer.end();
     glFinish();
@@ -122,6 +130,41 @@ TEST_CASE("a GPU timer measures real draws: more than zero, not more than the wa
     CHECK(gpu <= wall * 2 + 5);  // loose: a busy 2-core machine; catches bogus values like uptime
   }
   CHECK_THROWS_AS(timer.end(), std::logic_error);
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+TEST_CASE("profiling per pass: timers always, the wall clock between finishes only when asked, totals per name") {
+  test::headless_context();
+  gl::PassRunner runner;
+  const TimedDraw draw;
+  for (const bool finish : {false, true}) {
+    runner.set_profiling(true, finish);
+    glFinish();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < 3; ++i) draw.run(runner, "integral_scan_up");
+    draw.run(runner, "other");
+    glFinish();
+    const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const auto profile = runner.take_profile();
+    runner.set_profiling(false);
+    INFO("finish " << finish << ": frame wall " << wall << " ms");
+    REQUIRE(profile.size() == 2);
+    CHECK(profile[0].name == "integral_scan_up");
+    CHECK(profile[0].count == 3);
+    CHECK(profile[1].count == 1);
+    double walls = 0;
+    for (const auto& p : profile) {
+      CHECK(p.milliseconds > 0.0);
+      if (finish) {
+        CHECK(p.wall_milliseconds > 0.0);
+      } else {
+        CHECK(p.wall_milliseconds == 0.0);
+      }
+      walls += p.wall_milliseconds;
+    }
+    CHECK(walls <= wall);  // intervals within the frame, one after the other
+    CHECK(runner.take_profile().empty());
+  }
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
 

@@ -3,6 +3,7 @@
 #include "gl/error.hpp"
 #include "gl/gl.hpp"
 
+#include <chrono>
 #include <utility>
 
 namespace glsurf::gl {
@@ -22,7 +23,7 @@ PassRunner::PassRunner() : check_every_pass_(kCheckEveryPassDefault) {
 PassRunner::PassRunner(PassRunner&& other) noexcept
     : vao_(std::exchange(other.vao_, 0)), max_units_(other.max_units_),
       check_every_pass_(other.check_every_pass_), passes_run_(other.passes_run_),
-      profiling_(other.profiling_), queries_(std::move(other.queries_)),
+      profiling_(other.profiling_), finish_each_pass_(other.finish_each_pass_), queries_(std::move(other.queries_)),
       pending_(std::move(other.pending_)), settle_texture_(std::move(other.settle_texture_)),
       settle_target_(std::move(other.settle_target_)) {
   other.queries_.clear();
@@ -37,6 +38,7 @@ PassRunner& PassRunner::operator=(PassRunner&& other) noexcept {
     passes_run_ = other.passes_run_;
     if (!queries_.empty()) glDeleteQueries(static_cast<GLsizei>(queries_.size()), queries_.data());
     profiling_ = other.profiling_;
+    finish_each_pass_ = other.finish_each_pass_;
     queries_ = std::move(other.queries_);
     pending_ = std::move(other.pending_);
     other.queries_.clear();
@@ -51,8 +53,9 @@ PassRunner::~PassRunner() {
   if (!queries_.empty()) glDeleteQueries(static_cast<GLsizei>(queries_.size()), queries_.data());
 }
 
-void PassRunner::set_profiling(bool on) {
+void PassRunner::set_profiling(bool on, bool finish_each_pass) {
   profiling_ = on;
+  finish_each_pass_ = on && finish_each_pass;
   if (!on) pending_.clear();
 }
 
@@ -67,13 +70,14 @@ void PassRunner::after_transfer() {
 
 std::vector<PassRunner::PassTime> PassRunner::take_profile() {
   std::vector<PassTime> out;
-  for (const auto& [name, query] : pending_) {
+  for (const Pending& p : pending_) {
     GLuint64 ns = 0;
-    glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+    glGetQueryObjectui64v(p.query, GL_QUERY_RESULT, &ns);
     auto it = out.begin();
-    while (it != out.end() && it->name != name) ++it;
-    if (it == out.end()) it = out.insert(out.end(), PassTime{name, 0.0, 0});
+    while (it != out.end() && it->name != p.name) ++it;
+    if (it == out.end()) it = out.insert(out.end(), PassTime{p.name, 0.0, 0.0, 0});
     it->milliseconds += static_cast<double>(ns) * 1e-6;
+    it->wall_milliseconds += p.wall_milliseconds;
     ++it->count;
   }
   pending_.clear();
@@ -290,10 +294,17 @@ void PassRunner::draw(const Region& region, const char* name, const Program& pro
       glGenQueries(1, &queries_.back());
     }
     const GLuint query = queries_[pending_.size()];
-    pending_.emplace_back(name, query);
+    if (finish_each_pass_) glFinish();
+    const auto start = std::chrono::steady_clock::now();
     glBeginQuery(GL_TIME_ELAPSED, query);
     glDrawArraysInstanced(state.mode, 0, state.vertices, state.instances);
     glEndQuery(GL_TIME_ELAPSED);
+    double wall = 0;
+    if (finish_each_pass_) {
+      glFinish();
+      wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    }
+    pending_.push_back({name, query, wall});
   } else {
     glDrawArraysInstanced(state.mode, 0, state.vertices, state.instances);
   }

@@ -102,16 +102,23 @@ class PassRunner {
 
   void set_check_every_pass(bool on) { check_every_pass_ = on; }
 
-  // Per-pass GPU timing: while on, every pass runs inside its own
-  // GL_TIME_ELAPSED query (so no other timer may be running). take_profile()
-  // waits for the results and returns the total per pass name, in the order the
-  // names first ran, then clears them.
+  // Per-pass timing: while on, every pass runs inside its own
+  // GL_TIME_ELAPSED query (so no other timer may be running); with
+  // finish_each_pass, also between two glFinish calls whose wall-clock
+  // interval is recorded. take_profile() waits for the results and returns the
+  // totals per pass name, in the order the names first ran, then clears them.
+  // The finishes serialise the passes, so such frames are slower than others:
+  // time whole frames separately. Why a second clock: llvmpipe's queries read
+  // far too little for the passes drawn into the candidate atlas (about 1 ms
+  // for NMS marking and interpolation that take about 25 ms between finishes
+  // at 640 x 480), while on a real GPU the finishes add their own overhead.
   struct PassTime {
     std::string name;
-    double milliseconds = 0;
+    double milliseconds = 0;       // GL_TIME_ELAPSED
+    double wall_milliseconds = 0;  // glFinish to glFinish around the pass (0 unless finish_each_pass)
     int count = 0;
   };
-  void set_profiling(bool on);
+  void set_profiling(bool on, bool finish_each_pass = false);
   std::vector<PassTime> take_profile();
   bool check_every_pass() const { return check_every_pass_; }
   std::uint64_t passes_run() const { return passes_run_; }
@@ -133,9 +140,14 @@ class PassRunner {
   int max_units_ = 0;
   bool check_every_pass_ = false;
   std::uint64_t passes_run_ = 0;
-  bool profiling_ = false;
+  bool profiling_ = false, finish_each_pass_ = false;
   std::vector<unsigned> queries_;                           // pool, grown on first use
-  std::vector<std::pair<std::string, unsigned>> pending_;  // (name, query) this frame
+  struct Pending {
+    std::string name;
+    unsigned query;
+    double wall_milliseconds;
+  };
+  std::vector<Pending> pending_;  // this frame's timed passes
   Texture settle_texture_;  // after_transfer()'s 1x1 target
   Framebuffer settle_target_;
 };
