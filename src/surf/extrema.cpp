@@ -11,6 +11,7 @@ ExtremaStage::ExtremaStage(const gl::ShaderSource& shaders, const DetectorConfig
     : config_(config),
       suppression_(suppression),
       program_(shaders, "common/fullscreen.vert", "detect/extrema.frag"),
+      pair_program_(shaders, "common/fullscreen.vert", "detect/extrema.frag", {"PAIR"}),
       max3_(shaders, "common/fullscreen.vert", "detect/max3.frag"),
       mark_(shaders, "common/fullscreen.vert", "detect/nms_mark.frag"),
       mark_pair_(shaders, "common/fullscreen.vert", "detect/nms_mark_pair.frag") {}
@@ -135,6 +136,21 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
       } else {
         for (int k = l; k <= last; ++k) mark_layer(runner, oct, m, r, k);
       }
+    }
+    if (early_z && marks_as_pair(r)) {  // both layers in one draw over the marks
+      const int l = r.first_layer;
+      const size_t g = static_cast<size_t>(l / 4);
+      runner.run_depth(gl::PassRunner::DepthMode::Cull, region, "detect_extrema", pair_program_, target_,
+                       {{"u_below", oct.det[g]}, {"u_mid", oct.det[g]}, {"u_above", oct.det[g]}, {"u_trace", oct.trace[g]}},
+                       {{"u_channels", glm::ivec3(l % 4 - 1, l % 4, l % 4 + 1)},
+                        {"u_threshold", config_.hessian_threshold},
+                        {"u_step", oct.step},
+                        {"u_filters", glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l),
+                                                 filter_size(r.octave, l + 1))},
+                        {"u_next_filter", filter_size(r.octave, l + 2)},
+                        {"u_image_size", glm::ivec2(width_, height_)},
+                        {"u_origin", glm::ivec2(r.x, r.y)}});
+      continue;
     }
     const auto depth = early_z ? gl::PassRunner::DepthMode::Cull : gl::PassRunner::DepthMode::Off;
     for (int l = r.first_layer; l <= last; ++l) {

@@ -23,7 +23,8 @@
 //                    (nms_mark) from 3x3 maxima made beforehand, separably:
 //   max3 x, max3 y   the 3x3 maximum of every layer of a group (detect/max3.frag)
 //   extrema          the exact test and the interpolation (detect/extrema.frag),
-//                    drawn with early-Z culling so only survivors are shaded
+//                    drawn with early-Z culling so only survivors are shaded;
+//                    one draw per map for maps marked as pairs, else per layer
 // With Suppression::SinglePass the extrema pass runs on every sample instead
 // (the oracle and baseline).
 #pragma once
@@ -64,7 +65,7 @@ class ExtremaStage {
  private:
   DetectorConfig config_;
   Suppression suppression_;
-  gl::Program program_, max3_, mark_, mark_pair_;
+  gl::Program program_, pair_program_, max3_, mark_, mark_pair_;
   int width_ = 0, height_ = 0;
   std::vector<AtlasRect> rects_;
   gl::Texture atlas_, atlas_depth_;
