@@ -85,7 +85,9 @@ TEST_CASE("2-D integral is exact whatever the switch-over threshold T0") {
 
 TEST_CASE("both integral methods are exact whatever the scan radix, at the radix's group boundaries") {
   // Lengths of r - 1, r, r + 1, r^2 and r^2 + 1 along an axis put the last
-  // entry (the total) at a group's end, past it, and one level up.
+  // entry (the total) at a group's end, past it, and one level up; the 2-D
+  // method (T0 = 0: it recurses to 1 x 1) scans its levels' half-sums, whose
+  // lengths are halved, so twice those lengths reach the same boundaries there.
   test::headless_context();
   gl::PassRunner runner;
   runner.set_check_every_pass(true);
@@ -93,18 +95,19 @@ TEST_CASE("both integral methods are exact whatever the scan radix, at the radix
   unsigned seed = 200;
   for (const int r : {2, 3, 5, 16, 64}) {
     for (const IntegralMethod method : {IntegralMethod::Blelloch2D, IntegralMethod::Blelloch1D}) {
-      IntegralStage stage(shaders, {method, 64, r});
-      for (const Size s : {Size{r, r}, Size{r - 1, r + 1}, Size{r * r, 1}, Size{1, r * r + 1},
-                           Size{r * r + 1, r * r - 1}, Size{97, 61}}) {
+      IntegralStage stage(shaders, {method, 0, r});
+      const int k = method == IntegralMethod::Blelloch2D ? 2 : 1;
+      for (const Size s : {Size{k * r, k * r}, Size{k * (r - 1), k * (r + 1)}, Size{k * r * r, 3},
+                           Size{3, k * r * r + k}, Size{k * r * r + k, k * (r + 1)}, Size{97, 61}}) {
         const GrayImage image = test::random_image(s.w, s.h, seed++);
         INFO("radix " << r << ", " << std::string(to_string(method)) << ", size " << s.w << "x" << s.h);
         CHECK(test::first_difference(gpu_integral(stage, runner, image), cpu::integral_image(image)) == "");
       }
     }
   }
-  // A scan of n entries takes ceil(log_r n) up-sweep levels and one more
-  // down-sweep level: 640 -> 160 -> 40 -> 10 -> 3 and 480 -> 120 -> 30 -> 8
-  // -> 2 at radix 4 are 9 draws per axis.
+  // A scan of n > 1 entries takes ceil(log_r n) - 1 up-sweep draws and one
+  // more down-sweep draw: 640 -> 160 -> 40 -> 10 -> 3 and 480 -> 120 -> 30
+  // -> 8 -> 2 at radix 4 are 4 + 5 draws per axis.
   IntegralStage one_d(shaders, {IntegralMethod::Blelloch1D, 8192, 4});
   one_d.configure(640, 480);
   CHECK(one_d.passes_per_run() == 18);

@@ -32,7 +32,9 @@ void main() {
   // As max3.frag: neighbours beyond the edge are left out (clamped onto p's row or column).
   vec4 m = det;
   for (int dy = -1; dy <= 1; ++dy) {
-    for (int dx = -1; dx <= 1; ++dx) m = max(m, texelFetch(u_det, clamp(p + ivec2(dx, dy), ivec2(0), last), 0));
+    for (int dx = -1; dx <= 1; ++dx) {
+      if (dx != 0 || dy != 0) m = max(m, texelFetch(u_det, clamp(p + ivec2(dx, dy), ivec2(0), last), 0));
+    }
   }
   int c = u_channel;
   bool first = survives(p, u_largest_filters.x, det[c], m[c - 1], m[c], m[c + 1]);

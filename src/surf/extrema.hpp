@@ -53,7 +53,8 @@ class ExtremaStage {
 
   const gl::Texture& atlas() const { return atlas_; }
   // Early-Z's marks (Depth32F, the atlas's size): 0 where the mark pass let a
-  // sample through to the extrema pass, 1 elsewhere. Tests read it.
+  // sample through to the extrema pass, 1 elsewhere; with
+  // Suppression::SinglePass never written. Tests read it.
   const gl::Texture& marks() const { return atlas_depth_; }
   const std::vector<AtlasRect>& rects() const { return rects_; }  // octave by octave
   int maps_per_octave() const { return (config_.n_octave_layers + 1) / 2; }

@@ -18,11 +18,12 @@
 //   Blelloch1D  the baseline: a Blelloch scan along every row, then along
 //               every column of the result.
 //
-// The 1-D scans (both methods) have radix `scan_radix`: each up-sweep level
-// sums that many entries and each down-sweep level adds up to radix - 1 of
-// them to its group's prefix, so a scan of n entries takes
-// 2 ceil(log_radix n) + 1 draws or fewer. Radix 2 is Blelloch's (and the
-// paper's) scan; a larger one trades draws for look-ups per texel.
+// The 1-D scans (both methods) have radix `scan_radix` (r): each up-sweep
+// level sums r entries, until at most r are left; each down-sweep level adds
+// up to r - 1 of them to its group's prefix (the top level, one group, up to
+// r). A scan of n > 1 entries takes 2 ceil(log_r n) - 1 draws, one for n = 1.
+// Radix 2 is Blelloch's (and the paper's) scan; a larger one trades draws for
+// look-ups per texel.
 //
 // Parameters
 //   | field       | default | meaning                                              |
