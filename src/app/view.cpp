@@ -340,7 +340,11 @@ int view(Args args) {
     detect_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     {
       // Per-stage GPU time of this frame; a value longer than the whole
-      // detection is a timer artefact (llvmpipe) and is shown as n/a.
+      // detection is a timer artefact (llvmpipe) and is shown as n/a. So is
+      // the suppression stage on llvmpipe, whose queries read about 1 ms for
+      // passes drawn into the candidate atlas that take about 25 ms at
+      // 640 x 480 (README, "What llvmpipe rewards").
+      const bool atlas_timers_under_read = renderer_name.find("llvmpipe") != std::string::npos;
       const char* stages[][2] = {{"integral_", "integral"}, {"hessian_", "hessian"}, {"detect_", "nms"},
                                  {"select_", "select"},     {"compact_", "list"},    {"describe_", "describe"},
                                  {"match_", "match"}};
@@ -350,7 +354,7 @@ int view(Args args) {
         for (int i = 0; i < 7; ++i) {
           if (p.name.rfind(stages[i][0], 0) == 0) {
             ms[i] += p.milliseconds;
-            bogus[i] = bogus[i] || p.milliseconds > detect_ms;
+            bogus[i] = bogus[i] || p.milliseconds > detect_ms || (i == 2 && atlas_timers_under_read);
           }
         }
       }
