@@ -159,8 +159,7 @@ int bench_integral(Args& args) {
   IntegralStage two_d(shaders, {IntegralMethod::Blelloch2D, top_pixels, radix});
   IntegralStage one_d(shaders, {IntegralMethod::Blelloch1D, top_pixels, radix});
 
-  const bool software = info.renderer.find("llvmpipe") != std::string::npos ||
-                        info.renderer.find("softpipe") != std::string::npos;
+  const bool software = info.software();
   std::printf("glsurf bench integral — %s, %s (%s)%s\n", info.renderer.c_str(), info.version.c_str(),
               gl::to_string(info.path),
               software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
@@ -247,7 +246,7 @@ int bench_detect(Args& args) {
   const GrayImage photo = load_gray(image_path);
   gl::Context ctx = gl::Context::headless();
   const gl::ContextInfo& info = ctx.info();
-  const bool software = info.renderer.find("llvmpipe") != std::string::npos;
+  const bool software = info.software();
   std::printf("glsurf bench detect — %s, %s (%s)%s\n", info.renderer.c_str(), info.version.c_str(),
               gl::to_string(info.path),
               software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
@@ -342,7 +341,7 @@ int bench_describe(Args& args) {
   const GrayImage photo = load_gray(image_path);
   gl::Context ctx = gl::Context::headless();
   const gl::ContextInfo& info = ctx.info();
-  const bool software = info.renderer.find("llvmpipe") != std::string::npos;
+  const bool software = info.software();
   std::printf("glsurf bench describe — %s, %s%s\n", info.renderer.c_str(), info.version.c_str(),
               software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
   std::printf("  %s descriptors; median of %d runs after %d warm-up; GPU = timer queries, wall = glFinish to\n"
@@ -420,7 +419,7 @@ int bench_match(Args& args) {
   const std::vector<int> sizes = int_list("--sizes", sizes_text, 65536);
   gl::Context ctx = gl::Context::headless();
   const gl::ContextInfo& info = ctx.info();
-  const bool software = info.renderer.find("llvmpipe") != std::string::npos;
+  const bool software = info.software();
   std::printf("glsurf bench match — %s, %s%s\n", info.renderer.c_str(), info.version.c_str(),
               software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
   std::printf("  m x m two nearest neighbours, 64-D random unit descriptors, one direction, no sign filter;\n"
@@ -482,7 +481,7 @@ int bench_all(Args& args) {
   const GrayImage photo = load_gray(image_path);
   gl::Context ctx = gl::Context::headless();
   const gl::ContextInfo& info = ctx.info();
-  const bool software = info.renderer.find("llvmpipe") != std::string::npos;
+  const bool software = info.software();
   std::printf("glsurf bench — %s, %s, %s%s\n", info.vendor.c_str(), info.renderer.c_str(), info.version.c_str(),
               software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
   // llvmpipe's timer queries read far too little for some passes (those

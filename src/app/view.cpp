@@ -344,7 +344,7 @@ int view(Args args) {
       // the suppression stage on llvmpipe, whose queries read about 1 ms for
       // passes drawn into the candidate atlas that take about 25 ms at
       // 640 x 480 (README, "What llvmpipe rewards").
-      const bool atlas_timers_under_read = renderer_name.find("llvmpipe") != std::string::npos;
+      const bool atlas_timers_under_read = context.info().software();
       const char* stages[][2] = {{"integral_", "integral"}, {"hessian_", "hessian"}, {"detect_", "nms"},
                                  {"select_", "select"},     {"compact_", "list"},    {"describe_", "describe"},
                                  {"match_", "match"}};

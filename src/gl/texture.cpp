@@ -85,8 +85,7 @@ Texture Texture::buffer(int texels, Format format, std::string label) {
   GLSURF_EXPECTS(format == Format::RGBA32F || format == Format::RGBA32UI || format == Format::R32UI,
                  "buffer texture '" + label + "' must be RGBA32F, RGBA32UI or R32UI");
   check_gl_errors("before creating buffer texture '" + label + "'");
-  GLint max_texels = 0;
-  glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
+  const int max_texels = max_buffer_texels();
   if (max_texels == 0) throw Error("cannot create buffer texture '" + label + "': no current OpenGL context");
   if (texels > max_texels) {
     throw Error("buffer texture '" + label + "' of " + std::to_string(texels) +

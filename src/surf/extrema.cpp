@@ -120,26 +120,17 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
     const HessianOctave& oct = hessian.octaves()[static_cast<size_t>(r.octave)];
     const int last = last_layer(r);
     const gl::PassRunner::Region region{r.x, r.y, r.width, r.height};
-    if (early_z) {
-      const Maxima& m = maxima_[static_cast<size_t>(r.octave)];
-      const int l = r.first_layer;
-      if (marks_as_pair(r)) {
-        const size_t g = static_cast<size_t>(l / 4);
-        runner.run_depth(gl::PassRunner::DepthMode::Mark, region, "detect_nms_mark", mark_pair_, target_,
-                         {{"u_det", oct.det[g]}},
-                         {{"u_channel", l % 4},
-                          {"u_threshold", config_.hessian_threshold},
-                          {"u_step", oct.step},
-                          {"u_largest_filters", glm::ivec2(filter_size(r.octave, l + 1), filter_size(r.octave, l + 2))},
-                          {"u_image_size", glm::ivec2(width_, height_)},
-                          {"u_origin", glm::ivec2(r.x, r.y)}});
-      } else {
-        for (int k = l; k <= last; ++k) mark_layer(runner, oct, m, r, k);
-      }
-    }
-    if (early_z && marks_as_pair(r)) {  // both layers in one draw over the marks
+    if (early_z && marks_as_pair(r)) {  // both layers: one mark, one interpolation over the marks
       const int l = r.first_layer;
       const size_t g = static_cast<size_t>(l / 4);
+      runner.run_depth(gl::PassRunner::DepthMode::Mark, region, "detect_nms_mark", mark_pair_, target_,
+                       {{"u_det", oct.det[g]}},
+                       {{"u_channel", l % 4},
+                        {"u_threshold", config_.hessian_threshold},
+                        {"u_step", oct.step},
+                        {"u_largest_filters", glm::ivec2(filter_size(r.octave, l + 1), filter_size(r.octave, l + 2))},
+                        {"u_image_size", glm::ivec2(width_, height_)},
+                        {"u_origin", glm::ivec2(r.x, r.y)}});
       runner.run_depth(gl::PassRunner::DepthMode::Cull, region, "detect_extrema", pair_program_, target_,
                        {{"u_below", oct.det[g]}, {"u_mid", oct.det[g]}, {"u_above", oct.det[g]}, {"u_trace", oct.trace[g]}},
                        {{"u_channels", glm::ivec3(l % 4 - 1, l % 4, l % 4 + 1)},
@@ -151,6 +142,10 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
                         {"u_image_size", glm::ivec2(width_, height_)},
                         {"u_origin", glm::ivec2(r.x, r.y)}});
       continue;
+    }
+    if (early_z) {
+      const Maxima& m = maxima_[static_cast<size_t>(r.octave)];
+      for (int l = r.first_layer; l <= last; ++l) mark_layer(runner, oct, m, r, l);
     }
     const auto depth = early_z ? gl::PassRunner::DepthMode::Cull : gl::PassRunner::DepthMode::Off;
     for (int l = r.first_layer; l <= last; ++l) {
