@@ -13,9 +13,9 @@
 // Output:   location 0: (sum dx, sum dy, sum |dx|, sum |dy|), RGBA32F; with
 //           EXTENDED, OpenCV's 8 values: location 0 (sum dx, sum |dx|) for
 //           dy >= 0 then for dy < 0, location 1 (sum dy, sum |dy|) for dx >= 0
-//           then for dx < 0. Blocks of 16 texels per keypoint, sub-regions
-//           row by row. Not yet normalised.
-// Viewport: ceil(count * 16 / 1024) rows of 1024.
+//           then for dx < 0. A 4 x 4 tile per keypoint (common/blocks.glsl),
+//           texel (u, v) of it sub-region (u, v). Not yet normalised.
+// Viewport: ceil(count / 256) rows of tiles, 1024 wide.
 #include "common/precision.glsl"
 
 uniform sampler2D u_list;
@@ -31,7 +31,7 @@ layout(location = 1) out vec4 o_second;
 #include "common/haar.glsl"
 
 void main() {
-  ivec2 kr = block_of(ivec2(gl_FragCoord.xy), 16);
+  ivec2 kr = tile_of(ivec2(gl_FragCoord.xy), ivec2(4));
   vec4 first = vec4(0.0), second = vec4(0.0);
   if (kr.x < u_count) {
     vec4 k = texelFetch(u_list, texel_of(kr.x), 0);

@@ -1,11 +1,13 @@
 #version 330 core
 // describe/normalize.frag — L2 normalisation of each descriptor: every texel
-// of a keypoint's 16-texel block (and of the second block with EXTENDED)
-// divided by the norm of the whole descriptor.
+// of a keypoint's 4 x 4 tile (and of the second tile with EXTENDED) divided
+// by the norm of the whole descriptor, and written as a run of 16 texels,
+// sub-regions row by row (common/blocks.glsl), the layout readers expect.
 //
 // Inputs:   u_first_half (and u_second_half with EXTENDED)  descriptor.frag output
 // Uniform:  u_count
-// Output:   the same layout, normalised (a zero descriptor stays zero).
+// Output:   blocks of 16 texels per keypoint, normalised (a zero descriptor
+//           stays zero).
 // Viewport: ceil(count * 16 / 1024) rows of 1024.
 #include "common/precision.glsl"
 
@@ -31,17 +33,17 @@ void main() {
   if (kr.x >= u_count) return;
   float sum = 0.0;
   for (int r = 0; r < 16; ++r) {
-    vec4 a = texelFetch(u_first_half, texel_of(kr.x * 16 + r), 0);
+    vec4 a = texelFetch(u_first_half, tile_texel(kr.x, r, ivec2(4)), 0);
     sum += dot(a, a);
 #ifdef EXTENDED
-    vec4 b = texelFetch(u_second_half, texel_of(kr.x * 16 + r), 0);
+    vec4 b = texelFetch(u_second_half, tile_texel(kr.x, r, ivec2(4)), 0);
     sum += dot(b, b);
 #endif
   }
   float scale = sum > 0.0 ? inversesqrt(sum) : 0.0;
-  ivec2 self = ivec2(gl_FragCoord.xy);
-  o_first = texelFetch(u_first_half, self, 0) * scale;
+  ivec2 own = tile_texel(kr.x, kr.y, ivec2(4));
+  o_first = texelFetch(u_first_half, own, 0) * scale;
 #ifdef EXTENDED
-  o_second = texelFetch(u_second_half, self, 0) * scale;
+  o_second = texelFetch(u_second_half, own, 0) * scale;
 #endif
 }

@@ -14,19 +14,32 @@ constexpr int kWidth = 1024;  // shaders/common/blocks.glsl
 static_assert(cpu::kOrientationCandidates % 8 == 0, "orient_windows takes 8 candidates at once");
 constexpr int kWindowTexels = cpu::kOrientationCandidates / 8;
 static_assert(kWidth % kWindowTexels == 0, "orient_windows blocks must tile the rows");
-// orient_samples: blocks of kSampleBlock texels per keypoint, kOrientationSamples used.
-constexpr int kSampleBlock = 256;
-static_assert(cpu::kOrientationSamples <= kSampleBlock && kWidth % kSampleBlock == 0,
-              "orientation samples must fit their blocks, and the blocks tile the rows");
+// Tiles (shaders/common/blocks.glsl): texels per keypoint across and down.
+struct Tile {
+  int width, height;
+};
+// orient_samples: kOrientationSamples used.
+constexpr Tile kSampleTile{16, 16};
+static_assert(cpu::kOrientationSamples <= kSampleTile.width * kSampleTile.height && kWidth % kSampleTile.width == 0,
+              "orientation samples must fit their tiles, and the tiles the rows");
+// descriptor (before normalize): one texel per sub-region.
+constexpr Tile kDescriptorTile{4, 4};
 
+// Rows of a texture with `texels` texels per keypoint in runs, or with
+// `count` keypoints in tiles.
 int rows_for(int texels) { return std::max(1, (texels + kWidth - 1) / kWidth); }
+int tile_rows(int count, Tile tile) {
+  const int per_row = kWidth / tile.width;
+  return std::max(1, (count + per_row - 1) / per_row) * tile.height;
+}
 
 std::vector<std::string> extended_define(const DetectorConfig& config) {
   return config.extended ? std::vector<std::string>{"EXTENDED"} : std::vector<std::string>{};
 }
 
 std::vector<std::string> sample_defines() {
-  return {"SAMPLES " + std::to_string(cpu::kOrientationSamples), "SAMPLE_BLOCK " + std::to_string(kSampleBlock)};
+  return {"SAMPLES " + std::to_string(cpu::kOrientationSamples), "SAMPLE_TILE ivec2(" + std::to_string(kSampleTile.width) + ", " +
+                                                                   std::to_string(kSampleTile.height) + ")"};
 }
 
 // The CPU reference's lattice, in its order: texel n = point n (i, j).
@@ -55,7 +68,7 @@ DescribeStage::DescribeStage(const gl::ShaderSource& shaders, const DetectorConf
 void DescribeStage::configure(int capacity) {
   GLSURF_EXPECTS(capacity > 0, "capacity must be positive");
   const int chunk = std::min(capacity, kChunk);
-  gl::Texture samples(kWidth, rows_for(chunk * kSampleBlock), gl::Format::RGBA32F, "orient_samples");
+  gl::Texture samples(kWidth, tile_rows(chunk, kSampleTile), gl::Format::RGBA32F, "orient_samples");
   gl::Texture windows(kWidth, rows_for(chunk * kWindowTexels), gl::Format::RGBA32F, "orient_windows");
   gl::Texture angles(kWidth, rows_for(capacity), gl::Format::R32F, "angles");
   gl::Texture order(kWidth, rows_for(capacity), gl::Format::R32F, "keypoint_order");
@@ -63,7 +76,8 @@ void DescribeStage::configure(int capacity) {
   gl::Texture raw[2], normalised[2];
   std::vector<const gl::Texture*> raw_list, final_list;
   for (int h = 0; h < halves; ++h) {
-    raw[h] = gl::Texture(kWidth, rows_for(capacity * 16), gl::Format::RGBA32F, "descriptors_raw_" + std::to_string(h));
+    raw[h] = gl::Texture(kWidth, tile_rows(capacity, kDescriptorTile), gl::Format::RGBA32F,
+                         "descriptors_raw_" + std::to_string(h));
     normalised[h] = gl::Texture(kWidth, rows_for(capacity * 16), gl::Format::RGBA32F, "descriptors_" + std::to_string(h));
     raw_list.push_back(&raw[h]);
     final_list.push_back(&normalised[h]);
@@ -161,7 +175,8 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
   }
   for (int first = 0; first < count; first += kChunk) {
     const int n = std::min(kChunk, count - first);
-    runner.run_in(rows(n * kSampleBlock), "describe_orient_samples", samples_, samples_target_,
+    const gl::PassRunner::Region sample_rows{0, 0, kWidth, tile_rows(n, kSampleTile)};
+    runner.run_in(sample_rows, "describe_orient_samples", samples_, samples_target_,
                   {{"u_list", list}, {"u_quads", quads()}, {"u_lattice", lattice_}},
                   {{"u_count", n},
                    {"u_first", first},
@@ -170,8 +185,7 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
                    {"u_offset", static_cast<float>(cpu::kOrientationOffset)}});
     const gl::Texture* samples = &orient_samples_;
     if (orient_samples_linear_) {
-      const int sample_rows = rows_for(n * kSampleBlock);
-      orient_samples_linear_.copy_rows(orient_samples_, 0, sample_rows);
+      orient_samples_linear_.copy_rows(orient_samples_, 0, sample_rows.height);
       runner.after_transfer();
       samples = &orient_samples_linear_;
     }
@@ -194,18 +208,16 @@ void DescribeStage::run(gl::PassRunner& runner, const gl::Texture& list, const g
   if (count == 0) return;
   regroup(runner, integral);
   orient_passes(runner, list, count);
-  const auto rows = [](int texels) { return gl::PassRunner::Region{0, 0, kWidth, rows_for(texels)}; };
+  const gl::PassRunner::Region tiles{0, 0, kWidth, tile_rows(count, kDescriptorTile)};
+  const gl::PassRunner::Region runs{0, 0, kWidth, rows_for(count * 16)};
+  runner.run_in(tiles, "describe_descriptor", describe_, raw_target_,
+                {{"u_list", list}, {"u_angles", angles_}, {"u_quads", quads()}},
+                {{"u_count", count}, {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())}});
   if (config_.extended) {
-    runner.run_in(rows(count * 16), "describe_descriptor", describe_, raw_target_,
-                  {{"u_list", list}, {"u_angles", angles_}, {"u_quads", quads()}},
-                  {{"u_count", count}, {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())}});
-    runner.run_in(rows(count * 16), "describe_normalize", normalize_, final_target_,
+    runner.run_in(runs, "describe_normalize", normalize_, final_target_,
                   {{"u_first_half", raw_[0]}, {"u_second_half", raw_[1]}}, {{"u_count", count}});
   } else {
-    runner.run_in(rows(count * 16), "describe_descriptor", describe_, raw_target_,
-                  {{"u_list", list}, {"u_angles", angles_}, {"u_quads", quads()}},
-                  {{"u_count", count}, {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())}});
-    runner.run_in(rows(count * 16), "describe_normalize", normalize_, final_target_, {{"u_first_half", raw_[0]}},
+    runner.run_in(runs, "describe_normalize", normalize_, final_target_, {{"u_first_half", raw_[0]}},
                   {{"u_count", count}});
   }
   gl::check_gl_errors("describe");
