@@ -19,7 +19,9 @@ struct Tile {
   int width, height;
 };
 // orient_samples: kOrientationSamples used.
-constexpr Tile kSampleTile{16, 16};
+// 64 x 4 rather than 16 x 16: orient_windows and orient_best stream through
+// a keypoint's samples, and read 4 runs of 64 texels faster than 16 of 16.
+constexpr Tile kSampleTile{64, 4};
 static_assert(cpu::kOrientationSamples <= kSampleTile.width * kSampleTile.height && kWidth % kSampleTile.width == 0,
               "orientation samples must fit their tiles, and the tiles the rows");
 // descriptor (before normalize): one texel per sub-region.
