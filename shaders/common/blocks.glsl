@@ -5,19 +5,18 @@
 //   runs   a texture with B texels per keypoint (B divides 1024) puts
 //          keypoint k's texel i at linear index k * B + i (block_of,
 //          texel_of);
-//   tiles  for passes whose fragments gather from the integral image around
-//          their keypoint, its texels form a size.x x size.y rectangle
-//          (size.x divides 1024; 1024 / size.x tiles per row of tiles), texel
-//          i of it at (i % size.x, i / size.x) (tile_of, tile_texel). Fragments
-//          shaded together (llvmpipe shades 4 x 4 blocks; a GPU's warp
-//          covers a few 2 x 2 quads) then belong to one keypoint and read
-//          nearby memory; with runs, the rows of such a block belong to
-//          keypoints a texture row apart.
+//   tiles  for a pass whose fragments gather from the integral image around
+//          their keypoint (describe/descriptor.frag), a side x side square
+//          per keypoint (side divides 1024; 1024 / side squares per row of
+//          squares), texel i of it at (i % side, i / side) (tile_of,
+//          tile_texel). Fragments shaded together (llvmpipe shades 4 x 4
+//          blocks; a GPU's warp covers a few 2 x 2 quads) then belong to one
+//          keypoint and read nearby memory; with runs, the rows of such a
+//          block belong to keypoints a texture row apart.
 
 const int kListWidth = 1024;  // CompactStage::kListWidth
 
 ivec2 texel_of(int linear) { return ivec2(linear % kListWidth, linear / kListWidth); }
-int linear_of(ivec2 texel) { return texel.y * kListWidth + texel.x; }
 
 // (keypoint, index in its block) of the current fragment.
 ivec2 block_of(ivec2 frag, int block) {
@@ -26,13 +25,13 @@ ivec2 block_of(ivec2 frag, int block) {
 }
 
 // (keypoint, index in its tile) of the current fragment.
-ivec2 tile_of(ivec2 frag, ivec2 size) {
-  ivec2 tile = frag / size, within = frag % size;
-  return ivec2(tile.y * (kListWidth / size.x) + tile.x, within.y * size.x + within.x);
+ivec2 tile_of(ivec2 frag, int side) {
+  ivec2 tile = frag / side, within = frag % side;
+  return ivec2(tile.y * (kListWidth / side) + tile.x, within.y * side + within.x);
 }
 
 // Texel i of keypoint k's tile.
-ivec2 tile_texel(int k, int i, ivec2 size) {
-  int per_row = kListWidth / size.x;
-  return ivec2(k % per_row, k / per_row) * size + ivec2(i % size.x, i / size.x);
+ivec2 tile_texel(int k, int i, int side) {
+  int per_row = kListWidth / side;
+  return ivec2(k % per_row, k / per_row) * side + ivec2(i % side, i / side);
 }

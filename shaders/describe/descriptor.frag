@@ -31,7 +31,7 @@ layout(location = 1) out vec4 o_second;
 #include "common/haar.glsl"
 
 void main() {
-  ivec2 kr = tile_of(ivec2(gl_FragCoord.xy), ivec2(4));
+  ivec2 kr = tile_of(ivec2(gl_FragCoord.xy), 4);
   vec4 first = vec4(0.0), second = vec4(0.0);
   if (kr.x < u_count) {
     vec4 k = texelFetch(u_list, texel_of(kr.x), 0);

@@ -33,15 +33,15 @@ void main() {
   if (kr.x >= u_count) return;
   float sum = 0.0;
   for (int r = 0; r < 16; ++r) {
-    vec4 a = texelFetch(u_first_half, tile_texel(kr.x, r, ivec2(4)), 0);
+    vec4 a = texelFetch(u_first_half, tile_texel(kr.x, r, 4), 0);
     sum += dot(a, a);
 #ifdef EXTENDED
-    vec4 b = texelFetch(u_second_half, tile_texel(kr.x, r, ivec2(4)), 0);
+    vec4 b = texelFetch(u_second_half, tile_texel(kr.x, r, 4), 0);
     sum += dot(b, b);
 #endif
   }
   float scale = sum > 0.0 ? inversesqrt(sum) : 0.0;
-  ivec2 own = tile_texel(kr.x, kr.y, ivec2(4));
+  ivec2 own = tile_texel(kr.x, kr.y, 4);
   o_first = texelFetch(u_first_half, own, 0) * scale;
 #ifdef EXTENDED
   o_second = texelFetch(u_second_half, own, 0) * scale;

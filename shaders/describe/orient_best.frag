@@ -5,10 +5,10 @@
 // u_max_sums sums; the angle is the last sum's direction
 // (src/cpu/descriptor.cpp, refine).
 //
-// Defines:  SAMPLES, SAMPLE_TILE (orient_samples.frag)
+// Defines:  SAMPLES, SAMPLE_BLOCK (orient_samples.frag)
 // Inputs:   u_windows     orient_windows.frag output (u_candidates / 8-texel
 //                         blocks: the best of each 8 candidates)
-//           u_samples     orient_samples.frag output (SAMPLE_TILE tiles), 2-D or its
+//           u_samples     orient_samples.frag output (SAMPLE_BLOCK-texel blocks), 2-D or its
 //                         buffer copy (common/linear_fetch.glsl)
 // Uniforms: u_first, u_count  the chunk: blocks hold keypoints u_first ..
 //                       u_first + u_count - 1
@@ -44,9 +44,8 @@ void main() {
   }
   if (best.xy == vec2(0.0)) return;  // no gradient at all: angle 0
   vec2 u = normalize(best.xy), sum = vec2(0.0);
-  int origin = linear_of(tile_texel(k, 0, SAMPLE_TILE));
   for (int i = 0; i < u_max_sums; ++i) {
-    sum = window_sum(origin, u);
+    sum = window_sum(k * SAMPLE_BLOCK, u);
     if (sum == vec2(0.0)) return;
     vec2 next = normalize(sum);
     bool settled = abs(u.x * next.y - u.y * next.x) < u_settled;

@@ -6,8 +6,7 @@
 // (src/cpu/descriptor.hpp).
 //
 // Defines:  SAMPLES       lattice points (cpu::kOrientationSamples)
-//           SAMPLE_TILE   ivec2, the size of each keypoint's tile
-//                         (common/blocks.glsl), holding >= SAMPLES texels
+//           SAMPLE_BLOCK  texels per keypoint, >= SAMPLES, divides 1024
 // Inputs:   u_list      point list (RGBA32F: x, y, size * laplacian, response)
 //           u_quads     the integral image as quads (common/haar.glsl), and
 //                       u_quads_size their size
@@ -16,9 +15,9 @@
 //                       u_first + u_count - 1 (block k holds u_first + k)
 //           u_step, u_offset  lattice spacing and difference offset, in s
 // Output:   RGBA32F (weighted gx, weighted gy, unit direction x, y; the
-//           direction is (0, 0) for a zero gradient); a SAMPLE_TILE tile
-//           per keypoint, texels SAMPLES.. zero.
-// Viewport: ceil(count / (1024 / SAMPLE_TILE.x)) rows of tiles, 1024 wide.
+//           direction is (0, 0) for a zero gradient); blocks of SAMPLE_BLOCK
+//           texels per keypoint, texels SAMPLES.. zero.
+// Viewport: ceil(count * SAMPLE_BLOCK / 1024) rows of 1024.
 #include "common/precision.glsl"
 
 uniform sampler2D u_list;
@@ -34,7 +33,7 @@ layout(location = 0) out vec4 o_sample;
 #include "common/haar.glsl"
 
 void main() {
-  ivec2 ki = tile_of(ivec2(gl_FragCoord.xy), SAMPLE_TILE);
+  ivec2 ki = block_of(ivec2(gl_FragCoord.xy), SAMPLE_BLOCK);
   o_sample = vec4(0.0);
   if (ki.x >= u_count || ki.y >= SAMPLES) return;
   vec4 k = texelFetch(u_list, texel_of(u_first + ki.x), 0);

@@ -6,8 +6,8 @@
 // A fragment takes 8 neighbouring candidates at once, in vec4 lanes, so each
 // sample is fetched once for the 8, and keeps the largest (the first on ties).
 //
-// Defines:  SAMPLES, SAMPLE_TILE (orient_samples.frag)
-// Input:    u_samples     orient_samples.frag output (SAMPLE_TILE tiles), 2-D or its
+// Defines:  SAMPLES, SAMPLE_BLOCK (orient_samples.frag)
+// Input:    u_samples     orient_samples.frag output (SAMPLE_BLOCK-texel blocks), 2-D or its
 //                         buffer copy (common/linear_fetch.glsl)
 // Uniforms: u_count       keypoints in the chunk (block k is its k-th keypoint)
 //           u_candidates  directions per keypoint (a multiple of 8; u_candidates
@@ -25,7 +25,6 @@ uniform int u_candidates;
 
 layout(location = 0) out vec4 o_window;
 
-#include "describe/orient_window.glsl"
 
 const float kTwoPi = 6.28318530717958647692;
 
@@ -38,9 +37,9 @@ void main() {
   vec4 phi_high = kTwoPi * (float(8 * kg.y) + vec4(4.0, 5.0, 6.0, 7.0)) / float(u_candidates);
   vec4 ux_low = cos(phi_low), uy_low = sin(phi_low), ux_high = cos(phi_high), uy_high = sin(phi_high);
   vec4 sx_low = vec4(0.0), sy_low = vec4(0.0), sx_high = vec4(0.0), sy_high = vec4(0.0);
-  int origin = linear_of(tile_texel(kg.x, 0, SAMPLE_TILE));
+  int base = kg.x * SAMPLE_BLOCK;
   for (int j = 0; j < SAMPLES; ++j) {
-    vec4 sample_j = FETCH_INDEX(u_samples, sample_index(origin, j));
+    vec4 sample_j = FETCH_INDEX(u_samples, base + j);
     // As window_sum (describe/orient_window.glsl), for 4 directions at once.
     vec4 w_low = max(vec4(0.0), 2.0 * (sample_j.z * ux_low + sample_j.w * uy_low) - 1.0);
     vec4 w_high = max(vec4(0.0), 2.0 * (sample_j.z * ux_high + sample_j.w * uy_high) - 1.0);

@@ -14,25 +14,20 @@ constexpr int kWidth = 1024;  // shaders/common/blocks.glsl
 static_assert(cpu::kOrientationCandidates % 8 == 0, "orient_windows takes 8 candidates at once");
 constexpr int kWindowTexels = cpu::kOrientationCandidates / 8;
 static_assert(kWidth % kWindowTexels == 0, "orient_windows blocks must tile the rows");
-// Tiles (shaders/common/blocks.glsl): texels per keypoint across and down.
-struct Tile {
-  int width, height;
-};
-// orient_samples: kOrientationSamples used.
-// 64 x 4 rather than 16 x 16: orient_windows and orient_best stream through
-// a keypoint's samples, and read 4 runs of 64 texels faster than 16 of 16.
-constexpr Tile kSampleTile{64, 4};
-static_assert(cpu::kOrientationSamples <= kSampleTile.width * kSampleTile.height && kWidth % kSampleTile.width == 0,
-              "orientation samples must fit their tiles, and the tiles the rows");
-// descriptor (before normalize): one texel per sub-region.
-constexpr Tile kDescriptorTile{4, 4};
+// orient_samples: blocks of kSampleBlock texels per keypoint, kOrientationSamples used.
+constexpr int kSampleBlock = 256;
+static_assert(cpu::kOrientationSamples <= kSampleBlock && kWidth % kSampleBlock == 0,
+              "orientation samples must fit their blocks, and the blocks tile the rows");
+// descriptor (before normalize): a 4 x 4 tile per keypoint, one texel per
+// sub-region (shaders/common/blocks.glsl).
+constexpr int kDescriptorTile = 4;
 
 // Rows of a texture with `texels` texels per keypoint in runs, or with
-// `count` keypoints in tiles.
+// `count` keypoints in square tiles of side `side`.
 int rows_for(int texels) { return std::max(1, (texels + kWidth - 1) / kWidth); }
-int tile_rows(int count, Tile tile) {
-  const int per_row = kWidth / tile.width;
-  return std::max(1, (count + per_row - 1) / per_row) * tile.height;
+int tile_rows(int count, int side) {
+  const int per_row = kWidth / side;
+  return std::max(1, (count + per_row - 1) / per_row) * side;
 }
 
 std::vector<std::string> extended_define(const DetectorConfig& config) {
@@ -40,8 +35,7 @@ std::vector<std::string> extended_define(const DetectorConfig& config) {
 }
 
 std::vector<std::string> sample_defines() {
-  return {"SAMPLES " + std::to_string(cpu::kOrientationSamples), "SAMPLE_TILE ivec2(" + std::to_string(kSampleTile.width) + ", " +
-                                                                   std::to_string(kSampleTile.height) + ")"};
+  return {"SAMPLES " + std::to_string(cpu::kOrientationSamples), "SAMPLE_BLOCK " + std::to_string(kSampleBlock)};
 }
 
 // The CPU reference's lattice, in its order: texel n = point n (i, j).
@@ -70,7 +64,7 @@ DescribeStage::DescribeStage(const gl::ShaderSource& shaders, const DetectorConf
 void DescribeStage::configure(int capacity) {
   GLSURF_EXPECTS(capacity > 0, "capacity must be positive");
   const int chunk = std::min(capacity, kChunk);
-  gl::Texture samples(kWidth, tile_rows(chunk, kSampleTile), gl::Format::RGBA32F, "orient_samples");
+  gl::Texture samples(kWidth, rows_for(chunk * kSampleBlock), gl::Format::RGBA32F, "orient_samples");
   gl::Texture windows(kWidth, rows_for(chunk * kWindowTexels), gl::Format::RGBA32F, "orient_windows");
   gl::Texture angles(kWidth, rows_for(capacity), gl::Format::R32F, "angles");
   gl::Texture order(kWidth, rows_for(capacity), gl::Format::R32F, "keypoint_order");
@@ -177,8 +171,7 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
   }
   for (int first = 0; first < count; first += kChunk) {
     const int n = std::min(kChunk, count - first);
-    const gl::PassRunner::Region sample_rows{0, 0, kWidth, tile_rows(n, kSampleTile)};
-    runner.run_in(sample_rows, "describe_orient_samples", samples_, samples_target_,
+    runner.run_in(rows(n * kSampleBlock), "describe_orient_samples", samples_, samples_target_,
                   {{"u_list", list}, {"u_quads", quads()}, {"u_lattice", lattice_}},
                   {{"u_count", n},
                    {"u_first", first},
@@ -187,7 +180,8 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
                    {"u_offset", static_cast<float>(cpu::kOrientationOffset)}});
     const gl::Texture* samples = &orient_samples_;
     if (orient_samples_linear_) {
-      orient_samples_linear_.copy_rows(orient_samples_, 0, sample_rows.height);
+      const int sample_rows = rows_for(n * kSampleBlock);
+      orient_samples_linear_.copy_rows(orient_samples_, 0, sample_rows);
       runner.after_transfer();
       samples = &orient_samples_linear_;
     }

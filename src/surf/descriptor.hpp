@@ -16,14 +16,13 @@
 //   descriptor       per sub-region, 25 rotated Haar samples (side ~2s)
 //   normalize        L2 normalisation per keypoint
 //
-// Orientation runs in chunks of kChunk keypoints so that its 256-texel sample
-// tiles need at most 1024 x 1024 texels whatever the list's capacity. Upright
+// Orientation runs in chunks of kChunk keypoints so that its 256-texel blocks
+// need at most 1024 x 1024 texels whatever the list's capacity. Upright
 // (U-SURF) skips orientation: angles are 0. Per-keypoint data lives in
-// 1024-wide textures (shaders/common/blocks.glsl): the passes that gather
-// from the integral image (orient_samples, descriptor) write a square tile
-// per keypoint, so that fragments shaded together read around one keypoint
-// (README: Orientation and descriptors); everything else, and what leaves
-// this stage, keypoint k's run of B texels at linear index k * B.
+// 1024-wide textures (shaders/common/blocks.glsl), keypoint k's run of B
+// texels at linear index k * B, except the descriptor pass's output: a 4 x 4
+// tile per keypoint, so that fragments shaded together read around one
+// keypoint (README: Orientation and descriptors); normalize writes runs.
 #pragma once
 
 #include "gl/framebuffer.hpp"
