@@ -5,9 +5,9 @@
 // u_max_sums sums; the angle is the last sum's direction
 // (src/cpu/descriptor.cpp, refine).
 //
-// Defines:  SAMPLES, SAMPLE_BLOCK (orient_samples.frag)
-// Inputs:   u_windows     orient_windows.frag output (u_candidates / 8-texel
-//                         blocks: the best of each 8 candidates)
+// Defines:  SAMPLES, SAMPLE_BLOCK (orient_samples.frag), PER_FRAGMENT (orient_windows.frag)
+// Inputs:   u_windows     orient_windows.frag output (u_candidates / PER_FRAGMENT-texel
+//                         blocks: the best of each PER_FRAGMENT candidates)
 //           u_samples     orient_samples.frag output (SAMPLE_BLOCK-texel blocks), 2-D or its
 //                         buffer copy (common/linear_fetch.glsl)
 // Uniforms: u_first, u_count  the chunk: blocks hold keypoints u_first ..
@@ -37,7 +37,7 @@ void main() {
   if (k < 0 || k >= u_count) discard;  // another chunk's keypoint
   o_angle = 0.0;
   vec3 best = vec3(0.0, 0.0, -1.0);
-  int groups = u_candidates / 8;
+  int groups = u_candidates / PER_FRAGMENT;
   for (int g = 0; g < groups; ++g) {
     vec3 window = texelFetch(u_windows, texel_of(k * groups + g), 0).xyz;
     if (window.z > best.z) best = window;

@@ -10,9 +10,13 @@ namespace glsurf {
 namespace {
 
 constexpr int kWidth = 1024;  // shaders/common/blocks.glsl
-// orient_windows: 8 candidates per fragment, blocks of kWindowTexels per keypoint.
-static_assert(cpu::kOrientationCandidates % 8 == 0, "orient_windows takes 8 candidates at once");
-constexpr int kWindowTexels = cpu::kOrientationCandidates / 8;
+// orient_windows: kPerFragment candidates per fragment, blocks of kWindowTexels per keypoint.
+// 32: each sample is fetched once for 32 windows (on llvmpipe 32 beat 8, 16
+// and 64; README).
+constexpr int kPerFragment = 32;
+static_assert(kPerFragment % 4 == 0 && cpu::kOrientationCandidates % kPerFragment == 0,
+              "orient_windows takes the candidates 4 to a vector, kPerFragment at once");
+constexpr int kWindowTexels = cpu::kOrientationCandidates / kPerFragment;
 static_assert(kWidth % kWindowTexels == 0, "orient_windows blocks must tile the rows");
 // orient_samples: blocks of kSampleBlock texels per keypoint, kOrientationSamples used.
 constexpr int kSampleBlock = 256;
@@ -35,7 +39,8 @@ std::vector<std::string> extended_define(const DetectorConfig& config) {
 }
 
 std::vector<std::string> sample_defines() {
-  return {"SAMPLES " + std::to_string(cpu::kOrientationSamples), "SAMPLE_BLOCK " + std::to_string(kSampleBlock)};
+  return {"SAMPLES " + std::to_string(cpu::kOrientationSamples), "SAMPLE_BLOCK " + std::to_string(kSampleBlock),
+          "PER_FRAGMENT " + std::to_string(kPerFragment)};
 }
 
 // The CPU reference's lattice, in its order: texel n = point n (i, j).

@@ -9,7 +9,7 @@
 //   orient_samples   253 weighted box gradients (box ~2s, lattice 2s/3) per
 //                    keypoint
 //   orient_windows   the window sums around 64 candidate directions, the
-//                    largest of each 8 neighbouring ones
+//                    largest of each 32 neighbouring ones
 //   orient_best      the largest of those, recentred on its own sum until it
 //                    settles
 //                    -> angle per keypoint
