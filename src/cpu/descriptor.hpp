@@ -21,9 +21,11 @@
 // (delta: its angle to phi; the weight falls smoothly to 0 at pi/3 and is one
 // half at about 31 degrees, so it spans the pi/3 of SURF's window at half
 // height). The windows tried point in kOrientationCandidates directions; the
-// best is recentred on its own sum until that moves by less than 0.01
-// degrees (at most kOrientationMaxSums sums), and the angle is the last sum's
-// direction.
+// best is recentred on its own sum, every second step extrapolated to the
+// fixed point by Aitken's delta-squared rule (leaps of up to 1 degree: longer
+// ones let float32 and float64 part ways at a few keypoints), until
+// a sum's direction moves by less than 0.01 degrees (at most
+// kOrientationMaxSums sums), and the angle is the last sum's direction.
 //   This departs from Bay et al.'s Haar responses in a hard-edged window on
 // a lattice of spacing s: a Haar pair smooths dx and dy differently (tent
 // across, box along), so their direction is biased for any edge off the
@@ -54,7 +56,8 @@ namespace glsurf::cpu {
 
 constexpr int kOrientationCandidates = 64;      // window directions tried
 constexpr int kOrientationMaxSums = 20;         // window sums of the recentring, at most
-constexpr double kOrientationSettled = 1.7453e-4;  // sin(0.01 degrees): the recentring's stop
+constexpr double kOrientationSettled = 1.7453e-4;  // 0.01 degrees in radians: the recentring's stop
+constexpr double kOrientationLeap = 1.7453e-2;  // 1 degree in radians: the largest extrapolated step
 constexpr double kOrientationStep = 2.0 / 3.0;     // lattice spacing, in s
 constexpr int kOrientationSteps = 9;               // lattice radius in steps (6s)
 constexpr double kOrientationOffset = 0.5;         // central differences this many s either side

@@ -199,7 +199,8 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
                    {"u_first", first},
                    {"u_candidates", cpu::kOrientationCandidates},
                    {"u_max_sums", cpu::kOrientationMaxSums},
-                   {"u_settled", static_cast<float>(cpu::kOrientationSettled)}});
+                   {"u_settled", static_cast<float>(cpu::kOrientationSettled)},
+                   {"u_leap", static_cast<float>(cpu::kOrientationLeap)}});
   }
 }
 
