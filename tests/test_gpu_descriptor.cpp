@@ -13,7 +13,8 @@
 // later). These bounds catch what the 0.5 does not: a GPU whose
 // recentring stopped after 6 sums instead of up to 20 measured RMS 0.30
 // degrees on box.png (14 keypoints beyond 0.05), and one that left out the
-// recentring's Aitken leaps (the CPU keeping them) 0.021 (10 beyond 0.05). descriptor cosine >= 0.999 for 99 % of keypoints;
+// recentring's Aitken leaps (the CPU keeping them) 0.021 (10 beyond 0.05).
+// Descriptor cosine >= 0.999 for 99 % of keypoints;
 // every descriptor of unit length (1e-4: float32 normalisation); nearest
 // neighbour of each GPU descriptor among the CPU ones is its own counterpart
 // for >= 99 %.

@@ -4,9 +4,10 @@
 // second step leaping to the fixed point that Aitken's delta-squared rule
 // predicts from the last two moves (if less than u_leap away), until a sum's
 // direction moves by less than u_settled or after u_max_sums sums; the angle
-// is the last sum's direction (src/cpu/descriptor.cpp, refine). Angles in
-// radians. The leap cuts the sums about threefold, and a SIMD group of
-// fragments runs as many as its slowest keypoint needs.
+// is the last sum's direction (src/cpu/descriptor.cpp, refine). u_settled
+// and u_leap are in radians. The leaps about halve the most sums a group of
+// neighbouring keypoints needs, and a SIMD group of fragments runs as many
+// as its slowest keypoint needs.
 //
 // Defines:  SAMPLES, SAMPLE_BLOCK (orient_samples.frag), PER_FRAGMENT (orient_windows.frag)
 // Inputs:   u_windows     orient_windows.frag output (u_candidates / PER_FRAGMENT-texel

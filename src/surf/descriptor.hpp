@@ -10,8 +10,8 @@
 //                    keypoint
 //   orient_windows   the window sums around 64 candidate directions, the
 //                    largest of each 32 neighbouring ones
-//   orient_best      the largest of those, recentred on its own sum until it
-//                    settles
+//   orient_best      the largest of those, recentred on its own sum (with
+//                    Aitken leaps) until it settles
 //                    -> angle per keypoint
 //   descriptor       per sub-region, 25 rotated Haar samples (side ~2s)
 //   normalize        L2 normalisation per keypoint
