@@ -28,7 +28,6 @@ uniform int u_candidates;
 
 layout(location = 0) out vec4 o_window;
 
-
 const float kTwoPi = 6.28318530717958647692;
 
 #define VECTORS (PER_FRAGMENT / 4)
