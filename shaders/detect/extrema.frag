@@ -8,8 +8,9 @@
 // Inputs:   u_below, u_mid, u_above  det(H) textures (RGBA32F, the octave's
 //                                    sample grid) holding layers l-1, l, l+1
 //                                    in channels u_channels.x, .y, .z (with
-//                                    PAIR the same texture, and layers l .. l+2
-//                                    in the next channels)
+//                                    PAIR only u_mid, holding layers l-1 .. l+2
+//                                    in channels u_channels.x .. u_channels.x + 3,
+//                                    so 9 look-ups serve both layers)
 //           u_trace                  trace texture holding layer l, channel .y
 //                                    (and l+1 in the next one)
 // Uniforms: u_channels   channel of each layer in its texture
@@ -28,9 +29,11 @@
 // Viewport: the octave's sample grid, at u_origin in the candidate atlas.
 #include "common/precision.glsl"
 
+#ifndef PAIR
 uniform sampler2D u_below;
-uniform sampler2D u_mid;
 uniform sampler2D u_above;
+#endif
+uniform sampler2D u_mid;
 uniform sampler2D u_trace;
 uniform ivec3 u_channels;
 uniform float u_threshold;
@@ -44,32 +47,20 @@ uniform ivec2 u_origin;
 
 layout(location = 0) out vec4 o_keypoint;
 
-float det_at(int layer, ivec2 p, ivec3 channels) {
-  if (layer == 0) return texelFetch(u_below, p, 0)[channels.x];
-  if (layer == 1) return texelFetch(u_mid, p, 0)[channels.y];
-  return texelFetch(u_above, p, 0)[channels.z];
-}
-
-// The keypoint at sample p of the layer in `channels` (filter sides
-// `filters` for it and the layers beside it), if there is one.
-bool keypoint_at(ivec2 p, ivec3 channels, ivec3 filters, out vec4 keypoint) {
+// The keypoint at sample p of the layer in channel `channel` of the trace
+// (filter sides `filters` for it and the layers beside it), if there is one;
+// n holds its 3x3x3 block, [layer * 9 + (dy + 1) * 3 + (dx + 1)].
+bool keypoint_at(ivec2 p, float n[27], int channel, ivec3 filters, out vec4 keypoint) {
   keypoint = vec4(0.0);
   // The whole 3x3x3 block must be inside the image; the largest filter decides.
   int half_side = filters.z / 2;
   ivec2 lo = (p - 1) * u_step, hi = (p + 1) * u_step;
   if (any(lessThan(lo, ivec2(half_side))) || any(greaterThan(hi + half_side, u_image_size - 1))) return false;
 
-  float v = det_at(1, p, channels);
+  float v = n[13];
   if (!(v > u_threshold)) return false;
-  float n[27];  // [layer * 9 + (dy + 1) * 3 + (dx + 1)]
-  for (int s = 0; s < 3; ++s) {
-    for (int dy = -1; dy <= 1; ++dy) {
-      for (int dx = -1; dx <= 1; ++dx) {
-        float u = det_at(s, p + ivec2(dx, dy), channels);
-        n[s * 9 + (dy + 1) * 3 + (dx + 1)] = u;
-        if (!(s == 1 && dx == 0 && dy == 0) && !(v > u)) return false;
-      }
-    }
+  for (int i = 0; i < 27; ++i) {
+    if (i != 13 && !(v > n[i])) return false;
   }
 
   // Brown & Lowe: the peak of the quadratic through the 3x3x3 block.
@@ -88,7 +79,7 @@ bool keypoint_at(ivec2 p, ivec3 channels, ivec3 filters, out vec4 keypoint) {
                      determinant(mat3(a[0], a[1], g))) / d;
   if (any(greaterThan(abs(offset), vec3(0.5)))) return false;
 
-  float laplacian = texelFetch(u_trace, p, 0)[channels.y] >= 0.0 ? 1.0 : -1.0;
+  float laplacian = texelFetch(u_trace, p, 0)[channel] >= 0.0 ? 1.0 : -1.0;
   vec2 position = (vec2(p) + offset.xy) * float(u_step);
   float size = float(filters.y) + offset.z * float(filters.y - filters.x);
   keypoint = vec4(position, size * laplacian, v);
@@ -97,9 +88,28 @@ bool keypoint_at(ivec2 p, ivec3 channels, ivec3 filters, out vec4 keypoint) {
 
 void main() {
   ivec2 p = ivec2(gl_FragCoord.xy) - u_origin;
-  bool found = keypoint_at(p, u_channels, u_filters, o_keypoint);
+  float n[27];
 #ifdef PAIR
-  if (!found) found = keypoint_at(p, u_channels + 1, ivec3(u_filters.yz, u_next_filter), o_keypoint);
+  vec4 block[9];
+  for (int t = 0; t < 9; ++t) block[t] = texelFetch(u_mid, p + ivec2(t % 3 - 1, t / 3 - 1), 0);
+  for (int s = 0; s < 3; ++s) {
+    for (int t = 0; t < 9; ++t) n[s * 9 + t] = block[t][u_channels.x + s];
+  }
+  bool found = keypoint_at(p, n, u_channels.y, u_filters, o_keypoint);
+  if (!found) {
+    for (int s = 0; s < 3; ++s) {
+      for (int t = 0; t < 9; ++t) n[s * 9 + t] = block[t][u_channels.y + s];
+    }
+    found = keypoint_at(p, n, u_channels.y + 1, ivec3(u_filters.yz, u_next_filter), o_keypoint);
+  }
+#else
+  for (int t = 0; t < 9; ++t) {
+    ivec2 q = p + ivec2(t % 3 - 1, t / 3 - 1);
+    n[t] = texelFetch(u_below, q, 0)[u_channels.x];
+    n[9 + t] = texelFetch(u_mid, q, 0)[u_channels.y];
+    n[18 + t] = texelFetch(u_above, q, 0)[u_channels.z];
+  }
+  bool found = keypoint_at(p, n, u_channels.y, u_filters, o_keypoint);
 #endif
   if (!found) discard;
 }

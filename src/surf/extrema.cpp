@@ -132,7 +132,7 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
                         {"u_image_size", glm::ivec2(width_, height_)},
                         {"u_origin", glm::ivec2(r.x, r.y)}});
       runner.run_depth(gl::PassRunner::DepthMode::Cull, region, "detect_extrema", pair_program_, target_,
-                       {{"u_below", oct.det[g]}, {"u_mid", oct.det[g]}, {"u_above", oct.det[g]}, {"u_trace", oct.trace[g]}},
+                       {{"u_mid", oct.det[g]}, {"u_trace", oct.trace[g]}},
                        {{"u_channels", glm::ivec3(l % 4 - 1, l % 4, l % 4 + 1)},
                         {"u_threshold", config_.hessian_threshold},
                         {"u_step", oct.step},
