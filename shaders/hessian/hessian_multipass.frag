@@ -12,11 +12,20 @@
 // (each lobe of the +1 -2 +1 pattern is one strip difference), then each
 // divided by its lobe area; det = Dxx Dyy - 0.81 Dxy^2, trace = Dxx + Dyy.
 //
+// With FIRST_LAYER = 1 or 2 (octaves after the first), layers k < FIRST_LAYER
+// are not computed but copied: filter_size(o, k) = filter_size(o - 1, 2k + 1)
+// (surf/keypoint.hpp) and sample (j, i) of octave o is sample (2j, 2i) of
+// octave o - 1, so layer k here is layer 2k + 1 of the octave before, at every
+// other sample: the same integer sums, the same numbers. The layers copied
+// from, 1 and 3, are in that octave's first group.
+//
 // Inputs:   u_rows, u_cross  (RGBA32UI, (W+1) x grid height), u_columns
 //           (RGBA32UI, grid width x (H+1)); 2-D, or with LINEAR_FETCH buffer
-//           textures of rows u_rows_width and u_columns_width texels wide
-//           (common/linear_fetch.glsl)
+//           textures holding the same rows (common/linear_fetch.glsl)
+//           u_previous_det, u_previous_trace  with FIRST_LAYER > 0: the first
+//           group of the octave before (RGBA32F)
 // Uniforms: u_step, u_filters, u_image_size
+// Defines:  FIRST_LAYER (default 0; a define so that the loop unrolls)
 // Output:   location 0: det per layer, location 1: trace per layer (RGBA32F);
 //           0 where the filter does not lie inside the image.
 // Viewport: the octave's sample grid.
@@ -27,13 +36,16 @@
 uniform USAMPLER u_rows;
 uniform USAMPLER u_cross;
 uniform USAMPLER u_columns;
-#ifdef LINEAR_FETCH
-uniform int u_rows_width;     // W + 1: rows and cross
-uniform int u_columns_width;  // the grid's width
-#endif
 uniform int u_step;
 uniform ivec4 u_filters;
 uniform ivec2 u_image_size;
+#ifndef FIRST_LAYER
+#define FIRST_LAYER 0
+#endif
+#if FIRST_LAYER > 0
+uniform sampler2D u_previous_det;
+uniform sampler2D u_previous_trace;
+#endif
 
 layout(location = 0) out vec4 o_det;
 layout(location = 1) out vec4 o_trace;
@@ -41,19 +53,28 @@ layout(location = 1) out vec4 o_trace;
 void main() {
   ivec2 sample_index = ivec2(gl_FragCoord.xy);
   ivec2 p = sample_index * u_step;
+  // Row lengths of the strips (only LINEAR_FETCH uses them): W + 1 for rows
+  // and cross, the grid's width for columns.
+  int rows_width = u_image_size.x + 1, columns_width = (u_image_size.x - 1) / u_step + 1;
   vec4 det = vec4(0.0), trace = vec4(0.0);
-  for (int k = 0; k < 4; ++k) {
+#if FIRST_LAYER > 0
+  ivec2 finer = 2 * sample_index;
+  vec4 previous_det = texelFetch(u_previous_det, finer, 0), previous_trace = texelFetch(u_previous_trace, finer, 0);
+  det.xy = vec2(previous_det.y, FIRST_LAYER > 1 ? previous_det.w : 0.0);
+  trace.xy = vec2(previous_trace.y, FIRST_LAYER > 1 ? previous_trace.w : 0.0);
+#endif
+  for (int k = FIRST_LAYER; k < 4; ++k) {
     int L = u_filters[k];
     int c = L / 2;
     if (L == 0 || any(lessThan(p, ivec2(c))) || any(greaterThan(p + c, u_image_size - 1))) continue;
     int l = L / 3;
     int i = sample_index.y, j = sample_index.x;
-    uint xx = 3u * (FETCH(u_rows, ivec2(p.x - c + l, i), u_rows_width)[k] - FETCH(u_rows, ivec2(p.x - c + 2 * l, i), u_rows_width)[k]) +
-              FETCH(u_rows, ivec2(p.x + c + 1, i), u_rows_width)[k] - FETCH(u_rows, ivec2(p.x - c, i), u_rows_width)[k];
-    uint yy = 3u * (FETCH(u_columns, ivec2(j, p.y - c + l), u_columns_width)[k] - FETCH(u_columns, ivec2(j, p.y - c + 2 * l), u_columns_width)[k]) +
-              FETCH(u_columns, ivec2(j, p.y + c + 1), u_columns_width)[k] - FETCH(u_columns, ivec2(j, p.y - c), u_columns_width)[k];
-    uint xy = FETCH(u_cross, ivec2(p.x, i), u_rows_width)[k] - FETCH(u_cross, ivec2(p.x - l, i), u_rows_width)[k] -
-              FETCH(u_cross, ivec2(p.x + l + 1, i), u_rows_width)[k] + FETCH(u_cross, ivec2(p.x + 1, i), u_rows_width)[k];
+    uint xx = 3u * (FETCH(u_rows, ivec2(p.x - c + l, i), rows_width)[k] - FETCH(u_rows, ivec2(p.x - c + 2 * l, i), rows_width)[k]) +
+              FETCH(u_rows, ivec2(p.x + c + 1, i), rows_width)[k] - FETCH(u_rows, ivec2(p.x - c, i), rows_width)[k];
+    uint yy = 3u * (FETCH(u_columns, ivec2(j, p.y - c + l), columns_width)[k] - FETCH(u_columns, ivec2(j, p.y - c + 2 * l), columns_width)[k]) +
+              FETCH(u_columns, ivec2(j, p.y + c + 1), columns_width)[k] - FETCH(u_columns, ivec2(j, p.y - c), columns_width)[k];
+    uint xy = FETCH(u_cross, ivec2(p.x, i), rows_width)[k] - FETCH(u_cross, ivec2(p.x - l, i), rows_width)[k] -
+              FETCH(u_cross, ivec2(p.x + l + 1, i), rows_width)[k] + FETCH(u_cross, ivec2(p.x + 1, i), rows_width)[k];
     float dxx = float(int(xx)) / float(l * (2 * l - 1));
     float dyy = float(int(yy)) / float(l * (2 * l - 1));
     float dxy = float(int(xy)) / float(l * l);

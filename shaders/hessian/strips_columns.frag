@@ -6,6 +6,7 @@
 //
 // Input:    u_integral  (R32UI, (W+1) x (H+1); common/integral_fetch.glsl)
 // Uniforms: u_step, u_filters (sides of the 4 layers; 0 = unused)
+// Defines:  FIRST_LAYER as strips_rows.frag
 // Output:   RGBA32UI columns per layer
 // Viewport: ceil(W / step) x (H + 1): sample columns, every integral row.
 #include "common/precision.glsl"
@@ -14,6 +15,9 @@
 
 uniform int u_step;
 uniform ivec4 u_filters;
+#ifndef FIRST_LAYER
+#define FIRST_LAYER 0
+#endif
 
 layout(location = 0) out uvec4 o_columns;
 
@@ -21,7 +25,7 @@ void main() {
   int x = int(gl_FragCoord.x) * u_step;
   int y = int(gl_FragCoord.y);
   uvec4 columns = uvec4(0u);
-  for (int k = 0; k < 4; ++k) {
+  for (int k = FIRST_LAYER; k < 4; ++k) {
     int l = u_filters[k] / 3;
     columns[k] = integral_at(x + l, y) - integral_at(x - l + 1, y);
   }

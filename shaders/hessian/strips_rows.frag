@@ -15,6 +15,9 @@
 //
 // Input:    u_integral  (R32UI, (W+1) x (H+1); common/integral_fetch.glsl)
 // Uniforms: u_step, u_filters (sides of the 4 layers; 0 = unused)
+// Defines:  FIRST_LAYER  layers below it are copied from the octave before
+//           (hessian_multipass.frag), so their outputs are left 0; a
+//           define, not a uniform, so that the loop unrolls
 // Output:   location 0: rows per layer, location 1: cross per layer (RGBA32UI)
 // Viewport: (W + 1) x ceil(H / step): every integral column, sample rows.
 #include "common/precision.glsl"
@@ -23,6 +26,9 @@
 
 uniform int u_step;
 uniform ivec4 u_filters;
+#ifndef FIRST_LAYER
+#define FIRST_LAYER 0
+#endif
 
 layout(location = 0) out uvec4 o_rows;
 layout(location = 1) out uvec4 o_cross;
@@ -32,7 +38,7 @@ void main() {
   int y = int(gl_FragCoord.y) * u_step;
   uint here = integral_at(x, y), below = integral_at(x, y + 1);
   uvec4 rows = uvec4(0u), cross = uvec4(0u);
-  for (int k = 0; k < 4; ++k) {
+  for (int k = FIRST_LAYER; k < 4; ++k) {
     int l = u_filters[k] / 3;
     rows[k] = integral_at(x, y + l) - integral_at(x, y - l + 1);
     cross[k] = (here - integral_at(x, y - l)) - (integral_at(x, y + l + 1) - below);

@@ -26,12 +26,15 @@ void HessianStage::configure(int width, int height) {
     const long long integral_texels = static_cast<long long>(width + 1) * (height + 1);
     const int limit = gl::max_buffer_texels(buffer_limit_);
     const bool linear = integral_texels <= limit;  // the strips are no larger
-    if (linear != linear_ || multipass_.id() == 0) {  // programs for the kind of input
-      const std::vector<std::string> defines =
-          linear ? std::vector<std::string>{"LINEAR_FETCH"} : std::vector<std::string>{};
-      strips_rows_ = gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_rows.frag", defines);
-      strips_columns_ = gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_columns.frag", defines);
-      multipass_ = gl::Program(shaders_, "common/fullscreen.vert", "hessian/hessian_multipass.frag", defines);
+    if (linear != linear_ || passes_[0].combine.id() == 0) {  // programs for the kind of input
+      for (int first : {0, inherited_layers()}) {
+        std::vector<std::string> defines{"FIRST_LAYER " + std::to_string(first)};
+        if (linear) defines.push_back("LINEAR_FETCH");
+        MultiPassPrograms& p = passes_[first > 0];
+        p.strips_rows = gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_rows.frag", defines);
+        p.strips_columns = gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_columns.frag", defines);
+        p.combine = gl::Program(shaders_, "common/fullscreen.vert", "hessian/hessian_multipass.frag", defines);
+      }
     }
     linear_ = linear;
     if (linear_) {
@@ -48,6 +51,7 @@ void HessianStage::configure(int width, int height) {
     oct.octave = o;
     oct.step = sample_step(o);
     oct.grid = glm::ivec2((width - 1) / oct.step + 1, (height - 1) / oct.step + 1);
+    if (o > 0 && method_ == HessianMethod::MultiPass) oct.inherited = inherited_layers();
     for (int g = 0; g * 4 < layers; ++g) {
       glm::ivec4 f(0);
       for (int k = 0; k < 4 && 4 * g + k < layers; ++k) f[k] = filter_size(o, 4 * g + k);
@@ -89,29 +93,38 @@ void HessianStage::run(gl::PassRunner& runner, const gl::Texture& integral) {
                    {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_image_size", image_size}});
         continue;
       }
+      const bool inherits = g == 0 && oct.inherited > 0;
+      const MultiPassPrograms& programs = passes_[inherits];
       const gl::Texture& source = linear_ ? integral_linear_ : integral;
       const glm::ivec2 integral_size(integral.width(), integral.height());
-      runner.run("hessian_strips_rows", strips_rows_, oct.rows_target, {{"u_integral", source}},
+      runner.run("hessian_strips_rows", programs.strips_rows, oct.rows_target, {{"u_integral", source}},
                  {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_integral_size", integral_size}});
-      runner.run("hessian_strips_columns", strips_columns_, oct.columns_target, {{"u_integral", source}},
+      runner.run("hessian_strips_columns", programs.strips_columns, oct.columns_target, {{"u_integral", source}},
                  {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_integral_size", integral_size}});
-      if (!linear_) {
-        runner.run("hessian_multipass", multipass_, oct.targets[g],
-                   {{"u_rows", oct.rows}, {"u_cross", oct.cross}, {"u_columns", oct.columns}},
+      const gl::Texture* rows = &oct.rows;
+      const gl::Texture* cross = &oct.cross;
+      const gl::Texture* columns = &oct.columns;
+      if (linear_) {
+        rows_linear_.copy_rows(oct.rows, 0, oct.rows.height());
+        cross_linear_.copy_rows(oct.cross, 0, oct.cross.height());
+        columns_linear_.copy_rows(oct.columns, 0, oct.columns.height());
+        runner.after_transfer();
+        rows = &rows_linear_, cross = &cross_linear_, columns = &columns_linear_;
+      }
+      if (!inherits) {
+        runner.run("hessian_multipass", programs.combine, oct.targets[g],
+                   {{"u_rows", *rows}, {"u_cross", *cross}, {"u_columns", *columns}},
                    {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_image_size", image_size}});
         continue;
       }
-      rows_linear_.copy_rows(oct.rows, 0, oct.rows.height());
-      cross_linear_.copy_rows(oct.cross, 0, oct.cross.height());
-      columns_linear_.copy_rows(oct.columns, 0, oct.columns.height());
-      runner.after_transfer();
-      runner.run("hessian_multipass", multipass_, oct.targets[g],
-                 {{"u_rows", rows_linear_}, {"u_cross", cross_linear_}, {"u_columns", columns_linear_}},
-                 {{"u_step", oct.step},
-                  {"u_filters", oct.filters[g]},
-                  {"u_image_size", image_size},
-                  {"u_rows_width", oct.rows.width()},
-                  {"u_columns_width", oct.columns.width()}});
+      const HessianOctave& finer = octaves_[static_cast<size_t>(oct.octave - 1)];
+      runner.run("hessian_multipass", programs.combine, oct.targets[g],
+                 {{"u_rows", *rows},
+                  {"u_cross", *cross},
+                  {"u_columns", *columns},
+                  {"u_previous_det", finer.det[0]},
+                  {"u_previous_trace", finer.trace[0]}},
+                 {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_image_size", image_size}});
     }
   }
   gl::check_gl_errors("hessian");

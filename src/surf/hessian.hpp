@@ -18,6 +18,10 @@
 //     and the strips from buffer-texture copies (common/linear_fetch.glsl):
 //     on llvmpipe the three passes then take about 40 % less time. One set of
 //     strip copies, sized for octave 0, serves every octave in turn.
+//     After the first octave, layers 0 and 1 are layers 1 and 3 of the octave
+//     before (the same filters, at every other sample of its grid): they are
+//     copied rather than computed, which halves the strips and combinations
+//     of those octaves.
 //   SinglePass: eight box sums per filter straight from the integral image,
 //     32 look-ups (hessian_single.frag): the test oracle and the baseline.
 #pragma once
@@ -32,6 +36,7 @@
 #include <glm/vec2.hpp>
 #include <glm/vec4.hpp>
 
+#include <algorithm>
 #include <vector>
 
 namespace glsurf {
@@ -42,6 +47,7 @@ struct HessianOctave {
   int octave = 0, step = 1;
   glm::ivec2 grid{0, 0};
   std::vector<glm::ivec4> filters;   // per group: sides of its 4 layers, 0 = unused
+  int inherited = 0;  // MultiPass: layers 0 .. inherited-1 copied from the octave before
   std::vector<gl::Texture> det, trace;  // per group
   std::vector<gl::Framebuffer> targets;
   // MultiPass scratch, reused by every group: strips along rows (rows, cross)
@@ -66,7 +72,14 @@ class HessianStage {
   DetectorConfig config_;
   HessianMethod method_;
   gl::ShaderSource shaders_;
-  gl::Program single_, strips_rows_, strips_columns_, multipass_;
+  // filter_size(o, k) == filter_size(o - 1, 2k + 1): after the first octave,
+  // layers 0 .. inherited_layers()-1 are layers 1 and 3 of the octave before.
+  int inherited_layers() const { return std::min(2, (config_.n_octave_layers + 2) / 2); }
+  struct MultiPassPrograms {
+    gl::Program strips_rows, strips_columns, combine;
+  };
+  gl::Program single_;
+  MultiPassPrograms passes_[2];  // [0]: every layer; [1]: from inherited_layers() on
   // MultiPass: the integral image and the strips are read as buffer textures
   // (copies of them) when the driver's hold the integral image.
   bool linear_ = false;
