@@ -64,7 +64,8 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
       }
       for (size_t g = 0; g < groups; ++g) {
         if (!m.needed[g]) continue;
-        m.groups[g] = gl::Texture(oct.grid.x, oct.grid.y, gl::Format::RGBA32F, "max3" + suffix + "_g" + std::to_string(g));
+        m.groups[g] = gl::Texture(oct.grid.x, oct.grid.y, gl::Format::RGBA32F,
+                                  "max3" + suffix + "_g" + std::to_string(g));
         m.group_targets[g] = gl::Framebuffer({&m.groups[g]}, m.groups[g].label());
       }
       maxima.push_back(std::move(m));
@@ -84,9 +85,10 @@ bool ExtremaStage::marks_as_pair(const AtlasRect& r) const {
   return last_layer(r) == l + 1 && (l - 1) / 4 == (l + 2) / 4;
 }
 
-void ExtremaStage::mark_layer(gl::PassRunner& runner, const HessianOctave& oct, const Maxima& m, const AtlasRect& r,
-                              int l) {
-  runner.run_depth(gl::PassRunner::DepthMode::Mark, {r.x, r.y, r.width, r.height}, "detect_nms_mark", mark_, target_,
+void ExtremaStage::mark_layer(gl::PassRunner& runner, const HessianOctave& oct, const Maxima& m,
+                              const AtlasRect& r, int l) {
+  runner.run_depth(gl::PassRunner::DepthMode::Mark, {r.x, r.y, r.width, r.height}, "detect_nms_mark", mark_,
+                   target_,
                    {{"u_det", oct.det[static_cast<size_t>(l / 4)]},
                     {"u_max_below", m.groups[static_cast<size_t>((l - 1) / 4)]},
                     {"u_max_mid", m.groups[static_cast<size_t>(l / 4)]},
@@ -120,18 +122,22 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
     const HessianOctave& oct = hessian.octaves()[static_cast<size_t>(r.octave)];
     const int last = last_layer(r);
     const gl::PassRunner::Region region{r.x, r.y, r.width, r.height};
-    if (early_z && marks_as_pair(r)) {  // both layers: one mark, one interpolation over the marks
+    const auto depth = early_z ? gl::PassRunner::DepthMode::Cull : gl::PassRunner::DepthMode::Off;
+    if (marks_as_pair(r)) {  // both layers in one draw (with early-Z: one mark, one interpolation)
       const int l = r.first_layer;
       const size_t g = static_cast<size_t>(l / 4);
-      runner.run_depth(gl::PassRunner::DepthMode::Mark, region, "detect_nms_mark", mark_pair_, target_,
-                       {{"u_det", oct.det[g]}},
-                       {{"u_channel", l % 4},
-                        {"u_threshold", config_.hessian_threshold},
-                        {"u_step", oct.step},
-                        {"u_largest_filters", glm::ivec2(filter_size(r.octave, l + 1), filter_size(r.octave, l + 2))},
-                        {"u_image_size", glm::ivec2(width_, height_)},
-                        {"u_origin", glm::ivec2(r.x, r.y)}});
-      runner.run_depth(gl::PassRunner::DepthMode::Cull, region, "detect_extrema", pair_program_, target_,
+      if (early_z) {
+        runner.run_depth(
+            gl::PassRunner::DepthMode::Mark, region, "detect_nms_mark", mark_pair_, target_,
+            {{"u_det", oct.det[g]}},
+            {{"u_channel", l % 4},
+             {"u_threshold", config_.hessian_threshold},
+             {"u_step", oct.step},
+             {"u_largest_filters", glm::ivec2(filter_size(r.octave, l + 1), filter_size(r.octave, l + 2))},
+             {"u_image_size", glm::ivec2(width_, height_)},
+             {"u_origin", glm::ivec2(r.x, r.y)}});
+      }
+      runner.run_depth(depth, region, "detect_extrema", pair_program_, target_,
                        {{"u_mid", oct.det[g]}, {"u_trace", oct.trace[g]}},
                        {{"u_channels", glm::ivec3(l % 4 - 1, l % 4, l % 4 + 1)},
                         {"u_threshold", config_.hessian_threshold},
@@ -147,7 +153,6 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
       const Maxima& m = maxima_[static_cast<size_t>(r.octave)];
       for (int l = r.first_layer; l <= last; ++l) mark_layer(runner, oct, m, r, l);
     }
-    const auto depth = early_z ? gl::PassRunner::DepthMode::Cull : gl::PassRunner::DepthMode::Off;
     for (int l = r.first_layer; l <= last; ++l) {
       runner.run_depth(depth, region, "detect_extrema", program_, target_,
                        {{"u_below", oct.det[static_cast<size_t>((l - 1) / 4)]},
