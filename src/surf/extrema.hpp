@@ -28,7 +28,7 @@
 //                    serve both layers), else per layer (27 look-ups)
 // With Suppression::SinglePass the extrema pass runs on every sample instead
 // (the oracle and baseline). On llvmpipe the two take the same time at
-// 640x480 (README, "Detection"): the early-Z draw costs about as much per
+// 640x480 (README, "Detector speed"): the early-Z draw costs about as much per
 // culled texel as the paired shader does per shaded one.
 #pragma once
 
