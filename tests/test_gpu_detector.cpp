@@ -119,7 +119,7 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
         detector.runner().set_check_every_pass(true);
         const std::vector<KeyPoint> gpu = detector.detect(image);
         const std::vector<KeyPoint> cpu = cpu::detect(image, config);
-        INFO(layers << " layers, " << (nms == Suppression::EarlyZ ? "early-Z" : "single-pass") << " NMS: CPU "
+        INFO(layers << " layers, " << std::string(nms == Suppression::EarlyZ ? "early-Z" : "single-pass") << " NMS: CPU "
                     << cpu.size() << ", GPU " << gpu.size());
         REQUIRE(cpu.size() > 1000);
         CHECK(std::abs(static_cast<long>(gpu.size()) - static_cast<long>(cpu.size())) <= 2);

@@ -63,8 +63,9 @@ void compare_with_cpu(const GrayImage& image, const DetectorConfig& config, Hess
           bad += std::abs(gd - ref.det[k]) > 1e-5 * scale || std::abs(gt - ref.trace[k]) > 1e-5 * tscale;
         }
       }
-      INFO((method == HessianMethod::MultiPass ? "multi-pass" : "single pass") << (buffer_limit == 0 ? " (2-D inputs)" : "") << ", octave " << oct.octave << " layer " << l << " (L = " << ref.filter << "): " << valid
-                     << " valid samples");
+      INFO(std::string(method == HessianMethod::MultiPass ? "multi-pass" : "single pass")
+           << (buffer_limit == 0 ? " (2-D inputs)" : "") << ", octave " << oct.octave << " layer " << l
+           << " (L = " << ref.filter << "): " << valid << " valid samples");
       CHECK(bad == 0);
     }
   }
@@ -87,7 +88,10 @@ TEST_CASE("GPU Hessian (multi-pass and single pass) equals the CPU reference on 
   compare_with_cpu(test::random_image(203, 151, 5), config, HessianMethod::MultiPass, 0);
 }
 
-TEST_CASE("GPU Hessian equals the CPU reference on random images, odd sizes, 1, 2 and 3 layers per octave") {
+// The multi-pass method copies layers 0 and 1 of octaves above 0 from the
+// octave below (layer 0 alone with one layer per octave, group 0 only with
+// more than two): 1, 2, 3 and 4 layers per octave cover each case.
+TEST_CASE("GPU Hessian equals the CPU reference on random images, odd sizes, 1 to 4 layers per octave") {
   test::headless_context();
   for (const HessianMethod m : {HessianMethod::MultiPass, HessianMethod::SinglePass}) {
     DetectorConfig config;
@@ -101,6 +105,10 @@ TEST_CASE("GPU Hessian equals the CPU reference on random images, odd sizes, 1, 
     config.n_octave_layers = 1;
     config.n_octaves = 5;
     compare_with_cpu(test::random_image(97, 211, 6), config, m);
+    compare_with_cpu(test::random_image(97, 211, 6), config, m, 0);
+    config.n_octave_layers = 4;  // 6 filters: group 1 half used
+    config.n_octaves = 3;
+    compare_with_cpu(test::random_image(151, 137, 7), config, m);
   }
 }
 

@@ -47,15 +47,14 @@ uniform ivec2 u_origin;
 
 layout(location = 0) out vec4 o_keypoint;
 
+#include "detect/nms_test.glsl"
+
 // The keypoint at sample p of the layer in channel `channel` of the trace
 // (filter sides `filters` for it and the layers beside it), if there is one;
 // n holds its 3x3x3 block, [layer * 9 + (dy + 1) * 3 + (dx + 1)].
 bool keypoint_at(ivec2 p, float n[27], int channel, ivec3 filters, out vec4 keypoint) {
   keypoint = vec4(0.0);
-  // The whole 3x3x3 block must be inside the image; the largest filter decides.
-  int half_side = filters.z / 2;
-  ivec2 lo = (p - 1) * u_step, hi = (p + 1) * u_step;
-  if (any(lessThan(lo, ivec2(half_side))) || any(greaterThan(hi + half_side, u_image_size - 1))) return false;
+  if (!block_inside(p, filters.z)) return false;
 
   float v = n[13];
   if (!(v > u_threshold)) return false;
@@ -88,6 +87,10 @@ bool keypoint_at(ivec2 p, float n[27], int channel, ivec3 filters, out vec4 keyp
 
 void main() {
   ivec2 p = ivec2(gl_FragCoord.xy) - u_origin;
+  // No sample nearer the border can be a keypoint in any layer here (with
+  // PAIR, layer l+1's block needs a larger margin still), and leaving now
+  // keeps the look-ups below inside the grid.
+  if (!block_inside(p, u_filters.z)) discard;
   float n[27];
 #ifdef PAIR
   vec4 block[9];

@@ -12,8 +12,8 @@
 // (each lobe of the +1 -2 +1 pattern is one strip difference), then each
 // divided by its lobe area; det = Dxx Dyy - 0.81 Dxy^2, trace = Dxx + Dyy.
 //
-// With FIRST_LAYER = 1 or 2 (octaves after the first), layers k < FIRST_LAYER
-// are not computed but copied: filter_size(o, k) = filter_size(o - 1, 2k + 1)
+// With FIRST_LAYER = 1 or 2 (the first group of octaves after the first),
+// layers k < FIRST_LAYER are not computed but copied: filter_size(o, k) = filter_size(o - 1, 2k + 1)
 // (surf/keypoint.hpp) and sample (j, i) of octave o is sample (2j, 2i) of
 // octave o - 1, so layer k here is layer 2k + 1 of the octave before, at every
 // other sample: the same integer sums, the same numbers. The layers copied

@@ -18,10 +18,11 @@
 //     and the strips from buffer-texture copies (common/linear_fetch.glsl):
 //     on llvmpipe the three passes then take about 40 % less time. One set of
 //     strip copies, sized for octave 0, serves every octave in turn.
-//     After the first octave, layers 0 and 1 are layers 1 and 3 of the octave
-//     before (the same filters, at every other sample of its grid): they are
-//     copied rather than computed, which halves the strips and combinations
-//     of those octaves.
+//     After the first octave, layers 0 and 1 of the first group are layers 1
+//     and 3 of the octave before (the same filters, at every other sample of
+//     its grid), copied rather than computed (layer 0 alone with one layer
+//     per octave): with the default two layers per octave that halves the
+//     strips and combinations of those octaves.
 //   SinglePass: eight box sums per filter straight from the integral image,
 //     32 look-ups (hessian_single.frag): the test oracle and the baseline.
 #pragma once
