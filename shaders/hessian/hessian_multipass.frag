@@ -13,11 +13,11 @@
 // divided by its lobe area; det = Dxx Dyy - 0.81 Dxy^2, trace = Dxx + Dyy.
 //
 // With FIRST_LAYER = 1 or 2 (the first group of octaves after the first),
-// layers k < FIRST_LAYER are not computed but copied: filter_size(o, k) = filter_size(o - 1, 2k + 1)
-// (surf/keypoint.hpp) and sample (j, i) of octave o is sample (2j, 2i) of
-// octave o - 1, so layer k here is layer 2k + 1 of the octave before, at every
-// other sample: the same integer sums, the same numbers. The layers copied
-// from, 1 and 3, are in that octave's first group.
+// layers k < FIRST_LAYER are not computed but copied: filter_size(o, k) =
+// filter_size(o - 1, 2k + 1) (surf/keypoint.hpp) and sample (j, i) of octave
+// o is sample (2j, 2i) of octave o - 1, so layer k here is layer 2k + 1 of
+// the octave before, at every other sample: the same integer sums, the same
+// numbers. The layers copied from, 1 and 3, are in that octave's first group.
 //
 // Inputs:   u_rows, u_cross  (RGBA32UI, (W+1) x grid height), u_columns
 //           (RGBA32UI, grid width x (H+1)); 2-D, or with LINEAR_FETCH buffer

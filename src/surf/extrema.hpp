@@ -27,10 +27,11 @@
 //                    one draw per map for maps marked as pairs (9 look-ups
 //                    serve both layers), else per layer (27 look-ups)
 // With Suppression::SinglePass the extrema pass runs on every sample instead,
-// with no marks (the baseline; the per-layer extrema.frag remains for maps
-// that are not pairs, and the tests compare both with the CPU). On llvmpipe the two take the same time at
-// 640x480 (README, "Detector speed"): the early-Z draw costs about as much per
-// culled texel as the paired shader does per shaded one.
+// with no marks (the baseline; maps that are not pairs still use the
+// per-layer shader, and the tests compare both modes with the CPU). On
+// llvmpipe the two take the same time at 640x480 (README, "Detector speed"):
+// the early-Z draw costs about as much per culled texel as the paired shader
+// does per shaded one.
 #pragma once
 
 #include "surf/hessian.hpp"
