@@ -51,7 +51,6 @@ void HessianStage::configure(int width, int height) {
     oct.octave = o;
     oct.step = sample_step(o);
     oct.grid = glm::ivec2((width - 1) / oct.step + 1, (height - 1) / oct.step + 1);
-    if (o > 0 && method_ == HessianMethod::MultiPass) oct.inherited = inherited_layers();
     for (int g = 0; g * 4 < layers; ++g) {
       glm::ivec4 f(0);
       for (int k = 0; k < 4 && 4 * g + k < layers; ++k) f[k] = filter_size(o, 4 * g + k);
@@ -93,7 +92,7 @@ void HessianStage::run(gl::PassRunner& runner, const gl::Texture& integral) {
                    {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_image_size", image_size}});
         continue;
       }
-      const bool inherits = g == 0 && oct.inherited > 0;
+      const bool inherits = g == 0 && oct.octave > 0;  // layers copied from the octave before
       const MultiPassPrograms& programs = passes_[inherits];
       const gl::Texture& source = linear_ ? integral_linear_ : integral;
       const glm::ivec2 integral_size(integral.width(), integral.height());

@@ -48,7 +48,6 @@ struct HessianOctave {
   int octave = 0, step = 1;
   glm::ivec2 grid{0, 0};
   std::vector<glm::ivec4> filters;   // per group: sides of its 4 layers, 0 = unused
-  int inherited = 0;  // MultiPass: layers 0 .. inherited-1 copied from the octave before
   std::vector<gl::Texture> det, trace;  // per group
   std::vector<gl::Framebuffer> targets;
   // MultiPass scratch, reused by every group: strips along rows (rows, cross)
