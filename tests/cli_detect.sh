@@ -19,6 +19,16 @@ n=$(head -n 1 "$work/a.txt" | cut -d' ' -f1)
 "$glsurf" detect "$assets/box.png" --extended --upright -o "$work/e.txt" 2>/dev/null || fail "extended upright"
 [ "$(head -n 1 "$work/e.txt" | cut -d' ' -f2)" = 128 ] || fail "128 values with --extended"
 [ "$(sed -n 2p "$work/e.txt" | cut -d' ' -f4)" = 0 ] || fail "angle 0 with --upright"
+# OpenSURF's first sampling step: fewer keypoints than every pixel, the same
+# on both backends; a step of 0 is refused before any output.
+"$glsurf" detect "$assets/box.png" --sample-step 2 -o "$work/s.txt" 2>/dev/null || fail "--sample-step 2"
+"$glsurf" detect "$assets/box.png" --sample-step 2 --backend cpu -o "$work/sc.txt" 2>/dev/null || fail "cpu --sample-step 2"
+ns=$(head -n 1 "$work/s.txt" | cut -d' ' -f1)
+[ "$ns" -gt 50 ] && [ "$ns" -lt "$n" ] || fail "--sample-step 2 finds fewer keypoints ($ns against $n)"
+[ "$(head -n 1 "$work/sc.txt")" = "$(head -n 1 "$work/s.txt")" ] || fail "--sample-step 2: cpu and gl counts differ"
+err=$("$glsurf" detect "$assets/box.png" --sample-step 0 -o "$work/z.txt" 2>&1)
+[ $? -ne 0 ] && echo "$err" | grep -q -- "--sample-step" || fail "--sample-step 0 refused: $err"
+[ ! -e "$work/z.txt" ] || fail "no output for --sample-step 0"
 
 # Devices are written, never replaced (as root a rename would turn /dev/null
 # into a file); a full standard output is an error, not a silent success.

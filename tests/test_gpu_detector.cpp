@@ -102,6 +102,16 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
     compare(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), config);
   }
 
+  TEST_CASE("GPU keypoints agree with the CPU reference with the first octave sampled every 2 and 3 pixels") {
+    test::headless_context();
+    DetectorConfig config;
+    config.first_step = 2;  // OpenSURF's default
+    compare(load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png"), config);
+    config.first_step = 3;
+    config.hessian_threshold = 20;
+    compare(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), config);
+  }
+
   TEST_CASE("every layer count finds the CPU's keypoints: no layer hides another's") {
     // Layers two apart can both hold a maximum at the same sample; with noise
     // and threshold 0 that happens for about 1 % of the keypoints, so the counts

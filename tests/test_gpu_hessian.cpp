@@ -112,4 +112,22 @@ TEST_CASE("GPU Hessian equals the CPU reference on random images, odd sizes, 1 t
   }
 }
 
+// A first sampling step above 1 (OpenSURF's init_sample) scales every
+// octave's grid; the copies from the octave below still pick every other
+// sample, whatever the step.
+TEST_CASE("GPU Hessian equals the CPU reference with the first octave sampled every 2 and every 3 pixels") {
+  test::headless_context();
+  for (const HessianMethod m : {HessianMethod::MultiPass, HessianMethod::SinglePass}) {
+    DetectorConfig config;
+    config.n_octaves = 4;
+    for (const int first_step : {2, 3}) {
+      config.first_step = first_step;
+      config.n_octave_layers = 2;
+      compare_with_cpu(test::random_image(211, 163, 8), config, m);
+      config.n_octave_layers = 1;
+      compare_with_cpu(test::random_image(211, 163, 8), config, m, 0);
+    }
+  }
+}
+
 }  // TEST_SUITE

@@ -227,6 +227,7 @@ int bench_detect(Args& args) {
   DetectorConfig config;
   config.hessian_threshold = args.option_float("--threshold", config.hessian_threshold, 0.0f, 1e12f);
   config.max_features = args.option_int("--max-features", 0, 0, 1 << 20);
+  config.first_step = args.option_int("--sample-step", config.first_step, 1, 8);
   const bool compare = !args.flag("--default-only");
   args.finish();
 
@@ -250,9 +251,9 @@ int bench_detect(Args& args) {
   std::printf("glsurf bench detect — %s, %s (%s)%s\n", info.renderer.c_str(), info.version.c_str(),
               gl::to_string(info.path),
               software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
-  std::printf("  input: %s resampled; threshold %g, max_features %d; %d runs after %d warm-up, variants\n"
-              "  interleaved frame by frame; wall = detect() from upload to keypoints in memory\n\n",
-              image_path.c_str(), config.hessian_threshold, config.max_features, runs, warmup);
+  std::printf("  input: %s resampled; threshold %g, max_features %d, first sampling step %d; %d runs after %d\n"
+              "  warm-up, variants interleaved frame by frame; wall = detect() from upload to keypoints in memory\n\n",
+              image_path.c_str(), config.hessian_threshold, config.max_features, config.first_step, runs, warmup);
   std::vector<std::unique_ptr<Detector>> detectors;
   for (const Variant& v : variants) {
     detectors.push_back(
@@ -336,6 +337,7 @@ int bench_describe(Args& args) {
   const std::string image_path = args.option("--image", GLSURF_ASSET_DIR "/graf1.png");
   const std::string counts_text = args.option("--counts", "500,2000,8000");
   const bool extended = args.flag("--extended");
+  const int first_step = args.option_int("--sample-step", DetectorConfig{}.first_step, 1, 8);
   args.finish();
   const std::vector<int> counts = int_list("--counts", counts_text, 65536);
   const GrayImage photo = load_gray(image_path);
@@ -388,6 +390,7 @@ int bench_describe(Args& args) {
   // The whole job at 640x480.
   DetectorConfig config;
   config.extended = extended;
+  config.first_step = first_step;
   Detector detector(ctx, config);
   const GrayImage vga = resize(photo, 640, 480);
   std::vector<double> wall, keypoints_only;
@@ -403,8 +406,8 @@ int bench_describe(Args& args) {
     if (i >= warmup) keypoints_only.push_back(ms_since(t0));
   }
   std::printf("\n640x480: detection + description %.1f ms wall (median; %.1f min), detection alone %.1f ms, "
-              "%zu keypoints\n",
-              median(wall), *std::min_element(wall.begin(), wall.end()), median(keypoints_only), found);
+              "%zu keypoints (first sampling step %d)\n",
+              median(wall), *std::min_element(wall.begin(), wall.end()), median(keypoints_only), found, first_step);
   return 0;
 }
 
@@ -477,6 +480,8 @@ int bench_all(Args& args) {
   const int runs = args.option_int("--runs", 5, 1, 1000);
   const std::string json = args.option("--json", "");
   const std::string image_path = args.option("--image", GLSURF_ASSET_DIR "/graf1.png");
+  DetectorConfig config;
+  config.first_step = args.option_int("--sample-step", config.first_step, 1, 8);
   args.finish();
   const GrayImage photo = load_gray(image_path);
   gl::Context ctx = gl::Context::headless();
@@ -488,9 +493,10 @@ int bench_all(Args& args) {
   // drawn into the candidate atlas), so there the stages are timed by the wall
   // clock between glFinish calls around each pass; a real GPU's timers are
   // right and the finishes would add their own overhead.
-  std::printf("  detection + orientation + 64-value descriptors per frame, %s resampled, threshold 100;\n"
-              "  median of %d runs after 1 warm-up; ms per stage (separate runs, pass by pass): %s\n\n",
-              image_path.c_str(), runs,
+  std::printf("  detection + orientation + 64-value descriptors per frame, %s resampled, threshold %g,\n"
+              "  first sampling step %d; median of %d runs after 1 warm-up; ms per stage (separate runs, pass by\n"
+              "  pass): %s\n\n",
+              image_path.c_str(), config.hessian_threshold, config.first_step, runs,
               software ? "wall clock between glFinish calls around each pass (llvmpipe's timer queries under-read some)"
                        : "GPU timer queries (n/a: longer than the frame)");
   const char* stages[][2] = {{"integral_", "integral"}, {"hessian_", "hessian"}, {"detect_", "nms"},
@@ -500,7 +506,7 @@ int bench_all(Args& args) {
               "hessian", "nms", "select", "list", "describe", "CPU ms");
   for (const auto& [w, h] : std::vector<std::pair<int, int>>{{320, 240}, {640, 480}, {1280, 720}, {1920, 1080}}) {
     const GrayImage image = resize(photo, w, h);
-    Detector detector(ctx, DetectorConfig{});
+    Detector detector(ctx, config);
     size_t found = detector.detect_and_compute(image).keypoints.size();
     std::vector<double> wall;
     std::vector<std::vector<double>> stage_ms(6);
@@ -529,7 +535,7 @@ int bench_all(Args& args) {
     std::vector<double> cpu_ms;
     for (int i = 0; i < std::max(1, runs / 2); ++i) {
       const Clock::time_point t0 = Clock::now();
-      cpu::detect_and_compute(image, DetectorConfig{});
+      cpu::detect_and_compute(image, config);
       cpu_ms.push_back(ms_since(t0));
     }
     char label[32];
@@ -592,7 +598,8 @@ int bench_all(Args& args) {
     write_file_atomically(json, false, [&](std::ostream& out) {
       out << "{\n  \"renderer\": \"" << json_escaped(info.renderer) << "\",\n  \"version\": \""
           << json_escaped(info.version)
-          << "\",\n  \"software\": " << (software ? "true" : "false") << ",\n  \"frames\": [\n"
+          << "\",\n  \"software\": " << (software ? "true" : "false")
+          << ",\n  \"sample_step\": " << config.first_step << ",\n  \"frames\": [\n"
           << records << "\n  ],\n  \"matching\": [\n" << match_records << "\n  ]\n}\n";
     });
   }

@@ -182,6 +182,7 @@ int view(Args args) {
   config.hessian_threshold = args.option_float("--threshold", config.hessian_threshold, 0.0f, 1e12f);
   config.max_features = args.option_int("--max-features", 0, 0, 1 << 20);
   config.upright = args.flag("--upright");
+  config.first_step = args.option_int("--sample-step", config.first_step, 1, 8);
   int width = args.option_int("--width", 0, 0, 16384), height = args.option_int("--height", 0, 0, 16384);
   const std::string raw = args.option("--raw", "");
   const std::string pix = args.option("--pix", "gray");

@@ -120,7 +120,7 @@ bool solve3(const double a[3][3], const double b[3], double x[3]) {
 
 std::vector<KeyPoint> detect(const GrayImage& image, const DetectorConfig& config) {
   GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1 && config.max_features >= 0 &&
-                     config.hessian_threshold >= 0,
+                     config.hessian_threshold >= 0 && config.first_step >= 1,
                  "invalid detector configuration");
   const int min_side = min_image_side(config);
   if (image.width < min_side || image.height < min_side) {
@@ -133,7 +133,7 @@ std::vector<KeyPoint> detect(const GrayImage& image, const DetectorConfig& confi
   const int layers = config.n_octave_layers + 2;
 
   for (int o = 0; o < config.n_octaves; ++o) {
-    const int step = sample_step(o);
+    const int step = sample_step(o, config.first_step);
     std::vector<HessianLayer> h;
     for (int l = 0; l < layers; ++l) h.push_back(hessian_layer(integral, filter_size(o, l), step));
 

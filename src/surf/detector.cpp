@@ -32,7 +32,8 @@ Detector::Detector([[maybe_unused]] const gl::Context& context, const DetectorCo
                 " (the matcher's copy of the descriptors); lower --max-features or use --backend cpu");
   }
   GLSURF_EXPECTS(config.hessian_threshold >= 0, "hessian_threshold must be >= 0");
-  GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1, "invalid detector configuration");
+  GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1 && config.first_step >= 1,
+                 "invalid detector configuration");
   if (config.n_octaves * ((config.n_octave_layers + 1) / 2) > 32) {
     throw Error("the GPU detector handles at most 32 candidate maps: n_octaves * ceil(n_octave_layers / 2) = " +
                 std::to_string(config.n_octaves * ((config.n_octave_layers + 1) / 2)));

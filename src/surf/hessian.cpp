@@ -13,7 +13,8 @@ HessianStage::HessianStage(const gl::ShaderSource& shaders, const DetectorConfig
       method_(method),
       shaders_(shaders),
       single_(shaders, "common/fullscreen.vert", "hessian/hessian_single.frag") {
-  GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1, "invalid detector configuration");
+  GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1 && config.first_step >= 1,
+                 "invalid detector configuration");
 }
 
 void HessianStage::configure(int width, int height) {
@@ -49,7 +50,7 @@ void HessianStage::configure(int width, int height) {
   for (int o = 0; o < config_.n_octaves; ++o) {
     HessianOctave oct;
     oct.octave = o;
-    oct.step = sample_step(o);
+    oct.step = sample_step(o, config_.first_step);
     oct.grid = glm::ivec2((width - 1) / oct.step + 1, (height - 1) / oct.step + 1);
     for (int g = 0; g * 4 < layers; ++g) {
       glm::ivec4 f(0);

@@ -51,6 +51,8 @@ struct KeyPoint {
 //   | max_features       | 0       | keep the N strongest responses; 0 keeps all      |
 //   | extended           | false   | 128-value descriptors instead of 64              |
 //   | upright            | false   | U-SURF: no orientation (angle 0)                 |
+//   | first_step         | 1       | sampling step of the first octave, doubling per  |
+//   |                    |         | octave (OpenCV: 1; OpenSURF's init_sample: 2)    |
 struct DetectorConfig {
   float hessian_threshold = 100.0f;
   int n_octaves = 4;
@@ -58,12 +60,13 @@ struct DetectorConfig {
   int max_features = 0;
   bool extended = false;
   bool upright = false;
+  int first_step = 1;
 };
 
 inline int descriptor_size(const DetectorConfig& config) { return config.extended ? 128 : 64; }
 
 inline int filter_size(int octave, int layer) { return 3 * ((2 << octave) * (layer + 1) + 1); }
-inline int sample_step(int octave) { return 1 << octave; }
+inline int sample_step(int octave, int first_step) { return first_step << octave; }
 
 // The smallest image side the detector accepts: the smallest filter and the
 // 3x3 neighbourhood around it must fit.
