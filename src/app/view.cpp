@@ -387,8 +387,9 @@ int view(Args args) {
                       current + 1, files.size(), image.width, image.height);
       }
       hud.emplace_back(line);
-      std::snprintf(line, sizeof line, "%d keypoints   threshold %.0f   %s", found.count, config.hessian_threshold,
-                    config.upright ? "upright" : "oriented");
+      const std::string step = config.first_step > 1 ? "   sample step " + std::to_string(config.first_step) : "";
+      std::snprintf(line, sizeof line, "%d keypoints   threshold %.0f   %s%s", found.count, config.hessian_threshold,
+                    config.upright ? "upright" : "oriented", step.c_str());
       hud.emplace_back(line);
       if (keys.match) {
         std::snprintf(line, sizeof line, "match mode: %d matches, %d inliers   %.1f fps   %.1f ms", match_count,
