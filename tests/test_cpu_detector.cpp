@@ -140,6 +140,19 @@ TEST_CASE("a constant image has no keypoints; a too small one is an error") {
   CHECK_NOTHROW(cpu::detect(GrayImage(side, side, 7), DetectorConfig{}));
   CHECK_THROWS_WITH_AS(cpu::detect(GrayImage(side - 1, 100, 7), DetectorConfig{}),
                        doctest::Contains("smaller than the smallest filter"), Error);
+  // Every other pixel: the middle sample of a 3x3 block at x = 2p needs
+  // 2 (p - 1) >= 10 (the side-21 filter's half-width) and 2 (p + 1) + 10 <= W - 1,
+  // so p = 6 and W = 25; a 25-pixel image has that one block, a 24-pixel one none.
+  DetectorConfig coarse;
+  coarse.first_step = 2;
+  CHECK(min_image_side(coarse) == 25);
+  CHECK(min_image_side(DetectorConfig{}) == 23);  // every pixel: p = 11, W = 12 + 10 + 1
+  // ... and that block finds a blob centred on it.
+  coarse.hessian_threshold = 1;
+  const std::vector<KeyPoint> ks = cpu::detect(blob_image(25, 25, 12.0, 12.0, 2.5, 40, 150), coarse);
+  REQUIRE(ks.size() == 1);
+  CHECK(std::hypot(ks[0].x - 12.0, ks[0].y - 12.0) < 0.5);
+  CHECK_THROWS_AS(cpu::detect(GrayImage(24, 40, 7), coarse), Error);
 }
 
 }  // TEST_SUITE

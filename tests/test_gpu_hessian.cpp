@@ -40,6 +40,7 @@ void compare_with_cpu(const GrayImage& image, const DetectorConfig& config, Hess
   const cpu::IntegralImage sums = cpu::integral_image(image);
   const int layers = config.n_octave_layers + 2;
   for (const HessianOctave& oct : hessian.octaves()) {
+    REQUIRE(oct.step == config.first_step << oct.octave);  // the reference below samples at the GPU's step
     for (int l = 0; l < layers; ++l) {
       const int group = l / 4, channel = l % 4;
       const std::vector<float> det = oct.det[group].download_f32();

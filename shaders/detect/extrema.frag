@@ -15,7 +15,7 @@
 //                                    (and l+1 in the next one)
 // Uniforms: u_channels   channel of each layer in its texture
 //           u_threshold  hessianThreshold
-//           u_step       sampling step 2^o
+//           u_step       sampling step of the octave (2^o times the first step)
 //           u_filters    filter sides of layers l-1, l, l+1
 //           u_next_filter  with PAIR: filter side of layer l+2
 //           u_image_size W, H

@@ -10,7 +10,7 @@
 // by its area; det = Dxx Dyy - 0.81 Dxy^2, trace = Dxx + Dyy (src/cpu/detector.hpp).
 //
 // Input:    u_integral  the integral image (R32UI, (W+1) x (H+1))
-// Uniforms: u_step      sampling step of the octave (2^o)
+// Uniforms: u_step      sampling step of the octave (2^o times the first step)
 //           u_filters   filter sides of the layers in channels r, g, b, a;
 //                       0 for an unused channel
 //           u_image_size W, H

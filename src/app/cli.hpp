@@ -37,7 +37,8 @@ class Args {
 };
 
 // Options shared by the commands that detect: --backend gl|cpu, and
-// --threshold --max-features --octaves --layers --upright --extended.
+// --threshold --max-features --octaves --layers --sample-step --upright
+// --extended.
 std::string backend_option(Args& args);
 DetectorConfig detector_options(Args& args);
 

@@ -11,7 +11,7 @@
 // maps, for layers {1, 2}, {3, 4}, ... Octave 0's maps lie side by side from
 // the origin; the other octaves' maps are stacked in a column to their right,
 // a band per octave, like a mip chain. For the default two layers: one map
-// per octave, an atlas 1.5 times as wide as the image.
+// per octave, an atlas 1.5 times as wide as octave 0's grid.
 //
 // Passes (Terriberry et al. 2008, III-B.2, with one early-Z round):
 //   nms_mark         threshold and 26-neighbour test, the survivors marked in

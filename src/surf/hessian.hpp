@@ -1,10 +1,10 @@
 // GPU Hessian responses: det(H) and trace for every octave and layer of the
 // scale space (surf/keypoint.hpp), from the integral image.
 //
-// Layout: per octave, the sample grid ceil(W / 2^o) x ceil(H / 2^o); layers
-// in groups of four, one RGBA32F texture pair per group (det_oO_gG and
-// trace_oO_gG, layer 4g + k in channel k). A sample whose filter does not
-// lie inside the image holds 0. Formulas and filter shapes:
+// Layout: per octave, the sample grid ceil(W / step) x ceil(H / step), step =
+// sample_step(o, first_step) (2^o by default); layers in groups of four, one
+// RGBA32F texture pair per group (det_oO_gG and trace_oO_gG, layer 4g + k in
+// channel k). A sample whose filter does not lie inside the image holds 0. Formulas and filter shapes:
 // src/cpu/detector.hpp (the CPU reference computes the same numbers).
 //
 // Two methods, giving the same integer box sums and so the same responses:

@@ -7,10 +7,11 @@
 //     L(o, l) = 3 * (2^(o+1) * (l + 1) + 1)       l = 0 .. n_octave_layers + 1
 //
 // i.e. 9-15-21-27, 15-27-39-51, 27-51-75-99, 51-99-147-195 for the default 4
-// octaves of 2 + 2 layers, sampled every 2^o pixels: sample (i, j) of octave o
-// is the filter centred on pixel (x, y) = (j * 2^o, i * 2^o). (OpenCV's SURF
-// uses the sizes (9 + 6l) * 2^o instead; octave 0 is the same.) A filter of
-// side L approximates Gaussian second derivatives of scale sigma = 1.2 L / 9.
+// octaves of 2 + 2 layers, sampled every t * 2^o pixels, t the first octave's
+// step (first_step, 1 by default): sample (i, j) of octave o is the filter
+// centred on pixel (x, y) = (j, i) * t * 2^o. (OpenCV's SURF uses the sizes
+// (9 + 6l) * 2^o instead; octave 0 is the same.) A filter of side L
+// approximates Gaussian second derivatives of scale sigma = 1.2 L / 9.
 //
 // Keypoint fields follow OpenCV's KeyPoint as its SURF fills them:
 //   x, y       position in pixels; (0, 0) is the centre of the top-left pixel,
@@ -68,9 +69,15 @@ inline int descriptor_size(const DetectorConfig& config) { return config.extende
 inline int filter_size(int octave, int layer) { return 3 * ((2 << octave) * (layer + 1) + 1); }
 inline int sample_step(int octave, int first_step) { return first_step << octave; }
 
-// The smallest image side the detector accepts: the smallest filter and the
-// 3x3 neighbourhood around it must fit.
-inline int min_image_side(const DetectorConfig&) { return filter_size(0, 2) + 2; }
+// The smallest image side the detector accepts: some sample's 3x3
+// neighbourhood, samples t = first_step apart, must fit with the largest
+// filter of octave 0's first block (side 21, half-width 10) centred on each:
+// the middle sample at p t with (p - 1) t >= 10 and (p + 1) t + 10 <= side - 1.
+// 23 at t = 1, 25 at t = 2.
+inline int min_image_side(const DetectorConfig& config) {
+  const int t = config.first_step, half = filter_size(0, 2) / 2;
+  return (2 + (half + t - 1) / t) * t + half + 1;
+}
 
 // Keypoints with their descriptors: descriptor_size values per keypoint, row
 // by row (OpenCV's detectAndCompute output).
