@@ -41,11 +41,19 @@ void main() {
     float c = cos(theta), sn = sin(theta);
     float two_sigma2 = 2.0 * (3.3 * s) * (3.3 * s);
     int row0 = (kr.y / 4) * 5, col0 = (kr.y % 4) * 5;
+    // The Gaussian is separable: 10 exponentials per sub-region instead of 25
+    // (a sixth of this pass's time on llvmpipe, README).
+    float wu[5], wv[5];
+    for (int i = 0; i < 5; ++i) {
+      float a = (float(col0 + i) - 9.5) * s, b = (float(row0 + i) - 9.5) * s;
+      wu[i] = exp(-a * a / two_sigma2);
+      wv[i] = exp(-b * b / two_sigma2);
+    }
     for (int v = 0; v < 5; ++v) {
       for (int u = 0; u < 5; ++u) {
         vec2 o = (vec2(float(col0 + u), float(row0 + v)) - 9.5) * s;
         vec2 d = haar(k.xy + vec2(c * o.x - sn * o.y, sn * o.x + c * o.y), h);
-        float w = exp(-dot(o, o) / two_sigma2);
+        float w = wu[u] * wv[v];
         vec2 r = w * vec2(c * d.x + sn * d.y, -sn * d.x + c * d.y);
 #ifdef EXTENDED
         if (r.y >= 0.0) first.xy += vec2(r.x, abs(r.x)); else first.zw += vec2(r.x, abs(r.x));
