@@ -15,6 +15,13 @@ r90=$(percent "$out" "1->2"); r15=$(percent "$out" "1->3")
 [ "${r90:-0}" -ge 70 ] || fail "repeatability under a 90-degree rotation ${r90:-none}% < 70%"
 [ "${r15:-0}" -ge 35 ] || fail "repeatability under a 1.5x scale ${r15:-none}% < 35%"
 grep -q '"repeatability": 0\.' "$work/seq.json" || fail "JSON output"
+grep -qF '"detector": {"threshold": 100, "octaves": 4, "layers": 2, "sample_step": 1,' "$work/seq.json" ||
+  fail "JSON names the default detector settings: $(grep detector "$work/seq.json")"
+# Settings other than the defaults are the ones recorded.
+"$glsurf" eval "$work/seq" --backend cpu --threshold 250 --sample-step 2 --upright --json "$work/set.json" >/dev/null 2>&1 ||
+  fail "eval with settings"
+grep -qF '"threshold": 250, "octaves": 4, "layers": 2, "sample_step": 2, "max_features": 0, "upright": true, "extended": false}' \
+  "$work/set.json" || fail "JSON names the settings used: $(grep detector "$work/set.json")"
 
 # The same images with their homographies swapped: no match is correct any
 # more, and repeatability falls to the chance level of ~1,400 keypoints

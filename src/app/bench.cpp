@@ -600,7 +600,7 @@ int bench_all(Args& args) {
       out << "{\n  \"renderer\": \"" << json_escaped(info.renderer) << "\",\n  \"version\": \""
           << json_escaped(info.version)
           << "\",\n  \"software\": " << (software ? "true" : "false")
-          << ",\n  \"sample_step\": " << config.first_step << ",\n  \"frames\": [\n"
+          << ",\n  \"detector\": " << detector_json(config) << ",\n  \"frames\": [\n"
           << records << "\n  ],\n  \"matching\": [\n" << match_records << "\n  ]\n}\n";
     });
   }

@@ -42,6 +42,10 @@ class Args {
 std::string backend_option(Args& args);
 DetectorConfig detector_options(Args& args);
 
+// The detector's settings as a JSON object (one line), so that a JSON record
+// says which settings produced it.
+std::string detector_json(const DetectorConfig& config);
+
 // A string's characters as the body of a JSON string literal.
 std::string json_escaped(const std::string& text);
 

@@ -248,7 +248,7 @@ int eval(Args args) {
   if (records.empty()) throw Error(dir.string() + ": no pairs (img2 with H1to2p, ...)");
   if (!json.empty()) {
     write_file_atomically(json, false, [&](std::ostream& out) {
-      out << "{\n  \"sequence\": \"" << json_escaped(dir.string()) << "\",\n  \"backend\": \"" << backend << "\",\n  \"pairs\": [\n"
+      out << "{\n  \"sequence\": \"" << json_escaped(dir.string()) << "\",\n  \"backend\": \"" << backend << "\",\n  \"detector\": " << detector_json(config) << ",\n  \"pairs\": [\n"
           << records << "\n  ]\n}\n";
     });
   }

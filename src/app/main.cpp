@@ -188,6 +188,16 @@ DetectorConfig detector_options(Args& args) {
   return config;
 }
 
+std::string detector_json(const DetectorConfig& config) {
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "{\"threshold\": %.9g, \"octaves\": %d, \"layers\": %d, \"sample_step\": %d, "
+                "\"max_features\": %d, \"upright\": %s, \"extended\": %s}",
+                config.hessian_threshold, config.n_octaves, config.n_octave_layers, config.first_step,
+                config.max_features, config.upright ? "true" : "false", config.extended ? "true" : "false");
+  return text;
+}
+
 std::string Args::next_word() {
   if (words_.empty() || (words_[0].size() > 1 && words_[0][0] == '-')) return "";
   std::string word = words_.front();
