@@ -34,6 +34,14 @@ head -c 4096 /dev/zero | tr '\0' '\200' >> "$work/flat.pgm"
   --backend cpu >/dev/null 2>&1
 [ $? -eq 1 ] || fail "no homography with --homography exits 1"
 [ ! -e "$work/flat.txt" ] && [ ! -e "$work/flatH.txt" ] || fail "no files after a failed match"
+# Unrelated images: a few matches agree by chance (4 of 14 here), which is no
+# homography either.
+out=$("$glsurf" match "$assets/box.png" "$assets/graf3.png" --homography "$work/unrelatedH.txt" --backend cpu 2>&1)
+[ $? -eq 1 ] || fail "unrelated images with --homography exit 1: $out"
+echo "$out" | grep -q "no homography" || fail "unrelated images: no homography said: $out"
+[ ! -e "$work/unrelatedH.txt" ] || fail "no homography file for unrelated images"
+out=$("$glsurf" match "$assets/box.png" "$assets/graf3.png" --backend cpu 2>&1) || fail "unrelated images: $out"
+echo "$out" | grep -q "no homography (best fit [0-7] inliers, 8 needed)" || fail "unrelated images: $out"
 
 # Errors: one line, non-zero, no partial files.
 "$glsurf" match "$assets/box.png" >/dev/null 2>&1; [ $? -eq 2 ] || fail "one image is a usage error"

@@ -185,6 +185,33 @@ TEST_CASE("RANSAC keeps sampling after a poor first hypothesis among many pairs"
   }
 }
 
+// Pairs between unrelated images: a hypothesis always fits its own 4 pairs
+// and may catch a chance inlier; that is no homography. The same search finds
+// one once min_inliers true pairs are among them, and not with one fewer.
+TEST_CASE("RANSAC reports no homography for unrelated pairs or too few inliers") {
+  const Homography truth = {0.9, 0.2, 40, -0.1, 1.05, -20, 1e-5, 3e-5, 1};
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> coord(0, 640);
+  std::vector<PointPair> random;
+  for (int i = 0; i < 40; ++i) random.push_back({coord(rng), coord(rng), coord(rng), coord(rng)});
+  const HomographyResult none = ransac_homography(random);
+  CHECK(!none.found);
+  CHECK(none.inlier_count < RansacConfig{}.min_inliers);
+  CHECK(std::count(none.inliers.begin(), none.inliers.end(), true) == 0);
+  for (const int true_pairs : {RansacConfig{}.min_inliers - 1, RansacConfig{}.min_inliers}) {
+    CAPTURE(true_pairs);
+    std::vector<PointPair> pairs = random;
+    for (int i = 0; i < true_pairs; ++i) {
+      PointPair p{coord(rng), coord(rng), 0, 0};
+      apply(truth, p.ax, p.ay, p.bx, p.by);
+      pairs.push_back(p);
+    }
+    const HomographyResult r = ransac_homography(pairs);
+    CHECK(r.found == (true_pairs >= RansacConfig{}.min_inliers));
+    if (r.found) CHECK(corner_error(r.h, truth, 640, 480) < 1e-3);
+  }
+}
+
 TEST_CASE("four exact correspondences give back the homography") {
   const Homography truth = {1.2, 0.1, -5, -0.05, 0.95, 7, 1e-4, 2e-4, 1};
   std::vector<PointPair> pairs;

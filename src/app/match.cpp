@@ -100,9 +100,16 @@ int match(Args args) {
   }
   outputs.commit();
 
-  std::printf("%s: %zu features, %s: %zu features, %zu matches, %d inliers%s, %.0f ms (%s)\n", images[0].c_str(),
-              fa.keypoints.size(), images[1].c_str(), fb.keypoints.size(), matches.size(), h.inlier_count,
-              h.found ? "" : " (no homography)", ms, backend.c_str());
+  char verdict[96];
+  if (h.found) {
+    std::snprintf(verdict, sizeof verdict, "%d inliers", h.inlier_count);
+  } else {
+    std::snprintf(verdict, sizeof verdict, "no homography (best fit %d inliers, %d needed)", h.inlier_count,
+                  RansacConfig{}.min_inliers);
+  }
+  std::printf("%s: %zu features, %s: %zu features, %zu matches, %s, %.0f ms (%s)\n", images[0].c_str(),
+              fa.keypoints.size(), images[1].c_str(), fb.keypoints.size(), matches.size(), verdict, ms,
+              backend.c_str());
   if (truth) {
     int correct = 0;
     for (const PointPair& p : pairs) correct += reprojection_error(*truth, p) < 3.0;

@@ -146,7 +146,7 @@ bool fit_homography(const std::vector<PointPair>& pairs, Homography& h) {
 HomographyResult ransac_homography(const std::vector<PointPair>& pairs, const RansacConfig& config) {
   HomographyResult best;
   best.inliers.assign(pairs.size(), false);
-  if (pairs.size() < 4) return best;
+  if (pairs.size() < static_cast<size_t>(std::max(4, config.min_inliers))) return best;
   std::mt19937 rng(config.seed);
   std::uniform_int_distribution<size_t> pick(0, pairs.size() - 1);
   int iterations = config.max_iterations;
@@ -198,6 +198,11 @@ HomographyResult ransac_homography(const std::vector<PointPair>& pairs, const Ra
   for (size_t i = 0; i < pairs.size(); ++i) {
     best.inliers[i] = reprojection_error(best.h, pairs[i]) < config.threshold;
     best.inlier_count += best.inliers[i];
+  }
+  if (best.inlier_count < config.min_inliers) {  // a chance fit: report none
+    best.found = false;
+    best.h = Homography{};
+    best.inliers.assign(pairs.size(), false);
   }
   return best;
 }

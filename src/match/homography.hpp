@@ -24,13 +24,18 @@ struct RansacConfig {
   int max_iterations = 5000;
   double confidence = 0.999;  // stop when this sure of an all-inlier sample
   std::uint32_t seed = 1;     // fixed: results are repeatable
+  // Fewer inliers than this is no homography. Any 4 pairs in general position
+  // fit one exactly, so 4 inliers say nothing, and between unrelated images a
+  // hypothesis picks up a chance inlier or two (3-5 of 13-42 matches were
+  // seen); 4 supporting pairs beyond the sample make that unlikely.
+  int min_inliers = 8;
 };
 
 struct HomographyResult {
-  bool found = false;
+  bool found = false;  // at least min_inliers inliers
   Homography h{};
-  std::vector<bool> inliers;
-  int inlier_count = 0;
+  std::vector<bool> inliers;  // per pair; all false when not found
+  int inlier_count = 0;       // of the best fit, also one with too few to count
 };
 
 // Least squares over all pairs (>= 4), normalised DLT; false if degenerate.
