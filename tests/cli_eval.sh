@@ -23,6 +23,23 @@ grep -qF '"detector": {"threshold": 100, "octaves": 4, "layers": 2, "sample_step
 grep -qF '"threshold": 250, "octaves": 4, "layers": 2, "sample_step": 2, "max_features": 0, "upright": true, "extended": false}' \
   "$work/set.json" || fail "JSON names the settings used: $(grep detector "$work/set.json")"
 
+# warp never mixes sequences: an existing non-empty directory is refused and
+# left as it was.
+err=$("$glsurf" warp "$assets/box.png" "$work/seq" --rotate 30 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "not an empty directory" || fail "warp into a sequence: $err"
+[ -e "$work/seq/img3.png" ] && [ -z "$(ls -a "$work" | grep glsurf_warp)" ] || fail "warp touched $work/seq"
+# A pair with only its image or only its homography is an error naming it,
+# not a sequence silently cut short.
+cp -r "$work/seq" "$work/gap"; rm "$work/gap/img2.png"
+err=$("$glsurf" eval "$work/gap" --backend cpu 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "H1to2p: no img2 beside it" || fail "eval with img2 missing: $err"
+cp "$work/seq/img2.png" "$work/gap/img2.png"; rm "$work/gap/H1to3p"
+err=$("$glsurf" eval "$work/gap" --backend cpu 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "img3.png: no H1to3p beside it" || fail "eval with H1to3p missing: $err"
+cp "$work/seq/img2.png" "$work/gap/img3.pgm"
+err=$("$glsurf" eval "$work/gap" --backend cpu 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "img3 is there twice" || fail "eval with two img3: $err"
+
 # The same images with their homographies swapped: no match is correct any
 # more, and repeatability falls to the chance level of ~1,400 keypoints
 # whose regions, scaled to radius 30 px, overlap a random neighbour (11-12 %

@@ -122,6 +122,19 @@ TEST_CASE("a batch of outputs appears whole or not at all") {
                        doctest::Contains("named for two outputs"), Error);
   twice.commit();
   CHECK(contents(dir / "c.txt") == "c");
+
+  // The same through relative names of a file that does not exist yet.
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir);
+  {
+    OutputFiles relative;
+    relative.add("d.txt", false, [](std::ostream& out) { out << "d"; });
+    CHECK_THROWS_WITH_AS(relative.add("./d.txt", false, [](std::ostream& out) { out << "D"; }),
+                         doctest::Contains("named for two outputs"), Error);
+    relative.commit();
+  }
+  std::filesystem::current_path(cwd);
+  CHECK(contents(dir / "d.txt") == "d");
 }
 
 TEST_CASE("an output through a link replaces the linked file; a pipe is written, not replaced") {

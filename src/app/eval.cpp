@@ -17,9 +17,12 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <random>
 #include <sstream>
+
+#include <unistd.h>
 
 
 namespace glsurf::app {
@@ -76,6 +79,54 @@ void write_png_gray(const std::string& path, const GrayImage& image) {
   write_png(path, image.width, image.height, 1, image.pixels.data());
 }
 
+// An Oxford-format sequence: img1..imgN (any of kImageExtensions) and
+// H1to2p..H1toNp, by number.
+struct Sequence {
+  std::map<int, std::string> images, homographies;
+};
+
+constexpr const char* kImageExtensions[] = {".png", ".ppm", ".pgm", ".jpg", ".jpeg", ".bmp"};
+
+// The number in `name` = prefix + digits + suffix, or -1.
+int numbered(const std::string& name, const std::string& prefix, const std::string& suffix) {
+  if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return -1;
+  }
+  const std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+  if (digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
+  return std::stoi(digits);
+}
+
+// Reads the directory; a pair with only one of its image and homography, or
+// an image under two names, is an error rather than a pair left out.
+Sequence read_sequence(const fs::path& dir) {
+  if (!fs::is_directory(dir)) throw Error(dir.string() + ": not a directory");
+  Sequence seq;
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (const int k = numbered(name, "H1to", "p"); k >= 2) seq.homographies[k] = entry.path().string();
+    for (const char* ext : kImageExtensions) {
+      const int k = numbered(name, "img", ext);
+      if (k < 1) continue;
+      if (seq.images.count(k)) throw Error(dir.string() + ": img" + std::to_string(k) + " is there twice (" +
+                                           fs::path(seq.images[k]).filename().string() + ", " + name + ")");
+      seq.images[k] = entry.path().string();
+    }
+  }
+  if (ec) throw Error(dir.string() + ": cannot read directory (" + ec.message() + ")");
+  if (!seq.images.count(1)) throw Error(dir.string() + ": no img1 (png, ppm, pgm, jpg or bmp)");
+  for (const auto& [k, path] : seq.images) {
+    if (k > 1 && !seq.homographies.count(k)) throw Error(path + ": no H1to" + std::to_string(k) + "p beside it");
+  }
+  for (const auto& [k, path] : seq.homographies) {
+    if (!seq.images.count(k)) throw Error(path + ": no img" + std::to_string(k) + " beside it");
+  }
+  if (seq.homographies.empty()) throw Error(dir.string() + ": no pairs (img2 with H1to2p, ...)");
+  return seq;
+}
+
 }  // namespace
 
 int warp(Args args) {
@@ -117,10 +168,27 @@ int warp(Args args) {
     }
     transforms.push_back(h);
   }
+  // The sequence is written into a new directory beside OUT and renamed into
+  // place once complete: OUT never holds part of it, nor files of an older
+  // sequence that eval would score with it.
   std::error_code ec;
-  fs::create_directories(out, ec);
-  if (!fs::is_directory(out)) throw Error(out + ": cannot create output directory");
-  write_png_gray((fs::path(out) / "img1.png").string(), image);
+  if (fs::exists(out, ec) && !(fs::is_directory(out, ec) && fs::is_empty(out, ec))) {
+    throw Error(out + ": exists and is not an empty directory; warp writes a new sequence directory");
+  }
+  const fs::path target = fs::absolute(out).lexically_normal();
+  const fs::path parent = target.has_filename() ? target.parent_path() : target.parent_path().parent_path();
+  fs::create_directories(parent, ec);
+  if (!fs::is_directory(parent, ec)) throw Error(out + ": cannot create directory " + parent.string());
+  const fs::path staging = parent / (".glsurf_warp" + std::to_string(::getpid()));
+  struct Cleanup {
+    fs::path dir;
+    ~Cleanup() {
+      std::error_code ignored;
+      if (!dir.empty()) fs::remove_all(dir, ignored);
+    }
+  } cleanup{staging};
+  if (!fs::create_directory(staging, ec)) throw Error(out + ": cannot create a directory in " + parent.string());
+  write_png_gray((staging / "img1.png").string(), image);
   std::mt19937 rng(12345);
   for (size_t k = 0; k < steps; ++k) {
     const Homography& h = transforms[k];
@@ -172,9 +240,13 @@ int warp(Args args) {
       result.pixels[i] = static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0, 255.0)));
     }
     const std::string n = std::to_string(k + 2);
-    write_png_gray((fs::path(out) / ("img" + n + ".png")).string(), result);
-    write_homography_file((fs::path(out) / ("H1to" + n + "p")).string(), h);
+    write_png_gray((staging / ("img" + n + ".png")).string(), result);
+    write_homography_file((staging / ("H1to" + n + "p")).string(), h);
   }
+  if (fs::exists(out, ec)) fs::remove(out, ec);  // empty, checked above
+  fs::rename(staging, target, ec);
+  if (ec) throw Error(out + ": cannot rename the sequence into place (" + ec.message() + ")");
+  cleanup.dir.clear();
   std::printf("%s: img1..img%zu with H1to2p..H1to%zup\n", out.c_str(), steps + 1, steps + 1);
   return 0;
 }
@@ -187,16 +259,8 @@ int eval(Args args) {
   args.finish();
   if (positional.size() != 1) throw UsageError("eval needs a sequence directory (img1..imgN, H1to2p..H1toNp)");
   const fs::path dir = positional[0];
-  auto find_image = [&](int k) -> std::string {
-    for (const char* ext : {".png", ".ppm", ".pgm", ".jpg", ".jpeg", ".bmp"}) {
-      const fs::path p = dir / ("img" + std::to_string(k) + ext);
-      if (fs::exists(p)) return p.string();
-    }
-    return "";
-  };
-  const std::string first = find_image(1);
-  if (first.empty()) throw Error(dir.string() + ": no img1 (png, ppm, pgm, jpg or bmp)");
-  const GrayImage a = load_gray(first);
+  const Sequence sequence = read_sequence(dir);
+  const GrayImage a = load_gray(sequence.images.at(1));
 
   std::unique_ptr<gl::Context> context;
   std::unique_ptr<Detector> detector;
@@ -215,12 +279,9 @@ int eval(Args args) {
   std::printf("%-5s %7s %7s %7s %7s %8s %7s %8s %8s %8s %8s %9s\n", "pair", "kp A", "kp B", "vis A", "vis B",
               "repeat", "match", "correct", "<5px", "score", "precis", "corner px");
   std::string records;
-  for (int k = 2;; ++k) {
-    const std::string path = find_image(k);
-    const fs::path hpath = dir / ("H1to" + std::to_string(k) + "p");
-    if (path.empty() || !fs::exists(hpath)) break;
-    const GrayImage b = load_gray(path);
-    const Homography truth = read_homography_file(hpath.string());
+  for (const auto& [k, hpath] : sequence.homographies) {
+    const GrayImage b = load_gray(sequence.images.at(k));
+    const Homography truth = read_homography_file(hpath);
     const Features fb = describe(b);
     const std::vector<Match> matches = matcher ? matcher->match(fa, fb) : cpu::match(fa, fb, MatchConfig{});
     const PairScore s = score_pair(fa, fb, matches, truth, a.width, a.height, b.width, b.height);
@@ -245,7 +306,6 @@ int eval(Args args) {
                   s.precision, s.inliers, corner_json);
     records += record;
   }
-  if (records.empty()) throw Error(dir.string() + ": no pairs (img2 with H1to2p, ...)");
   if (!json.empty()) {
     write_file_atomically(json, false, [&](std::ostream& out) {
       out << "{\n  \"sequence\": \"" << json_escaped(dir.string()) << "\",\n  \"backend\": \"" << backend << "\",\n  \"detector\": " << detector_json(config) << ",\n  \"pairs\": [\n"

@@ -52,6 +52,7 @@ const char* kUsage =
     "        keys: space pause, n/p next/previous, +/- threshold, u upright, m match mode,\n"
     "              r set reference, s screenshot, h help, q/Esc quit\n"
     "  warp IMAGE OUTDIR      a synthetic sequence img1..imgN + H1to2p..H1toNp (Oxford format)\n"
+    "                         in OUTDIR, which must be new or empty\n"
     "        [--rotate A,..] [--scale S,..] [--perspective P,..] [--blur SIGMA,..]\n"
     "        [--brightness B,..] [--noise SIGMA,..]   (equal-length lists; one image per value)\n"
     "  eval SEQDIR            repeatability, correct matches, matching score, precision and\n"

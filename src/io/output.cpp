@@ -54,8 +54,11 @@ void OutputFiles::add(const std::string& path, bool binary, const std::function<
     const fs::path resolved = fs::canonical(path, error);
     if (!error) target = resolved.string();
   }
-  fs::path same = fs::weakly_canonical(target, error);  // "x.txt" and "./x.txt" are one file
-  if (error) same = fs::absolute(target).lexically_normal();
+  // "x.txt" and "./x.txt" are one file, also before it exists (weakly_canonical
+  // of a relative path to nothing that exists yet stays as given).
+  const fs::path absolute = fs::absolute(target).lexically_normal();
+  fs::path same = fs::weakly_canonical(absolute, error);
+  if (error) same = absolute;
   for (const Pending& other : pending_) {
     if (other.same == same) throw Error(path + ": named for two outputs (" + other.path + ")");
   }
