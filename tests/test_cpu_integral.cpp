@@ -1,5 +1,6 @@
 // CPU tests that always run: the reference integral image against hand-worked
-// cases and brute-force sums, and the image loader's errors.
+// cases and brute-force sums, and the image loader: PNM samples and their
+// rescaling, colour to grey, and its errors (truncated, bad header, too large).
 #include <doctest/doctest.h>
 
 #include "cpu/integral.hpp"
@@ -7,8 +8,15 @@
 #include "io/image.hpp"
 #include "support.hpp"
 
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <utility>
+
+#include <stb_image_write.h>
+#include <unistd.h>
 
 using namespace glsurf;
 
@@ -87,6 +95,234 @@ TEST_CASE("load_gray rejects missing, non-image and too large files with the pat
   LoadLimits tiny;
   tiny.max_pixels = 1000;
   CHECK_THROWS_WITH_AS(load_gray(GLSURF_TEST_ASSET_DIR "/box.png", tiny), doctest::Contains("exceeds"), Error);
+}
+
+// --- file formats: binary PNM read by glsurf, BMP and TGA checked for length ---
+
+namespace {
+
+// A scratch folder for image files, removed on destruction.
+struct ScratchImageDir {
+  std::filesystem::path root =
+      std::filesystem::temp_directory_path() / ("glsurf_image_test_" + std::to_string(::getpid()));
+  ScratchImageDir() { std::filesystem::create_directories(root); }
+  ~ScratchImageDir() { std::filesystem::remove_all(root); }
+  ScratchImageDir(const ScratchImageDir&) = delete;
+  ScratchImageDir& operator=(const ScratchImageDir&) = delete;
+  std::string path(const std::string& name) const { return (root / name).string(); }
+  std::string write(const std::string& name, const std::string& bytes) const {
+    std::ofstream(path(name), std::ios::binary) << bytes;
+    return path(name);
+  }
+};
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A binary PNM: the header text, then the samples in 1 or 2 big-endian bytes.
+std::string pnm(const std::string& header, const std::vector<unsigned>& samples, int bytes) {
+  std::string out = header;
+  for (unsigned v : samples) {
+    if (bytes == 2) out += static_cast<char>(v >> 8);
+    out += static_cast<char>(v & 255);
+  }
+  return out;
+}
+
+// The expected 8-bit value of a sample, worked in floating point (the loader
+// works in integers): round half up of v * 255 / maxval.
+std::uint8_t rescaled(unsigned v, unsigned maxval) {
+  return static_cast<std::uint8_t>(std::floor(v * 255.0 / maxval + 0.5));
+}
+
+std::uint8_t bt601(unsigned r, unsigned g, unsigned b) {
+  return static_cast<std::uint8_t>((4899 * r + 9617 * g + 1868 * b + 8192) >> 14);
+}
+
+}  // namespace
+
+TEST_CASE("load_gray reads a binary PGM byte for byte, comments and all") {
+  ScratchImageDir dir;
+  // The first pixels are a newline, a space and '#': exactly one whitespace
+  // byte ends the header, so they are samples, not header.
+  const std::vector<unsigned> samples = {'\n', ' ', '#', 0, 128, 255};
+  const GrayImage image =
+      load_gray(dir.write("a.pgm", pnm("P5\n# made by hand\n3 # width\n2\n255\n", samples, 1)));
+  CHECK(image.width == 3);
+  CHECK(image.height == 2);
+  CHECK(image.pixels == std::vector<std::uint8_t>{10, 32, 35, 0, 128, 255});
+}
+
+TEST_CASE("load_gray rescales PNM samples of any maxval to 0..255") {
+  ScratchImageDir dir;
+  struct Case {
+    unsigned maxval;
+    std::vector<unsigned> samples;
+  };
+  // maxval < 256: one byte per sample; from 256: two, big-endian.
+  const Case cases[] = {{100, {0, 1, 50, 99, 100}},
+                        {1, {0, 1}},
+                        {256, {0, 1, 128, 255, 256}},
+                        {1000, {0, 1, 2, 500, 999, 1000}},
+                        {65535, {0, 128, 255, 32767, 32768, 65534, 65535}}};
+  for (const Case& c : cases) {
+    CAPTURE(c.maxval);
+    const int bytes = c.maxval < 256 ? 1 : 2;
+    const std::string header = "P5 " + std::to_string(c.samples.size()) + " 1 " + std::to_string(c.maxval) + "\n";
+    const GrayImage image = load_gray(dir.write("m.pgm", pnm(header, c.samples, bytes)));
+    REQUIRE(image.pixels.size() == c.samples.size());
+    for (size_t i = 0; i < c.samples.size(); ++i) {
+      CAPTURE(c.samples[i]);
+      CHECK(image.pixels[i] == rescaled(c.samples[i], c.maxval));
+    }
+    CHECK(image.pixels.front() == 0);
+    CHECK(image.pixels.back() == 255);  // a sample of maxval is white
+  }
+  // Half of an even maxval rounds up; the top byte of a 16-bit sample is not
+  // its 8-bit value (255 / 65535 rounds to 1, 32768 / 65535 to 128).
+  CHECK(load_gray(dir.write("h.pgm", pnm("P5 1 1 100\n", {50}, 1))).pixels[0] == 128);
+  CHECK(load_gray(dir.write("h.pgm", pnm("P5 1 1 1000\n", {500}, 2))).pixels[0] == 128);
+  CHECK(load_gray(dir.write("h.pgm", pnm("P5 2 1 65535\n", {255, 32768}, 2))).pixels ==
+        std::vector<std::uint8_t>{1, 128});
+}
+
+TEST_CASE("load_gray converts a PPM to grey as it does a PNG") {
+  ScratchImageDir dir;
+  const std::vector<unsigned> rgb = {255, 0, 0, 0, 255, 0, 0, 0, 255, 10, 200, 30, 255, 255, 255, 0, 0, 0};
+  const GrayImage ppm = load_gray(dir.write("c.ppm", pnm("P6\n3 2\n255\n", rgb, 1)));
+  const std::vector<std::uint8_t> bytes(rgb.begin(), rgb.end());
+  REQUIRE(stbi_write_png(dir.path("c.png").c_str(), 3, 2, 3, bytes.data(), 9));
+  const GrayImage png = load_gray(dir.path("c.png"));
+  CHECK(ppm.width == 3);
+  CHECK(ppm.height == 2);
+  CHECK(ppm.pixels == png.pixels);
+  for (size_t i = 0; i < 6; ++i) CHECK(ppm.pixels[i] == bt601(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]));
+  // 16-bit colour: each channel is rescaled, then weighted.
+  const GrayImage deep = load_gray(dir.write("d.ppm", pnm("P6 2 1 1000\n", {1000, 0, 0, 40, 800, 120}, 2)));
+  CHECK(deep.pixels == std::vector<std::uint8_t>{bt601(255, 0, 0),
+                                                 bt601(rescaled(40, 1000), rescaled(800, 1000), rescaled(120, 1000))});
+}
+
+TEST_CASE("load_gray refuses a truncated PNM, naming the path and the byte counts") {
+  ScratchImageDir dir;
+  const std::string short_pgm = dir.write("short.pgm", pnm("P5\n4 3\n255\n", std::vector<unsigned>(11, 7), 1));
+  CHECK_THROWS_WITH_AS(load_gray(short_pgm),
+                       (short_pgm + ": truncated image data (expected 12 bytes of pixels, found 11)").c_str(), Error);
+  const std::string header_only = dir.write("header.pgm", "P5\n64 48\n255\n");
+  CHECK_THROWS_WITH_AS(load_gray(header_only),
+                       (header_only + ": truncated image data (expected 3072 bytes of pixels, found 0)").c_str(), Error);
+  const std::string ppm_header = "P6 2 2 1000\n";  // 2x2 RGB, 2 bytes a sample: 24 bytes
+  const std::string short_ppm =
+      dir.write("short.ppm", pnm(ppm_header, std::vector<unsigned>(12, 7), 2).substr(0, ppm_header.size() + 23));
+  CHECK_THROWS_WITH_AS(load_gray(short_ppm),
+                       (short_ppm + ": truncated image data (expected 24 bytes of pixels, found 23)").c_str(), Error);
+  // One byte more than needed is fine: a second image may follow the first.
+  CHECK(load_gray(dir.write("long.pgm", pnm("P5\n4 3\n255\n", std::vector<unsigned>(13, 7), 1))).pixels ==
+        std::vector<std::uint8_t>(12, 7));
+}
+
+TEST_CASE("load_gray refuses a PNM with a bad header, maxval or sample") {
+  ScratchImageDir dir;
+  const auto refuses = [&](const std::string& bytes, const std::string& reason) {
+    const std::string path = dir.write("bad.pgm", bytes);
+    CAPTURE(bytes);
+    CHECK_THROWS_WITH_AS(load_gray(path), (path + ": " + reason).c_str(), Error);
+  };
+  refuses("P5 4 4 0\n" + std::string(16, '\0'), "PNM maxval must be 1..65535");
+  refuses("P5 4 4 70000\n" + std::string(32, '\0'), "PNM maxval must be 1..65535");
+  refuses(pnm("P5 2 1 100\n", {100, 101}, 1), "PNM sample 101 exceeds maxval 100 at pixel (1, 0)");
+  refuses(pnm("P5 1 2 1000\n", {0, 1001}, 2), "PNM sample 1001 exceeds maxval 1000 at pixel (0, 1)");
+  refuses("P5 0 4 255\n", "PNM image has zero size (0x4)");
+  refuses("P5\n4 x 255\n", "bad PNM header (height missing or not a number)");
+  refuses("P5 -4 4 255\n", "bad PNM header (width missing or not a number)");
+  refuses("P6 4 4", "bad PNM header (maxval missing or not a number)");
+  refuses("P5 1 1 255x", "bad PNM header (no whitespace between maxval and the pixels)");
+  refuses("P5 99999999999 1 255\n", "bad PNM header (width too large)");
+  refuses("P2 1 1 255\n7\n", "PNM type P2 is not supported (only binary P5 grey and P6 colour)");
+  // The size limits come from the header, before any pixel is read.
+  refuses("P5 20000 10 255\n", "image of 20000x10 exceeds the limit of 16384 per side / 268435456 pixels");
+}
+
+TEST_CASE("load_gray refuses truncated uncompressed BMP and TGA files") {
+  ScratchImageDir dir;
+  // 5 pixels of RGB: 15 bytes a row, padded to 16 in a BMP.
+  const int w = 5, h = 3;
+  std::vector<std::uint8_t> rgb(w * h * 3), rgba(w * h * 4);
+  for (size_t i = 0; i < rgb.size(); ++i) rgb[i] = static_cast<std::uint8_t>(17 * i + 3);
+  for (size_t i = 0; i < rgba.size(); ++i) rgba[i] = static_cast<std::uint8_t>(29 * i + 1);
+  std::vector<std::uint8_t> grey_of_rgb, grey_of_rgba;
+  for (int i = 0; i < w * h; ++i) {
+    grey_of_rgb.push_back(bt601(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]));
+    grey_of_rgba.push_back(bt601(rgba[4 * i], rgba[4 * i + 1], rgba[4 * i + 2]));
+  }
+  const int saved_rle = stbi_write_tga_with_rle;
+  stbi_write_tga_with_rle = 0;
+  REQUIRE(stbi_write_bmp(dir.path("rgb.bmp").c_str(), w, h, 3, rgb.data()));      // BI_RGB, 24 bits
+  REQUIRE(stbi_write_bmp(dir.path("rgba.bmp").c_str(), w, h, 4, rgba.data()));    // BI_BITFIELDS, 32 bits
+  REQUIRE(stbi_write_tga(dir.path("rgb.tga").c_str(), w, h, 3, rgb.data()));      // type 2
+  REQUIRE(stbi_write_tga(dir.path("grey.tga").c_str(), w, h, 1, grey_of_rgb.data()));  // type 3
+  stbi_write_tga_with_rle = 1;
+  REQUIRE(stbi_write_tga(dir.path("rle.tga").c_str(), w, h, 3, rgb.data()));      // type 10
+  stbi_write_tga_with_rle = saved_rle;
+
+  CHECK(load_gray(dir.path("rgb.bmp")).pixels == grey_of_rgb);
+  CHECK(load_gray(dir.path("rgba.bmp")).pixels == grey_of_rgba);
+  CHECK(load_gray(dir.path("rgb.tga")).pixels == grey_of_rgb);
+  CHECK(load_gray(dir.path("grey.tga")).pixels == grey_of_rgb);
+  CHECK(load_gray(dir.path("rle.tga")).pixels == grey_of_rgb);
+
+  const auto cut = [&](const std::string& name, size_t drop) {
+    const std::string bytes = read_bytes(dir.path(name));
+    REQUIRE(bytes.size() > drop);
+    return dir.write("cut_" + std::to_string(drop) + "_" + name, bytes.substr(0, bytes.size() - drop));
+  };
+  // The last row's padding holds no pixels: a BMP without it still loads.
+  CHECK(load_gray(cut("rgb.bmp", 1)).pixels == grey_of_rgb);
+  for (const auto& [name, drop] : {std::pair<std::string, size_t>{"rgb.bmp", 2},
+                                   {"rgb.bmp", 16 * 3},
+                                   {"rgba.bmp", 1},
+                                   {"rgb.tga", 1},
+                                   {"grey.tga", 1},
+                                   {"grey.tga", 15}}) {
+    const std::string path = cut(name, drop);
+    CHECK_THROWS_WITH_AS(load_gray(path), doctest::Contains((path + ": truncated image data").c_str()), Error);
+  }
+}
+
+TEST_CASE("load_gray checks the length of an OS/2 BMP and a colour-mapped TGA") {
+  ScratchImageDir dir;
+  const auto le = [](unsigned v, int bytes) {
+    std::string out;
+    for (int i = 0; i < bytes; ++i) out += static_cast<char>((v >> (8 * i)) & 255);
+    return out;
+  };
+  // OS/2 BMP, 2x2, 24 bits: 26 bytes of headers, rows of 6 bytes padded to 8,
+  // bottom row first, BGR.
+  const std::string os2 = "BM" + le(42, 4) + le(0, 4) + le(26, 4) + le(12, 4) + le(2, 2) + le(2, 2) +
+                          le(1, 2) + le(24, 2) + std::string("\x1e\xc8\x0a\xff\x00\x00\0\0", 8) +
+                          std::string("\x00\x00\x00\xff\xff\xff\0\0", 8);
+  const std::vector<std::uint8_t> os2_grey = {0, 255, bt601(10, 200, 30), bt601(0, 0, 255)};
+  CHECK(load_gray(dir.write("os2.bmp", os2)).pixels == os2_grey);
+  const std::string os2_cut = dir.write("os2_cut.bmp", os2.substr(0, os2.size() - 3));
+  CHECK_THROWS_WITH_AS(load_gray(os2_cut), doctest::Contains((os2_cut + ": truncated image data").c_str()), Error);
+  // Colour-mapped TGA (type 1), 2x1: a 3-byte image id, a map of two BGR
+  // entries, then one index byte a pixel.
+  const std::string tga = std::string("\x03\x01\x01", 3) + le(0, 2) + le(2, 2) + le(24, 1) + le(0, 4) +
+                          le(2, 2) + le(1, 2) + le(8, 1) + le(0, 1) + "abc" +
+                          std::string("\x1e\xc8\x0a\x00\x00\xff", 6) + std::string("\x01\x00", 2);
+  CHECK(load_gray(dir.write("map.tga", tga)).pixels == std::vector<std::uint8_t>{bt601(255, 0, 0), bt601(10, 200, 30)});
+  const std::string tga_cut = dir.write("map_cut.tga", tga.substr(0, tga.size() - 1));
+  CHECK_THROWS_WITH_AS(load_gray(tga_cut), doctest::Contains((tga_cut + ": truncated image data").c_str()), Error);
+}
+
+TEST_CASE("a bundled photo saved as PGM loads to the same pixels as the PNG") {
+  ScratchImageDir dir;
+  const GrayImage png = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
+  const std::vector<unsigned> samples(png.pixels.begin(), png.pixels.end());
+  const std::string header = "P5\n" + std::to_string(png.width) + " " + std::to_string(png.height) + "\n255\n";
+  CHECK(load_gray(dir.write("graf1.pgm", pnm(header, samples, 1))).pixels == png.pixels);
 }
 
 TEST_CASE("resize keeps a constant image constant and is the identity at the same size") {

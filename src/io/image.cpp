@@ -3,8 +3,11 @@
 #include "gl/error.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #define STB_IMAGE_IMPLEMENTATION
@@ -22,18 +25,187 @@
 
 namespace glsurf {
 
+namespace {
+
+// ITU-R BT.601 weights in OpenCV's fixed point, rounded (see image.hpp).
+std::uint8_t bt601_gray(unsigned r, unsigned g, unsigned b) {
+  return static_cast<std::uint8_t>((4899 * r + 9617 * g + 1868 * b + 8192) >> 14);
+}
+
+void check_size_limits(const std::string& path, long long w, long long h, const LoadLimits& limits) {
+  if (w > limits.max_side || h > limits.max_side || w * h > limits.max_pixels) {
+    throw Error(path + ": image of " + std::to_string(w) + "x" + std::to_string(h) +
+                " exceeds the limit of " + std::to_string(limits.max_side) + " per side / " +
+                std::to_string(limits.max_pixels) + " pixels");
+  }
+}
+
+[[noreturn]] void throw_truncated(const std::string& path, long long expected, long long found) {
+  throw Error(path + ": truncated image data (expected " + std::to_string(expected) +
+              " bytes of pixels, found " + std::to_string(found) + ")");
+}
+
+// --- binary PNM (P5, P6) ------------------------------------------------------
+// Read here rather than by stb_image, which pads a short file with zeros and
+// does not rescale samples whose maxval is not 255 or 65535.
+
+bool is_pnm_space(int c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+// Skips whitespace and '#' comments (to the end of the line), then reads an
+// unsigned decimal number; the byte after its last digit is left unread.
+long long read_pnm_number(FILE* file, const std::string& path, const char* what) {
+  int c = std::fgetc(file);
+  while (is_pnm_space(c) || c == '#') {
+    if (c == '#') {
+      while (c != '\n' && c != '\r' && c != EOF) c = std::fgetc(file);
+    } else {
+      c = std::fgetc(file);
+    }
+  }
+  if (c < '0' || c > '9') {
+    throw Error(path + ": bad PNM header (" + what + " missing or not a number)");
+  }
+  long long value = 0;
+  for (; c >= '0' && c <= '9'; c = std::fgetc(file)) {
+    value = value * 10 + (c - '0');
+    if (value > INT_MAX) throw Error(path + ": bad PNM header (" + what + " too large)");
+  }
+  std::ungetc(c, file);
+  return value;
+}
+
+// `file` is positioned just after the magic "P5" or "P6". Only the first image
+// of a multi-image file is read; bytes after it are ignored.
+GrayImage load_binary_pnm(const std::string& path, FILE* file, int channels, const LoadLimits& limits) {
+  const long long w = read_pnm_number(file, path, "width");
+  const long long h = read_pnm_number(file, path, "height");
+  const long long maxval = read_pnm_number(file, path, "maxval");
+  if (!is_pnm_space(std::fgetc(file))) {
+    throw Error(path + ": bad PNM header (no whitespace between maxval and the pixels)");
+  }
+  if (w == 0 || h == 0) {
+    throw Error(path + ": PNM image has zero size (" + std::to_string(w) + "x" + std::to_string(h) + ")");
+  }
+  if (maxval < 1 || maxval > 65535) throw Error(path + ": PNM maxval must be 1..65535");
+  check_size_limits(path, w, h, limits);
+
+  // round(v * 255 / maxval) for every possible sample, in integers; a sample
+  // above maxval is refused rather than clamped: the file is corrupt and a
+  // clamped picture would be a silent wrong answer.
+  std::vector<std::uint8_t> to_8bit(static_cast<size_t>(maxval) + 1);
+  for (long long v = 0; v <= maxval; ++v) {
+    to_8bit[static_cast<size_t>(v)] = static_cast<std::uint8_t>((v * 255 + maxval / 2) / maxval);
+  }
+  const int sample_bytes = maxval < 256 ? 1 : 2;  // 16-bit samples are big-endian
+  const size_t row_bytes = static_cast<size_t>(w) * channels * sample_bytes;
+  std::vector<unsigned char> row(row_bytes);
+  GrayImage out(static_cast<int>(w), static_cast<int>(h));
+  long long found = 0;
+  for (int y = 0; y < out.height; ++y) {
+    const size_t got = std::fread(row.data(), 1, row_bytes, file);
+    found += static_cast<long long>(got);
+    if (got < row_bytes) {
+      if (std::ferror(file)) throw Error(path + ": cannot read file");
+      throw_truncated(path, static_cast<long long>(row_bytes) * h, found);
+    }
+    const unsigned char* p = row.data();
+    std::uint8_t rgb[3];
+    for (int x = 0; x < out.width; ++x) {
+      for (int c = 0; c < channels; ++c, p += sample_bytes) {
+        const unsigned v = sample_bytes == 1 ? p[0] : (p[0] << 8) | p[1];
+        if (v > maxval) {
+          throw Error(path + ": PNM sample " + std::to_string(v) + " exceeds maxval " +
+                      std::to_string(maxval) + " at pixel (" + std::to_string(x) + ", " +
+                      std::to_string(y) + ")");
+        }
+        rgb[c] = to_8bit[v];
+      }
+      out.at(x, y) = channels == 1 ? rgb[0] : bt601_gray(rgb[0], rgb[1], rgb[2]);
+    }
+  }
+  return out;
+}
+
+// --- BMP and TGA: is the file long enough? -------------------------------------
+// stb_image pads missing pixel data with zeros, so a cut file would decode to a
+// picture with a black band. Where the header gives the size of the pixel data
+// (uncompressed BMP and TGA) the file must hold all of it. RLE-compressed
+// BMP and TGA are not checked: their size is only known by decoding them.
+
+unsigned read_le(const unsigned char* p, int bytes) {
+  unsigned v = 0;
+  for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+// Bytes an uncompressed BMP or TGA needs for all its pixels, from its first
+// `size` bytes; -1 when the format is another one or the size is not known
+// without decoding. Called after the size limits, so the products fit.
+long long expected_file_size(const unsigned char* head, size_t size) {
+  if (size >= 26 && head[0] == 'B' && head[1] == 'M') {
+    const long long offset = read_le(head + 10, 4);
+    const unsigned header_size = read_le(head + 14, 4);
+    long long w, h, bits;
+    if (header_size == 12) {  // OS/2 BITMAPCOREHEADER: 16-bit sizes, never compressed
+      w = read_le(head + 18, 2);
+      h = read_le(head + 20, 2);
+      bits = read_le(head + 24, 2);
+    } else {
+      if (size < 34) return -1;
+      const unsigned compression = read_le(head + 30, 4);
+      if (compression != 0 && compression != 3) return -1;  // BI_RGB, BI_BITFIELDS
+      w = static_cast<std::int32_t>(read_le(head + 18, 4));
+      h = std::llabs(static_cast<std::int32_t>(read_le(head + 22, 4)));  // < 0: rows top-down
+      bits = read_le(head + 28, 2);
+    }
+    if (w <= 0 || h <= 0 || bits <= 0) return -1;  // stb refuses these itself
+    // Rows are padded to 4 bytes; the last row's padding is not required (it
+    // holds no pixels, and some writers leave it out).
+    const long long stride = (w * bits + 31) / 32 * 4;
+    return offset + stride * (h - 1) + (w * bits + 7) / 8;
+  }
+  // TGA has no magic number (stb tries it last), but its colour-map type byte,
+  // 0 or 1, is never the second byte of another format stb reads ("BM",
+  // "\x89PNG", FF D8, "GIF8", "8BPS", "P5", "#?", "S\x80").
+  if (size >= 18 && head[1] <= 1 && head[2] >= 1 && head[2] <= 3) {  // 9..11 are RLE
+    const long long id_length = head[0];
+    const long long colour_map = head[1] == 1 ? read_le(head + 5, 2) * ((head[7] + 7) / 8) : 0;
+    const long long w = read_le(head + 12, 2), h = read_le(head + 14, 2);
+    return 18 + id_length + colour_map + w * h * ((head[16] + 7) / 8);
+  }
+  return -1;
+}
+
+}  // namespace
+
 GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!file) throw Error(path + ": cannot open file");
+  unsigned char head[34] = {};
+  const size_t head_size = std::fread(head, 1, sizeof head, file.get());
+  if (head_size >= 2 && head[0] == 'P' && head[1] >= '1' && head[1] <= '7') {
+    if (head[1] == '5' || head[1] == '6') {
+      if (std::fseek(file.get(), 2, SEEK_SET) != 0) throw Error(path + ": cannot read file");
+      return load_binary_pnm(path, file.get(), head[1] == '5' ? 1 : 3, limits);
+    }
+    throw Error(path + ": PNM type P" + std::string(1, static_cast<char>(head[1])) +
+                " is not supported (only binary P5 grey and P6 colour)");
+  }
+  std::rewind(file.get());
   int w = 0, h = 0, n = 0;
   if (!stbi_info_from_file(file.get(), &w, &h, &n)) {
     throw Error(path + ": not a supported image (" + stbi_failure_reason() + ")");
   }
-  if (w > limits.max_side || h > limits.max_side ||
-      static_cast<long long>(w) * h > limits.max_pixels) {
-    throw Error(path + ": image of " + std::to_string(w) + "x" + std::to_string(h) +
-                " exceeds the limit of " + std::to_string(limits.max_side) + " per side / " +
-                std::to_string(limits.max_pixels) + " pixels");
+  check_size_limits(path, w, h, limits);
+  const long long expected = expected_file_size(head, head_size);
+  if (expected >= 0) {
+    if (std::fseek(file.get(), 0, SEEK_END) != 0) throw Error(path + ": cannot read file");
+    const long long found = std::ftell(file.get());
+    if (found < expected) throw Error(path + ": truncated image data (file of " + std::to_string(found) +
+                                      " bytes, the header needs " + std::to_string(expected) + ")");
+    std::rewind(file.get());
   }
   std::unique_ptr<stbi_uc, void (*)(void*)> data(stbi_load_from_file(file.get(), &w, &h, &n, 0),
                                                  &stbi_image_free);
@@ -43,11 +215,7 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
   const size_t count = static_cast<size_t>(w) * h;
   const stbi_uc* p = data.get();
   for (size_t i = 0; i < count; ++i, p += n) {
-    if (n <= 2) {
-      out.pixels[i] = p[0];  // grey or grey+alpha
-    } else {
-      out.pixels[i] = static_cast<std::uint8_t>((4899 * p[0] + 9617 * p[1] + 1868 * p[2] + 8192) >> 14);
-    }
+    out.pixels[i] = n <= 2 ? p[0] : bt601_gray(p[0], p[1], p[2]);  // grey (+alpha) or colour
   }
   return out;
 }

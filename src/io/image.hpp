@@ -27,10 +27,14 @@ struct LoadLimits {
   int max_side = 16384;
 };
 
-// Loads PNG, JPEG, BMP, PGM/PPM, TGA (stb_image) and converts colour to grey with
-// the ITU-R BT.601 weights in OpenCV's fixed point: (4899 R + 9617 G + 1868 B) / 2^14,
-// rounded. Throws glsurf::Error "PATH: reason" for a missing, unreadable, unsupported
-// or too large file.
+// Loads PNG, JPEG, BMP, TGA (stb_image) and binary PGM/PPM (P5/P6, read here: maxval
+// 1..65535, 8-bit samples below 256, 16-bit big-endian from 256, rescaled to 0..255
+// as round(v * 255 / maxval)) and converts colour to grey with the ITU-R BT.601
+// weights in OpenCV's fixed point: (4899 R + 9617 G + 1868 B) / 2^14, rounded.
+// Throws glsurf::Error "PATH: reason" for a missing, unreadable, unsupported or too
+// large file, for truncated pixel data (PNM, uncompressed BMP and TGA), a PNM maxval
+// outside 1..65535 or a PNM sample above its maxval. Plain-text PNM (P2, P3),
+// bitmaps (P1, P4) and PAM (P7) are refused.
 GrayImage load_gray(const std::string& path, const LoadLimits& limits = {});
 
 // Bilinear resampling to an exact size (pixel centres aligned, as cv::resize
