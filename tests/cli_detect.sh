@@ -90,11 +90,36 @@ printf 'P5\n20 20\n255\n' > "$work/small.pgm"
 head -c 400 /dev/zero >> "$work/small.pgm"
 err=$("$glsurf" detect "$work/small.pgm" -o "$work/small.txt" 2>&1)
 [ $? -eq 1 ] || fail "a too small image must exit 1"
-echo "$err" | grep -q "smaller than the smallest filter" || fail "too small reported"
+echo "$err" | grep -q "small.pgm: image of 20x20 is smaller than the smallest filter" || fail "too small reported: $err"
 [ ! -e "$work/small.txt" ] || fail "no output for a too small image"
+# match, eval and view name the file too.
+err=$("$glsurf" match "$assets/box.png" "$work/small.pgm" --backend cpu 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "small.pgm: image of 20x20" || fail "match names the small image: $err"
+err=$("$glsurf" view "$work/small.pgm" --headless --frames 1 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "small.pgm: image of 20x20" || fail "view names the small image: $err"
+
+# No images at all is an error, and no output directory appears.
+mkdir "$work/none"
+err=$("$glsurf" detect "$work/none" -o "$work/none_out" --backend cpu 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "no images" || fail "an empty directory: $err"
+[ ! -e "$work/none_out" ] || fail "an empty directory made an output directory"
+
+# More keypoints than the GPU's point list holds (65,536): a warning naming
+# the file (noise at threshold 0: about 2.4 % of the pixels are keypoints).
+{ printf 'P5\n1800 1800\n255\n'; head -c 3240000 /dev/urandom; } > "$work/noise.pgm"
+err=$("$glsurf" detect "$work/noise.pgm" --threshold 0 -o "$work/noise.txt" 2>&1) || fail "detect noise: $err"
+echo "$err" | grep -q "warning: .*noise.pgm: more keypoints than the point list holds; kept the 65536 strongest" ||
+  fail "the cap is a warning: $err"
+[ "$(head -n 1 "$work/noise.txt" | cut -d' ' -f1)" = 65536 ] || fail "65536 keypoints kept"
 
 # Usage errors.
 "$glsurf" detect "$assets/box.png" --threshold abc >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad threshold exits 2"
+for bad in "--threshold ''" "--threshold 0x10" "-o ''" "--sample-step ''"; do
+  err=$(eval "\"\$glsurf\" detect \"\$assets/box.png\" --backend cpu $bad" 2>&1 >/dev/null)
+  [ $? -eq 2 ] && echo "$err" | grep -q -- "${bad%% *}" || fail "detect $bad must be a usage error: $err"
+done
+err=$("$glsurf" view "$assets/box.png" --headless --frames 1 --hud maybe 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q -- "--hud must be on or off" || fail "view --hud maybe: $err"
 "$glsurf" detect >/dev/null 2>&1; [ $? -eq 2 ] || fail "no image exits 2"
 "$glsurf" detect "$work/in" >/dev/null 2>&1; [ $? -eq 2 ] || fail "a directory needs -o"
 echo "all detect checks passed"

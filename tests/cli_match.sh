@@ -60,4 +60,9 @@ err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu
       --homography "$work/./same.txt" 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "named for two outputs" || fail "one file for two outputs: $err"
 [ ! -e "$work/same.txt" ] || fail "no file when two outputs share a name"
+# A report lost to a full standard output is a failure.
+if [ -c /dev/full ]; then
+  err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu 2>&1 >/dev/full)
+  [ $? -eq 1 ] && echo "$err" | grep -q "standard output: write failed" || fail "match > /dev/full: $err"
+fi
 echo "all match checks passed"

@@ -8,6 +8,12 @@
 #include "gl/error.hpp"
 #include "surf/keypoint.hpp"
 
+namespace glsurf {
+class Detector;
+struct DescriptorTextures;
+struct GrayImage;
+}  // namespace glsurf
+
 namespace glsurf::app {
 
 // A bad command line: exit status 2 (glsurf::Error otherwise exits 1).
@@ -41,6 +47,13 @@ class Args {
 // --extended.
 std::string backend_option(Args& args);
 DetectorConfig detector_options(Args& args);
+
+// Keypoints and descriptors of `image`, read from `path`: on `detector`, or
+// on the CPU reference when it is null (`resident`: see
+// Detector::detect_and_compute). An error names the file; a point list too
+// small for every keypoint is a warning on stderr.
+Features describe_file(Detector* detector, const DetectorConfig& config, const GrayImage& image,
+                       const std::string& path, DescriptorTextures* resident = nullptr);
 
 // The detector's settings as a JSON object (one line), so that a JSON record
 // says which settings produced it.

@@ -56,6 +56,24 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& names) {
 
 }  // namespace
 
+Features describe_file(Detector* detector, const DetectorConfig& config, const GrayImage& image,
+                       const std::string& path, DescriptorTextures* resident) {
+  Features features;
+  try {
+    features = detector ? detector->detect_and_compute(image, resident) : cpu::detect_and_compute(image, config);
+  } catch (const Error& e) {
+    if (std::string(e.what()).rfind(path + ":", 0) == 0) throw;
+    throw Error(path + ": " + e.what());
+  }
+  if (detector && detector->truncated_last_frame()) {
+    std::fprintf(stderr,
+                 "glsurf: warning: %s: more keypoints than the point list holds; kept the %zu strongest "
+                 "(raise --threshold or set --max-features)\n",
+                 path.c_str(), features.keypoints.size());
+  }
+  return features;
+}
+
 int detect(Args args) {
   const std::string backend = backend_option(args);
   const DetectorConfig config = detector_options(args);
@@ -68,6 +86,7 @@ int detect(Args args) {
   if (names.empty()) throw UsageError("detect needs at least one image or directory");
 
   const std::vector<std::string> files = expand_inputs(names);
+  if (files.empty()) throw Error("no images to detect in " + names.front() + (names.size() > 1 ? " ..." : ""));
   const bool batch = files.size() != 1 || fs::is_directory(names.front());
   if (batch && out.empty()) throw UsageError("several images need -o DIRECTORY for their feature files");
   if (batch) {
@@ -95,7 +114,7 @@ int detect(Args args) {
       }
       const GrayImage image = load_gray(file);
       const auto t0 = std::chrono::steady_clock::now();
-      const Features features = detector ? detector->detect_and_compute(image) : cpu::detect_and_compute(image, config);
+      const Features features = describe_file(detector.get(), config, image, file);
       const std::vector<KeyPoint>& keypoints = features.keypoints;
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (!batch && out.empty()) {
@@ -104,12 +123,6 @@ int detect(Args args) {
         if (!std::cout) throw Error("standard output: write failed");
       } else {
         write_features_file(target, features, format);
-      }
-      if (detector && detector->truncated_last_frame()) {
-        std::fprintf(stderr,
-                     "glsurf: warning: %s: more keypoints than the point list holds; kept the %zu strongest "
-                     "(raise --threshold or set --max-features)\n",
-                     file.c_str(), keypoints.size());
       }
       std::fprintf(stderr, "%s: %zu keypoints, %dx%d, %.1f ms (%s)\n", file.c_str(), keypoints.size(),
                    image.width, image.height, ms, backend.c_str());

@@ -270,10 +270,7 @@ int eval(Args args) {
     detector = std::make_unique<Detector>(*context, config);
     matcher = std::make_unique<Matcher>(*context, MatchConfig{});
   }
-  auto describe = [&](const GrayImage& image) {
-    return detector ? detector->detect_and_compute(image) : cpu::detect_and_compute(image, config);
-  };
-  const Features fa = describe(a);
+  const Features fa = describe_file(detector.get(), config, a, sequence.images.at(1));
   std::printf("%s (%s backend; ratio 0.8 + mutual matching; correct = reprojection error < 3 px)\n",
               dir.string().c_str(), backend.c_str());
   std::printf("%-5s %7s %7s %7s %7s %8s %7s %8s %8s %8s %8s %9s\n", "pair", "kp A", "kp B", "vis A", "vis B",
@@ -282,7 +279,7 @@ int eval(Args args) {
   for (const auto& [k, hpath] : sequence.homographies) {
     const GrayImage b = load_gray(sequence.images.at(k));
     const Homography truth = read_homography_file(hpath);
-    const Features fb = describe(b);
+    const Features fb = describe_file(detector.get(), config, b, sequence.images.at(k));
     const std::vector<Match> matches = matcher ? matcher->match(fa, fb) : cpu::match(fa, fb, MatchConfig{});
     const PairScore s = score_pair(fa, fb, matches, truth, a.width, a.height, b.width, b.height);
     char corner[32];

@@ -94,7 +94,7 @@ bool Args::flag(const std::string& name) {
 std::string Args::option(const std::string& name, const std::string& fallback) {
   for (auto it = words_.begin(); it != words_.end(); ++it) {
     if (*it == name) {
-      if (it + 1 == words_.end()) throw UsageError("option " + name + " needs a value");
+      if (it + 1 == words_.end() || (it + 1)->empty()) throw UsageError("option " + name + " needs a value");
       std::string value = *(it + 1);
       words_.erase(it, it + 2);
       return value;
@@ -113,7 +113,8 @@ T parse_option(const std::string& name, const std::string& text, T min_value, T 
   size_t used = 0;
   T value{};
   try {
-    value = static_cast<T>(parse(text, &used));
+    // Decimal only: std::stof would also read hexadecimal ("0x10" as 16).
+    if (text.find_first_of("xX") == std::string::npos) value = static_cast<T>(parse(text, &used));
   } catch (const std::exception&) {
     used = 0;
   }
@@ -234,19 +235,25 @@ int main(int argc, char** argv) {
   const std::string command = argv[1];
   app::Args args(std::vector<std::string>(argv + 2, argv + argc));
   try {
-    if (command == "info") return app::info(std::move(args));
-    if (command == "bench") return app::bench(std::move(args));
-    if (command == "detect") return app::detect(std::move(args));
-    if (command == "match") return app::match(std::move(args));
-    if (command == "view") return app::view(std::move(args));
-    if (command == "warp") return app::warp(std::move(args));
-    if (command == "eval") return app::eval(std::move(args));
+    int status = -1;
+    if (command == "info") status = app::info(std::move(args));
+    if (command == "bench") status = app::bench(std::move(args));
+    if (command == "detect") status = app::detect(std::move(args));
+    if (command == "match") status = app::match(std::move(args));
+    if (command == "view") status = app::view(std::move(args));
+    if (command == "warp") status = app::warp(std::move(args));
+    if (command == "eval") status = app::eval(std::move(args));
     if (command == "help" || command == "--help" || command == "-h") {
       std::fputs(app::kUsage, stdout);
-      return 0;
+      status = 0;
     }
-    std::fprintf(stderr, "glsurf: error: unknown command '%s' (see glsurf help)\n", command.c_str());
-    return 2;
+    if (status < 0) {
+      std::fprintf(stderr, "glsurf: error: unknown command '%s' (see glsurf help)\n", command.c_str());
+      return 2;
+    }
+    // A report that never arrived (a full disk, a closed pipe) is a failure.
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw Error("standard output: write failed");
+    return status;
   } catch (const app::UsageError& e) {
     std::fprintf(stderr, "glsurf: error: %s (see glsurf help)\n", e.what());
     return 2;

@@ -57,13 +57,13 @@ int match(Args args) {
     context = std::make_unique<gl::Context>(headless_or_hint());
     Detector detector(*context, detector_config);
     DescriptorTextures ra, rb;  // the descriptors stay on the GPU for matching
-    fa = detector.detect_and_compute(a, &ra);
-    fb = detector.detect_and_compute(b, &rb);
+    fa = describe_file(&detector, detector_config, a, images[0], &ra);
+    fb = describe_file(&detector, detector_config, b, images[1], &rb);
     Matcher matcher(*context, match_config);
     matches = matcher.match(ra, rb);
   } else {
-    fa = cpu::detect_and_compute(a, detector_config);
-    fb = cpu::detect_and_compute(b, detector_config);
+    fa = describe_file(nullptr, detector_config, a, images[0]);
+    fb = describe_file(nullptr, detector_config, b, images[1]);
     matches = cpu::match(fa, fb, match_config);
   }
   std::vector<PointPair> pairs;

@@ -176,7 +176,9 @@ int view(Args args) {
   const bool headless = args.flag("--headless");
   const int frames = args.option_int("--frames", 0, 0, 1 << 30);
   const std::string screenshot = args.option("--screenshot", "");
-  const bool hud_on = args.option("--hud", "on") != "off";
+  const std::string hud = args.option("--hud", "on");
+  if (hud != "on" && hud != "off") throw UsageError("--hud must be on or off, got '" + hud + "'");
+  const bool hud_on = hud == "on";
   const bool start_matching = args.flag("--match");
   DetectorConfig config;
   config.hessian_threshold = args.option_float("--threshold", config.hessian_threshold, 0.0f, 1e12f);
@@ -201,10 +203,8 @@ int view(Args args) {
     }
     if (pix != "gray" && pix != "rgb") throw UsageError("--pix must be gray or rgb");
     if (names.size() != 1 || names[0] != "-") throw UsageError("--raw reads standard input: give - as the input");
-    const int min_side = min_image_side(config);
-    if (rw < min_side || rh < min_side) {
-      throw Error("--raw " + raw + ": frames smaller than the smallest filter allows (" + std::to_string(min_side) + ")");
-    }
+    const std::string why = image_size_problem(rw, rh, config);
+    if (!why.empty()) throw Error("--raw " + raw + ": frames too small: " + why);
     stream = std::make_unique<RawStream>(rw, rh, pix == "rgb", headless);
     files = {"standard input"};
     images.emplace_back(rw, rh, 0);  // shown until the first frame arrives
@@ -213,7 +213,11 @@ int view(Args args) {
     files = image_files(names);
     if (files.empty()) throw Error("no images to show in " + names.front());
     // Load every image first: a bad file stops the viewer with one line.
-    for (const std::string& f : files) images.push_back(load_gray(f));
+    for (const std::string& f : files) {
+      images.push_back(load_gray(f));
+      const std::string why = image_size_problem(images.back().width, images.back().height, config);
+      if (!why.empty()) throw Error(f + ": " + why);
+    }
   }
   if (headless && frames == 0 && !stream) throw UsageError("--headless needs --frames N (or a --raw stream)");
   if (width == 0 || height == 0) {

@@ -122,12 +122,7 @@ std::vector<KeyPoint> detect(const GrayImage& image, const DetectorConfig& confi
   GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1 && config.max_features >= 0 &&
                      config.hessian_threshold >= 0 && config.first_step >= 1,
                  "invalid detector configuration");
-  const int min_side = min_image_side(config);
-  if (image.width < min_side || image.height < min_side) {
-    throw Error("image of " + std::to_string(image.width) + "x" + std::to_string(image.height) +
-                " is smaller than the smallest filter allows (" + std::to_string(min_side) + "x" +
-                std::to_string(min_side) + ")");
-  }
+  if (const std::string why = image_size_problem(image.width, image.height, config); !why.empty()) throw Error(why);
   const IntegralImage integral = integral_image(image);
   std::vector<KeyPoint> keypoints;
   const int layers = config.n_octave_layers + 2;

@@ -252,9 +252,16 @@ Homography read_homography_file(const std::string& path) {
   }
   std::string extra;
   if (numbers >> extra) throw Error(path + ": more than 9 numbers for a 3x3 homography");
-  const double det = h[0] * (h[4] * h[8] - h[5] * h[7]) - h[1] * (h[3] * h[8] - h[5] * h[6]) +
-                     h[2] * (h[3] * h[7] - h[4] * h[6]);
-  if (!(std::abs(det) > 1e-12) || !std::isfinite(det)) throw Error(path + ": the homography is singular");
+  // A homography is defined up to scale: test the determinant of h / max|h_i|
+  // (every value is finite: the stream refuses "nan", "inf" and overflows).
+  double largest = 0;
+  for (const double v : h) largest = std::max(largest, std::abs(v));
+  Homography unit = h;
+  for (double& v : unit) v /= largest;  // largest == 0 gives NaNs: singular below
+  const double det = unit[0] * (unit[4] * unit[8] - unit[5] * unit[7]) -
+                     unit[1] * (unit[3] * unit[8] - unit[5] * unit[6]) +
+                     unit[2] * (unit[3] * unit[7] - unit[4] * unit[6]);
+  if (!(std::abs(det) > 1e-12)) throw Error(path + ": the homography is singular");
   return h;
 }
 

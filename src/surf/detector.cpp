@@ -66,12 +66,7 @@ void Detector::configure(int width, int height) {
 }
 
 int Detector::find(const GrayImage& image) {
-  const int min_side = min_image_side(config_);
-  if (image.width < min_side || image.height < min_side) {
-    throw Error("image of " + std::to_string(image.width) + "x" + std::to_string(image.height) +
-                " is smaller than the smallest filter allows (" + std::to_string(min_side) + "x" +
-                std::to_string(min_side) + ")");
-  }
+  if (const std::string why = image_size_problem(image.width, image.height, config_); !why.empty()) throw Error(why);
   if (image.width != width_ || image.height != height_) configure(image.width, image.height);
 
   image_.upload(image.pixels.data());

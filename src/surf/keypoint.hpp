@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace glsurf {
@@ -77,6 +78,15 @@ inline int sample_step(int octave, int first_step) { return first_step << octave
 inline int min_image_side(const DetectorConfig& config) {
   const int t = config.first_step, half = filter_size(0, 2) / 2;
   return (2 + (half + t - 1) / t) * t + half + 1;
+}
+
+// Why the detector refuses a width x height image, or "" when it does not.
+inline std::string image_size_problem(int width, int height, const DetectorConfig& config) {
+  const int min_side = min_image_side(config);
+  if (width >= min_side && height >= min_side) return "";
+  return "image of " + std::to_string(width) + "x" + std::to_string(height) +
+         " is smaller than the smallest filter allows (" + std::to_string(min_side) + "x" +
+         std::to_string(min_side) + ")";
 }
 
 // Keypoints with their descriptors: descriptor_size values per keypoint, row
