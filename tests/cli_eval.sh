@@ -27,7 +27,17 @@ grep -qF '"threshold": 250, "octaves": 4, "layers": 2, "sample_step": 2, "max_fe
 # left as it was.
 err=$("$glsurf" warp "$assets/box.png" "$work/seq" --rotate 30 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "not an empty directory" || fail "warp into a sequence: $err"
-[ -e "$work/seq/img3.png" ] && [ -z "$(ls -a "$work" | grep glsurf_warp)" ] || fail "warp touched $work/seq"
+[ -e "$work/seq/img3.png" ] || fail "warp touched $work/seq"
+[ -z "$(ls -a "$work" | grep glsurf_warp)" ] || fail "staging directories left: $(ls -a "$work")"
+# An existing empty directory (here the current one) is written in place.
+mkdir "$work/empty"
+(cd "$work/empty" && "$glsurf" warp "$assets/box.png" . --rotate 10 >/dev/null) || fail "warp into ."
+[ -s "$work/empty/img2.png" ] && [ -s "$work/empty/H1to2p" ] || fail "warp into .: $(ls "$work/empty")"
+# Zero-padded names are not the sequence's: H1to02p is not H1to2p.
+mkdir "$work/padded"
+cp "$work/seq/img1.png" "$work/seq/img2.png" "$work/padded/"; cp "$work/seq/H1to2p" "$work/padded/H1to02p"
+err=$("$glsurf" eval "$work/padded" --backend cpu 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "img2.png: no H1to2p beside it" || fail "H1to02p taken for H1to2p: $err"
 # A pair with only its image or only its homography is an error naming it,
 # not a sequence silently cut short.
 cp -r "$work/seq" "$work/gap"; rm "$work/gap/img2.png"

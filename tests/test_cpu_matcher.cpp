@@ -263,12 +263,15 @@ TEST_CASE("homography files: Oxford text, OpenCV XML and YAML; bad ones refused"
   // rank-2 matrix at any scale is not, and a NaN is no number.
   CHECK(read_homography_file(write("glsurf_Hs.txt", "1e-5 0 0\n0 1e-5 0\n0 0 1e-5\n"))[4] == doctest::Approx(1e-5));
   CHECK(read_homography_file(write("glsurf_Hb.txt", "2e200 0 1e200\n0 1e200 0\n0 0 1e200\n"))[0] == doctest::Approx(2e200));
+  // A 0.1x zoom of a 6000 x 4000 image about its centre (as glsurf warp
+  // writes it): the translation, in pixels, does not set the scale.
+  CHECK(read_homography_file(write("glsurf_Hz.txt", "0.1 0 2699.55\n0 0.1 1799.55\n0 0 1\n"))[2] == doctest::Approx(2699.55));
   CHECK_THROWS_WITH_AS(read_homography_file(write("glsurf_Hr.txt", "1e200 2e200 0\n2e200 4e200 0\n0 0 1e200\n")),
                        doctest::Contains("singular"), Error);
   CHECK_THROWS_WITH_AS(read_homography_file(write("glsurf_Hn.txt", "1 0 0\n0 nan 0\n0 0 1\n")),
                        doctest::Contains("expected 9"), Error);
   for (const char* name : {"glsurf_H.txt", "glsurf_H.yml", "glsurf_H34.xml", "glsurf_H10.txt", "glsurf_H0.txt", "glsurf_H8.txt",
-                           "glsurf_Hs.txt", "glsurf_Hb.txt", "glsurf_Hr.txt", "glsurf_Hn.txt"}) {
+                           "glsurf_Hs.txt", "glsurf_Hb.txt", "glsurf_Hz.txt", "glsurf_Hr.txt", "glsurf_Hn.txt"}) {
     std::filesystem::remove(dir / name);
   }
 }

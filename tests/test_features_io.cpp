@@ -124,16 +124,18 @@ TEST_CASE("a batch of outputs appears whole or not at all") {
   CHECK(contents(dir / "c.txt") == "c");
 
   // The same through relative names of a file that does not exist yet.
-  const auto cwd = std::filesystem::current_path();
-  std::filesystem::current_path(dir);
   {
+    struct InDirectory {  // back to the test's directory whatever happens
+      std::filesystem::path before = std::filesystem::current_path();
+      ~InDirectory() { std::filesystem::current_path(before); }
+    } in_dir;
+    std::filesystem::current_path(dir);
     OutputFiles relative;
     relative.add("d.txt", false, [](std::ostream& out) { out << "d"; });
     CHECK_THROWS_WITH_AS(relative.add("./d.txt", false, [](std::ostream& out) { out << "D"; }),
                          doctest::Contains("named for two outputs"), Error);
     relative.commit();
   }
-  std::filesystem::current_path(cwd);
   CHECK(contents(dir / "d.txt") == "d");
 }
 

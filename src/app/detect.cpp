@@ -56,24 +56,6 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& names) {
 
 }  // namespace
 
-Features describe_file(Detector* detector, const DetectorConfig& config, const GrayImage& image,
-                       const std::string& path, DescriptorTextures* resident) {
-  Features features;
-  try {
-    features = detector ? detector->detect_and_compute(image, resident) : cpu::detect_and_compute(image, config);
-  } catch (const Error& e) {
-    if (std::string(e.what()).rfind(path + ":", 0) == 0) throw;
-    throw Error(path + ": " + e.what());
-  }
-  if (detector && detector->truncated_last_frame()) {
-    std::fprintf(stderr,
-                 "glsurf: warning: %s: more keypoints than the point list holds; kept the %zu strongest "
-                 "(raise --threshold or set --max-features)\n",
-                 path.c_str(), features.keypoints.size());
-  }
-  return features;
-}
-
 int detect(Args args) {
   const std::string backend = backend_option(args);
   const DetectorConfig config = detector_options(args);

@@ -82,7 +82,8 @@ void write_png_gray(const std::string& path, const GrayImage& image) {
 // An Oxford-format sequence: img1..imgN (any of kImageExtensions) and
 // H1to2p..H1toNp, by number.
 struct Sequence {
-  std::map<int, std::string> images, homographies;
+  std::map<int, std::string> images, homography_files;
+  std::map<int, Homography> homographies;
 };
 
 constexpr const char* kImageExtensions[] = {".png", ".ppm", ".pgm", ".jpg", ".jpeg", ".bmp"};
@@ -94,19 +95,23 @@ int numbered(const std::string& name, const std::string& prefix, const std::stri
     return -1;
   }
   const std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-  if (digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
+  // No leading zeros: img01 is not img1 (one file per number, as Oxford names them).
+  if (digits.size() > 6 || digits[0] == '0' || digits.find_first_not_of("0123456789") != std::string::npos) {
+    return -1;
+  }
   return std::stoi(digits);
 }
 
-// Reads the directory; a pair with only one of its image and homography, or
-// an image under two names, is an error rather than a pair left out.
+// Reads the directory and every homography in it; a pair with only one of
+// its image and homography, or an image under two names, is an error rather
+// than a pair left out.
 Sequence read_sequence(const fs::path& dir) {
   if (!fs::is_directory(dir)) throw Error(dir.string() + ": not a directory");
   Sequence seq;
   std::error_code ec;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (const int k = numbered(name, "H1to", "p"); k >= 2) seq.homographies[k] = entry.path().string();
+    if (const int k = numbered(name, "H1to", "p"); k >= 2) seq.homography_files[k] = entry.path().string();
     for (const char* ext : kImageExtensions) {
       const int k = numbered(name, "img", ext);
       if (k < 1) continue;
@@ -118,10 +123,11 @@ Sequence read_sequence(const fs::path& dir) {
   if (ec) throw Error(dir.string() + ": cannot read directory (" + ec.message() + ")");
   if (!seq.images.count(1)) throw Error(dir.string() + ": no img1 (png, ppm, pgm, jpg or bmp)");
   for (const auto& [k, path] : seq.images) {
-    if (k > 1 && !seq.homographies.count(k)) throw Error(path + ": no H1to" + std::to_string(k) + "p beside it");
+    if (k > 1 && !seq.homography_files.count(k)) throw Error(path + ": no H1to" + std::to_string(k) + "p beside it");
   }
-  for (const auto& [k, path] : seq.homographies) {
+  for (const auto& [k, path] : seq.homography_files) {
     if (!seq.images.count(k)) throw Error(path + ": no img" + std::to_string(k) + " beside it");
+    seq.homographies[k] = read_homography_file(path);
   }
   if (seq.homographies.empty()) throw Error(dir.string() + ": no pairs (img2 with H1to2p, ...)");
   return seq;
@@ -161,34 +167,41 @@ int warp(Args args) {
     const Homography core = {s * std::cos(a), s * std::sin(a), 0, -s * std::sin(a), s * std::cos(a), 0, p, 0, 1};
     Homography h = multiply(back, multiply(core, to_centre));
     for (double& v : h) v /= h[8];
-    const double det = h[0] * (h[4] * h[8] - h[5] * h[7]) - h[1] * (h[3] * h[8] - h[5] * h[6]) +
-                       h[2] * (h[3] * h[7] - h[4] * h[6]);
-    if (!std::isfinite(det) || std::abs(det) < 1e-12) {
-      throw UsageError("warp " + std::to_string(k + 1) + ": the transform is singular");
-    }
+    if (is_singular(h)) throw UsageError("warp " + std::to_string(k + 1) + ": the transform is singular");
     transforms.push_back(h);
   }
-  // The sequence is written into a new directory beside OUT and renamed into
-  // place once complete: OUT never holds part of it, nor files of an older
-  // sequence that eval would score with it.
+  // OUT never holds part of a sequence, nor files of an older one that eval
+  // would score with it: it must be new or empty. A new one is written beside
+  // its place and renamed there once complete; into an empty one the files go
+  // directly and are removed again if one fails.
+  if (out.empty()) throw UsageError("warp needs a non-empty OUTDIR");
   std::error_code ec;
-  if (fs::exists(out, ec) && !(fs::is_directory(out, ec) && fs::is_empty(out, ec))) {
+  const bool exists = fs::exists(out, ec);
+  if (exists && !(fs::is_directory(out, ec) && fs::is_empty(out, ec))) {
     throw Error(out + ": exists and is not an empty directory; warp writes a new sequence directory");
   }
-  const fs::path target = fs::absolute(out).lexically_normal();
-  const fs::path parent = target.has_filename() ? target.parent_path() : target.parent_path().parent_path();
-  fs::create_directories(parent, ec);
-  if (!fs::is_directory(parent, ec)) throw Error(out + ": cannot create directory " + parent.string());
-  const fs::path staging = parent / (".glsurf_warp" + std::to_string(::getpid()));
-  struct Cleanup {
-    fs::path dir;
+  fs::path dir = out, target;
+  if (!exists) {
+    target = fs::absolute(out).lexically_normal();
+    if (!target.has_filename()) target = target.parent_path();  // "new/"
+    fs::create_directories(target.parent_path(), ec);
+    dir = target.parent_path() / (".glsurf_warp" + std::to_string(::getpid()));
+    if (!fs::create_directory(dir, ec)) throw Error(out + ": cannot create directory (" + ec.message() + ")");
+  }
+  struct Cleanup {  // what an unfinished run wrote
+    fs::path staging;
+    std::vector<fs::path> written;
     ~Cleanup() {
       std::error_code ignored;
-      if (!dir.empty()) fs::remove_all(dir, ignored);
+      if (!staging.empty()) fs::remove_all(staging, ignored);
+      for (const fs::path& p : written) fs::remove(p, ignored);
     }
-  } cleanup{staging};
-  if (!fs::create_directory(staging, ec)) throw Error(out + ": cannot create a directory in " + parent.string());
-  write_png_gray((staging / "img1.png").string(), image);
+  } cleanup{exists ? fs::path() : dir, {}};
+  auto write_image = [&](const std::string& name, const GrayImage& picture) {
+    if (exists) cleanup.written.push_back(dir / name);
+    write_png_gray((dir / name).string(), picture);
+  };
+  write_image("img1.png", image);
   std::mt19937 rng(12345);
   for (size_t k = 0; k < steps; ++k) {
     const Homography& h = transforms[k];
@@ -240,13 +253,16 @@ int warp(Args args) {
       result.pixels[i] = static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0, 255.0)));
     }
     const std::string n = std::to_string(k + 2);
-    write_png_gray((staging / ("img" + n + ".png")).string(), result);
-    write_homography_file((staging / ("H1to" + n + "p")).string(), h);
+    write_image("img" + n + ".png", result);
+    if (exists) cleanup.written.push_back(dir / ("H1to" + n + "p"));
+    write_homography_file((dir / ("H1to" + n + "p")).string(), h);
   }
-  if (fs::exists(out, ec)) fs::remove(out, ec);  // empty, checked above
-  fs::rename(staging, target, ec);
-  if (ec) throw Error(out + ": cannot rename the sequence into place (" + ec.message() + ")");
-  cleanup.dir.clear();
+  if (!exists) {
+    fs::rename(dir, target, ec);
+    if (ec) throw Error(out + ": cannot rename the sequence into place (" + ec.message() + ")");
+  }
+  cleanup.staging.clear();  // complete: keep it
+  cleanup.written.clear();
   std::printf("%s: img1..img%zu with H1to2p..H1to%zup\n", out.c_str(), steps + 1, steps + 1);
   return 0;
 }
@@ -276,9 +292,8 @@ int eval(Args args) {
   std::printf("%-5s %7s %7s %7s %7s %8s %7s %8s %8s %8s %8s %9s\n", "pair", "kp A", "kp B", "vis A", "vis B",
               "repeat", "match", "correct", "<5px", "score", "precis", "corner px");
   std::string records;
-  for (const auto& [k, hpath] : sequence.homographies) {
+  for (const auto& [k, truth] : sequence.homographies) {
     const GrayImage b = load_gray(sequence.images.at(k));
-    const Homography truth = read_homography_file(hpath);
     const Features fb = describe_file(detector.get(), config, b, sequence.images.at(k));
     const std::vector<Match> matches = matcher ? matcher->match(fa, fb) : cpu::match(fa, fb, MatchConfig{});
     const PairScore s = score_pair(fa, fb, matches, truth, a.width, a.height, b.width, b.height);

@@ -1,7 +1,10 @@
 // glsurf — SURF on the GPU through OpenGL. Command-line entry point.
 #include "app/cli.hpp"
+#include "cpu/descriptor.hpp"
 #include "gl/context.hpp"
 #include "gl/error.hpp"
+#include "io/image.hpp"
+#include "surf/detector.hpp"
 
 #include <cstdio>
 #include <exception>
@@ -35,8 +38,9 @@ const char* kUsage =
     "  detect IMAGE|DIR...    SURF keypoints of each image (a directory: its images in name order)\n"
     "        [-o OUT] [--backend gl|cpu] [--threshold T] [--max-features N]\n"
     "        [--octaves N] [--layers N] [--sample-step N] [--upright] [--extended] [--format txt|bin]\n"
+    "                         images: png, jpg, bmp, tga, binary pgm/ppm;\n"
     "                         --max-features: the N strongest (0, the default: all, at most\n"
-    "                         65,536 on the GPU); images: png, jpg, bmp, tga, binary pgm/ppm\n"
+    "                         65,536 on the GPU);\n"
     "                         one image: OUT is a file (default: standard output);\n"
     "                         several: OUT is a directory, one NAME.txt|.bin per image;\n"
     "                         --sample-step: the first octave's sampling step, doubling per octave\n"
@@ -193,10 +197,28 @@ DetectorConfig detector_options(Args& args) {
   return config;
 }
 
+Features describe_file(Detector* detector, const DetectorConfig& config, const GrayImage& image,
+                       const std::string& path, DescriptorTextures* resident) {
+  Features features;
+  try {
+    features = detector ? detector->detect_and_compute(image, resident) : cpu::detect_and_compute(image, config);
+  } catch (const Error& e) {
+    if (std::string(e.what()).rfind(path + ":", 0) == 0) throw;
+    throw Error(path + ": " + e.what());
+  }
+  if (detector && detector->truncated_last_frame()) {
+    std::fprintf(stderr,
+                 "glsurf: warning: %s: more keypoints than the point list holds; kept the %zu strongest "
+                 "(raise --threshold or set --max-features)\n",
+                 path.c_str(), features.keypoints.size());
+  }
+  return features;
+}
+
 std::string detector_json(const DetectorConfig& config) {
   char text[256];
   std::snprintf(text, sizeof text,
-                "{\"threshold\": %.9g, \"octaves\": %d, \"layers\": %d, \"sample_step\": %d, "
+                "{\"threshold\": %.7g, \"octaves\": %d, \"layers\": %d, \"sample_step\": %d, "
                 "\"max_features\": %d, \"upright\": %s, \"extended\": %s}",
                 config.hessian_threshold, config.n_octaves, config.n_octave_layers, config.first_step,
                 config.max_features, config.upright ? "true" : "false", config.extended ? "true" : "false");
@@ -254,8 +276,11 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "glsurf: error: unknown command '%s' (see glsurf help)\n", command.c_str());
       return 2;
     }
-    // A report that never arrived (a full disk, a closed pipe) is a failure.
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw Error("standard output: write failed");
+    // A report that never arrived (a full disk, a closed pipe) is a failure;
+    // a command that failed has said why already.
+    if (status == 0 && (std::fflush(stdout) != 0 || std::ferror(stdout))) {
+      throw Error("standard output: write failed");
+    }
     return status;
   } catch (const app::UsageError& e) {
     std::fprintf(stderr, "glsurf: error: %s (see glsurf help)\n", e.what());

@@ -101,11 +101,13 @@ int match(Args args) {
   outputs.commit();
 
   char verdict[96];
+  const int needed = RansacConfig{}.min_inliers;
   if (h.found) {
     std::snprintf(verdict, sizeof verdict, "%d inliers", h.inlier_count);
+  } else if (static_cast<int>(matches.size()) < needed) {
+    std::snprintf(verdict, sizeof verdict, "no homography (%d inliers needed)", needed);
   } else {
-    std::snprintf(verdict, sizeof verdict, "no homography (best fit %d inliers, %d needed)", h.inlier_count,
-                  RansacConfig{}.min_inliers);
+    std::snprintf(verdict, sizeof verdict, "no homography (best fit %d inliers, %d needed)", h.inlier_count, needed);
   }
   std::printf("%s: %zu features, %s: %zu features, %zu matches, %s, %.0f ms (%s)\n", images[0].c_str(),
               fa.keypoints.size(), images[1].c_str(), fb.keypoints.size(), matches.size(), verdict, ms,

@@ -100,6 +100,14 @@ GrayImage load_binary_pnm(const std::string& path, FILE* file, int channels, con
   }
   const int sample_bytes = maxval < 256 ? 1 : 2;  // 16-bit samples are big-endian
   const size_t row_bytes = static_cast<size_t>(w) * channels * sample_bytes;
+  // A short file is refused before the image is allocated (a 20-byte header
+  // may claim 16384 x 16384), where its length is known (not on a pipe).
+  const long at = std::ftell(file);
+  if (at >= 0 && std::fseek(file, 0, SEEK_END) == 0) {
+    const long long available = std::ftell(file) - at;
+    if (available < static_cast<long long>(row_bytes) * h) throw_truncated(path, static_cast<long long>(row_bytes) * h, available);
+    if (std::fseek(file, at, SEEK_SET) != 0) throw Error(path + ": cannot read file");
+  }
   std::vector<unsigned char> row(row_bytes);
   GrayImage out(static_cast<int>(w), static_cast<int>(h));
   long long found = 0;

@@ -55,10 +55,10 @@ void OutputFiles::add(const std::string& path, bool binary, const std::function<
     if (!error) target = resolved.string();
   }
   // "x.txt" and "./x.txt" are one file, also before it exists (weakly_canonical
-  // of a relative path to nothing that exists yet stays as given).
-  const fs::path absolute = fs::absolute(target).lexically_normal();
-  fs::path same = fs::weakly_canonical(absolute, error);
-  if (error) same = absolute;
+  // of a relative path to nothing that exists yet stays as given). Links are
+  // resolved before ".." is: link/../x.txt need not be ./x.txt.
+  fs::path same = fs::weakly_canonical(fs::absolute(target), error);
+  if (error) same = fs::absolute(target).lexically_normal();
   for (const Pending& other : pending_) {
     if (other.same == same) throw Error(path + ": named for two outputs (" + other.path + ")");
   }

@@ -252,17 +252,21 @@ Homography read_homography_file(const std::string& path) {
   }
   std::string extra;
   if (numbers >> extra) throw Error(path + ": more than 9 numbers for a 3x3 homography");
-  // A homography is defined up to scale: test the determinant of h / max|h_i|
-  // (every value is finite: the stream refuses "nan", "inf" and overflows).
-  double largest = 0;
-  for (const double v : h) largest = std::max(largest, std::abs(v));
-  Homography unit = h;
-  for (double& v : unit) v /= largest;  // largest == 0 gives NaNs: singular below
-  const double det = unit[0] * (unit[4] * unit[8] - unit[5] * unit[7]) -
-                     unit[1] * (unit[3] * unit[8] - unit[5] * unit[6]) +
-                     unit[2] * (unit[3] * unit[7] - unit[4] * unit[6]);
-  if (!(std::abs(det) > 1e-12)) throw Error(path + ": the homography is singular");
+  if (is_singular(h)) throw Error(path + ": the homography is singular");
   return h;
+}
+
+bool is_singular(const Homography& h) {
+  // Defined up to scale: divide by the largest of the linear part and h[8]
+  // first. The translation is left out of that scale: it is in pixels, and a
+  // 0.1x zoom of a large image has h[2] ~ 2700 beside h[0] = 0.1.
+  double scale = 0;
+  for (const size_t i : {0, 1, 3, 4, 8}) scale = std::max(scale, std::abs(h[i]));
+  Homography u = h;
+  for (double& v : u) v /= scale;  // scale 0 gives NaNs: singular below
+  const double det = u[0] * (u[4] * u[8] - u[5] * u[7]) - u[1] * (u[3] * u[8] - u[5] * u[6]) +
+                     u[2] * (u[3] * u[7] - u[4] * u[6]);
+  return !(std::abs(det) > 1e-12) || !std::isfinite(det);
 }
 
 void write_homography(std::ostream& out, const Homography& h) {

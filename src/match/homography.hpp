@@ -44,6 +44,10 @@ HomographyResult ransac_homography(const std::vector<PointPair>& pairs, const Ra
 
 void apply(const Homography& h, double x, double y, double& ox, double& oy);
 
+// Whether h maps the plane to a line or a point (or is not finite), judged at
+// a scale set by its linear part and h[8], not by the translation (pixels).
+bool is_singular(const Homography& h);
+
 // Reads 9 numbers: an Oxford-style text file (3 lines of 3) or an OpenCV
 // FileStorage XML/YAML file (the numbers of its <data> element). Throws
 // glsurf::Error naming the file otherwise.
