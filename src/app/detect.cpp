@@ -2,8 +2,6 @@
 // reference. Bad files are reported and skipped; the exit status says whether
 // any failed.
 #include "app/cli.hpp"
-#include "cpu/descriptor.hpp"
-#include "cpu/detector.hpp"
 #include "gl/context.hpp"
 #include "gl/error.hpp"
 #include "io/features.hpp"

@@ -1,7 +1,6 @@
 // glsurf warp — synthetic sequences in the Oxford format with exact
 // homographies; glsurf eval — the Mikolajczyk protocol on such a sequence.
 #include "app/cli.hpp"
-#include "cpu/descriptor.hpp"
 #include "cpu/matcher.hpp"
 #include "eval/metrics.hpp"
 #include "gl/context.hpp"
@@ -82,7 +81,7 @@ void write_png_gray(const std::string& path, const GrayImage& image) {
 // An Oxford-format sequence: img1..imgN (any of kImageExtensions) and
 // H1to2p..H1toNp, by number.
 struct Sequence {
-  std::map<int, std::string> images, homography_files;
+  std::map<int, std::string> images;
   std::map<int, Homography> homographies;
 };
 
@@ -108,10 +107,11 @@ int numbered(const std::string& name, const std::string& prefix, const std::stri
 Sequence read_sequence(const fs::path& dir) {
   if (!fs::is_directory(dir)) throw Error(dir.string() + ": not a directory");
   Sequence seq;
+  std::map<int, std::string> homography_files;
   std::error_code ec;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (const int k = numbered(name, "H1to", "p"); k >= 2) seq.homography_files[k] = entry.path().string();
+    if (const int k = numbered(name, "H1to", "p"); k >= 2) homography_files[k] = entry.path().string();
     for (const char* ext : kImageExtensions) {
       const int k = numbered(name, "img", ext);
       if (k < 1) continue;
@@ -123,9 +123,9 @@ Sequence read_sequence(const fs::path& dir) {
   if (ec) throw Error(dir.string() + ": cannot read directory (" + ec.message() + ")");
   if (!seq.images.count(1)) throw Error(dir.string() + ": no img1 (png, ppm, pgm, jpg or bmp)");
   for (const auto& [k, path] : seq.images) {
-    if (k > 1 && !seq.homography_files.count(k)) throw Error(path + ": no H1to" + std::to_string(k) + "p beside it");
+    if (k > 1 && !homography_files.count(k)) throw Error(path + ": no H1to" + std::to_string(k) + "p beside it");
   }
-  for (const auto& [k, path] : seq.homography_files) {
+  for (const auto& [k, path] : homography_files) {
     if (!seq.images.count(k)) throw Error(path + ": no img" + std::to_string(k) + " beside it");
     seq.homographies[k] = read_homography_file(path);
   }

@@ -1,7 +1,6 @@
 // glsurf match — the main job: detect, describe and match two images, verify
 // with a homography, and report.
 #include "app/cli.hpp"
-#include "cpu/descriptor.hpp"
 #include "cpu/matcher.hpp"
 #include "gl/context.hpp"
 #include "gl/error.hpp"

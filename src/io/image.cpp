@@ -104,8 +104,8 @@ GrayImage load_binary_pnm(const std::string& path, FILE* file, int channels, con
   // may claim 16384 x 16384), where its length is known (not on a pipe).
   const long at = std::ftell(file);
   if (at >= 0 && std::fseek(file, 0, SEEK_END) == 0) {
-    const long long available = std::ftell(file) - at;
-    if (available < static_cast<long long>(row_bytes) * h) throw_truncated(path, static_cast<long long>(row_bytes) * h, available);
+    const long long available = std::ftell(file) - at, needed = static_cast<long long>(row_bytes) * h;
+    if (available < needed) throw_truncated(path, needed, available);
     if (std::fseek(file, at, SEEK_SET) != 0) throw Error(path + ": cannot read file");
   }
   std::vector<unsigned char> row(row_bytes);
