@@ -67,6 +67,7 @@ cp "$assets/box.png" "$work/in/1.png"
 echo "not an image" > "$work/in/2.png"
 head -c 20000 "$assets/graf1.png" > "$work/in/3.png"   # truncated
 cp "$assets/box.png" "$work/in/4.png"
+ln -s "$work/nowhere.png" "$work/in/5.png"             # a broken link is reported, not skipped
 err=$("$glsurf" detect "$work/in" -o "$work/out" 2>&1)
 status=$?
 [ $status -eq 1 ] || fail "batch with bad files must exit 1, got $status"
@@ -74,7 +75,8 @@ status=$?
 [ ! -e "$work/out/2.txt" ] && [ ! -e "$work/out/3.txt" ] || fail "no output for bad files"
 [ "$(ls "$work/out" | wc -l)" -eq 2 ] || fail "no stray files in the output directory"
 echo "$err" | grep -q "glsurf: error: $work/in/2.png: not a supported image" || fail "bad file named"
-echo "$err" | grep -q "4 images, 2 failed" || fail "batch summary"
+echo "$err" | grep -q "glsurf: error: $work/in/5.png: cannot open file" || fail "broken link named: $err"
+echo "$err" | grep -q "5 images, 3 failed" || fail "batch summary: $err"
 
 # Two inputs that would write the same output name: the second is refused.
 mkdir "$work/dup"
@@ -84,6 +86,19 @@ err=$("$glsurf" detect "$work/dup" -o "$work/dupout" 2>&1)
 [ $? -eq 1 ] || fail "an output name collision must exit 1"
 echo "$err" | grep -q "would overwrite" || fail "collision reported"
 [ "$(ls "$work/dupout" | wc -l)" -eq 1 ] || fail "one output for the colliding pair"
+# When the first of the pair fails, nothing was written for it: the second is.
+echo "not an image" > "$work/dup/x.PNG"   # x.PNG sorts before x.png
+err=$("$glsurf" detect "$work/dup" -o "$work/dupout2" 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "x.PNG: not a supported image" || fail "the bad x.PNG reported: $err"
+! echo "$err" | grep -q "would overwrite" || fail "a failed file's output name is not taken: $err"
+cmp -s "$work/dupout/x.txt" "$work/dupout2/x.txt" || fail "x.png written after the failed x.PNG"
+
+# A pipe reads as the file does.
+"$glsurf" detect /dev/stdin -o "$work/piped.txt" < "$assets/box.png" 2>/dev/null || fail "detect /dev/stdin"
+"$glsurf" detect "$assets/box.png" -o "$work/direct.txt" 2>/dev/null || fail "detect box.png"
+cat "$assets/box.png" | "$glsurf" detect /dev/stdin -o "$work/piped2.txt" 2>/dev/null || fail "detect from a pipe"
+cmp -s "$work/piped.txt" "$work/direct.txt" && cmp -s "$work/piped2.txt" "$work/direct.txt" ||
+  fail "/dev/stdin gave other keypoints than the file"
 
 # Too small: one line naming the file, exit 1, no output file.
 printf 'P5\n20 20\n255\n' > "$work/small.pgm"

@@ -17,6 +17,8 @@ r90=$(percent "$out" "1->2"); r15=$(percent "$out" "1->3")
 grep -q '"repeatability": 0\.' "$work/seq.json" || fail "JSON output"
 grep -qF '"detector": {"threshold": 100, "octaves": 4, "layers": 2, "sample_step": 1,' "$work/seq.json" ||
   fail "JSON names the default detector settings: $(grep detector "$work/seq.json")"
+grep -q '"pair": "1-2",.*"homography_found": true, "inliers": [1-9][0-9]*, "corner_error": [0-9]' "$work/seq.json" ||
+  fail "JSON records the homography found for 1-2: $(grep '1-2' "$work/seq.json")"
 # Settings other than the defaults are the ones recorded.
 "$glsurf" eval "$work/seq" --backend cpu --threshold 250 --sample-step 2 --upright --json "$work/set.json" >/dev/null 2>&1 ||
   fail "eval with settings"
@@ -49,6 +51,13 @@ err=$("$glsurf" eval "$work/gap" --backend cpu 2>&1)
 cp "$work/seq/img2.png" "$work/gap/img3.pgm"
 err=$("$glsurf" eval "$work/gap" --backend cpu 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "img3 is there twice" || fail "eval with two img3: $err"
+
+# Image names in any case and any format detect reads are the sequence's.
+mkdir "$work/cased"
+cp "$work/seq/img1.png" "$work/cased/IMG1.PNG"; cp "$work/seq/img2.png" "$work/cased/Img2.png"
+cp "$work/seq/H1to2p" "$work/cased/"
+out=$("$glsurf" eval "$work/cased" --backend cpu 2>&1) || fail "eval IMG1.PNG, Img2.png: $out"
+[ "$(percent "$out" "1->2")" = "$r90" ] || fail "IMG1.PNG, Img2.png scored otherwise than img1.png, img2.png: $out"
 
 # The same images with their homographies swapped: no match is correct any
 # more, and repeatability falls to the chance level of ~1,400 keypoints
@@ -86,4 +95,7 @@ done
 cp -r "$work/odd" "$work/say \"hi\""
 "$glsurf" eval "$work/say \"hi\"" --backend cpu --json "$work/odd.json" >/dev/null 2>&1 || fail "eval odd name"
 grep -qF 'say \"hi\"",' "$work/odd.json" || fail "quotes escaped in JSON: $(head -2 "$work/odd.json")"
+# The blurred image is flat: no keypoints, so no homography, and JSON says so.
+grep -q '"homography_found": false, "inliers": 0, "corner_error": null' "$work/odd.json" ||
+  fail "JSON without a homography: $(grep pair "$work/odd.json")"
 echo "all eval checks passed"

@@ -16,6 +16,8 @@
 #include <utility>
 
 #include <stb_image_write.h>
+#include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace glsurf;
@@ -153,6 +155,39 @@ TEST_CASE("load_gray reads a binary PGM byte for byte, comments and all") {
   CHECK(image.width == 3);
   CHECK(image.height == 2);
   CHECK(image.pixels == std::vector<std::uint8_t>{10, 32, 35, 0, 128, 255});
+}
+
+TEST_CASE("load_gray takes a comment between maxval and the pixels, as netpbm does") {
+  ScratchImageDir dir;
+  // The comment's line end is the one whitespace byte; '#' and ' ' after it are samples.
+  const GrayImage image = load_gray(dir.write("c.pgm", pnm("P5 2 2 255# comment\n", {'#', ' ', 7, 255}, 1)));
+  CHECK(image.pixels == std::vector<std::uint8_t>{35, 32, 7, 255});
+}
+
+TEST_CASE("load_gray reads from a pipe (which cannot seek) what it reads from the file") {
+  ScratchImageDir dir;
+  const std::string fifo = dir.path("pipe");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  // The writer blocks on open() until the loader opens the other end.
+  const auto through_pipe = [&](const std::string& bytes) {
+    std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << bytes; });
+    GrayImage image;
+    try {
+      image = load_gray(fifo);
+    } catch (...) {
+      writer.join();
+      throw;
+    }
+    writer.join();
+    return image;
+  };
+  const std::string png = read_bytes(GLSURF_TEST_ASSET_DIR "/box.png");
+  CHECK(through_pipe(png).pixels == load_gray(GLSURF_TEST_ASSET_DIR "/box.png").pixels);
+  const GrayImage pgm = through_pipe(pnm("P5 2 1 1000\n", {0, 1000}, 2));
+  CHECK(pgm.pixels == std::vector<std::uint8_t>{0, 255});
+  // Cut short, or empty: refused, as a file would be.
+  CHECK_THROWS_WITH_AS(through_pipe(pnm("P5 2 2 255\n", {1, 2, 3}, 1)), doctest::Contains("truncated"), Error);
+  CHECK_THROWS_WITH_AS(through_pipe(""), (fifo + ": empty input").c_str(), Error);
 }
 
 TEST_CASE("load_gray rescales PNM samples of any maxval to 0..255") {

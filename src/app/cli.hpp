@@ -55,6 +55,11 @@ DetectorConfig detector_options(Args& args);
 Features describe_file(Detector* detector, const DetectorConfig& config, const GrayImage& image,
                        const std::string& path, DescriptorTextures* resident = nullptr);
 
+// Image names from the command line, each directory replaced by its images
+// (images_in_directory; a warning on stderr when it has none). Other names
+// are kept as given, to be reported when they are loaded.
+std::vector<std::string> expand_image_arguments(const std::vector<std::string>& names);
+
 // The detector's settings as a JSON object (one line), so that a JSON record
 // says which settings produced it.
 std::string detector_json(const DetectorConfig& config);

@@ -8,7 +8,6 @@
 #include "io/image.hpp"
 #include "surf/detector.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -19,40 +18,6 @@
 namespace glsurf::app {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-bool is_image_name(const fs::path& p) {
-  std::string ext = p.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (const char* e : {".png", ".jpg", ".jpeg", ".bmp", ".pgm", ".ppm", ".pnm", ".tga"}) {
-    if (ext == e) return true;
-  }
-  return false;
-}
-
-// Files named on the command line, directories expanded to their images in
-// name order. A name that is neither is kept, to be reported when loaded.
-std::vector<std::string> expand_inputs(const std::vector<std::string>& names) {
-  std::vector<std::string> files;
-  for (const std::string& name : names) {
-    std::error_code ec;
-    if (fs::is_directory(name, ec)) {
-      std::vector<std::string> found;
-      for (const auto& entry : fs::directory_iterator(name, ec)) {
-        if (entry.is_regular_file() && is_image_name(entry.path())) found.push_back(entry.path().string());
-      }
-      std::sort(found.begin(), found.end());
-      if (found.empty()) std::fprintf(stderr, "glsurf: warning: %s: no images in this directory\n", name.c_str());
-      files.insert(files.end(), found.begin(), found.end());
-    } else {
-      files.push_back(name);
-    }
-  }
-  return files;
-}
-
-}  // namespace
 
 int detect(Args args) {
   const std::string backend = backend_option(args);
@@ -65,7 +30,7 @@ int detect(Args args) {
   args.finish();
   if (names.empty()) throw UsageError("detect needs at least one image or directory");
 
-  const std::vector<std::string> files = expand_inputs(names);
+  const std::vector<std::string> files = expand_image_arguments(names);
   if (files.empty()) throw Error("no images to detect in " + names.front() + (names.size() > 1 ? " ..." : ""));
   const bool batch = files.size() != 1 || fs::is_directory(names.front());
   if (batch && out.empty()) throw UsageError("several images need -o DIRECTORY for their feature files");
@@ -83,14 +48,13 @@ int detect(Args args) {
   }
 
   int failures = 0;
-  std::map<std::string, std::string> written;  // output file -> the input it came from
+  std::map<std::string, std::string> written;  // output file written -> the input it came from
   for (const std::string& file : files) {
     try {
       const std::string target =
           batch ? (fs::path(out) / (fs::path(file).stem().string() + "." + format_name)).string() : out;
-      if (batch) {
-        const auto [it, fresh] = written.emplace(target, file);
-        if (!fresh) throw Error(file + ": its output " + target + " would overwrite that of " + it->second);
+      if (const auto it = written.find(target); it != written.end()) {
+        throw Error(file + ": its output " + target + " would overwrite that of " + it->second);
       }
       const GrayImage image = load_gray(file);
       const auto t0 = std::chrono::steady_clock::now();
@@ -103,6 +67,7 @@ int detect(Args args) {
         if (!std::cout) throw Error("standard output: write failed");
       } else {
         write_features_file(target, features, format);
+        written.emplace(target, file);
       }
       std::fprintf(stderr, "%s: %zu keypoints, %dx%d, %.1f ms (%s)\n", file.c_str(), keypoints.size(),
                    image.width, image.height, ms, backend.c_str());

@@ -13,6 +13,7 @@
 #include "surf/detector.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -78,14 +79,12 @@ void write_png_gray(const std::string& path, const GrayImage& image) {
   write_png(path, image.width, image.height, 1, image.pixels.data());
 }
 
-// An Oxford-format sequence: img1..imgN (any of kImageExtensions) and
+// An Oxford-format sequence: img1..imgN (any image name, is_image_name) and
 // H1to2p..H1toNp, by number.
 struct Sequence {
   std::map<int, std::string> images;
   std::map<int, Homography> homographies;
 };
-
-constexpr const char* kImageExtensions[] = {".png", ".ppm", ".pgm", ".jpg", ".jpeg", ".bmp"};
 
 // The number in `name` = prefix + digits + suffix, or -1.
 int numbered(const std::string& name, const std::string& prefix, const std::string& suffix) {
@@ -112,16 +111,17 @@ Sequence read_sequence(const fs::path& dir) {
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
     if (const int k = numbered(name, "H1to", "p"); k >= 2) homography_files[k] = entry.path().string();
-    for (const char* ext : kImageExtensions) {
-      const int k = numbered(name, "img", ext);
-      if (k < 1) continue;
-      if (seq.images.count(k)) throw Error(dir.string() + ": img" + std::to_string(k) + " is there twice (" +
-                                           fs::path(seq.images[k]).filename().string() + ", " + name + ")");
-      seq.images[k] = entry.path().string();
-    }
+    if (!is_image_name(name)) continue;
+    std::string stem = entry.path().stem().string();  // img1, IMG1, Img1: one name
+    std::transform(stem.begin(), stem.end(), stem.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const int k = numbered(stem, "img", "");
+    if (k < 1) continue;
+    if (seq.images.count(k)) throw Error(dir.string() + ": img" + std::to_string(k) + " is there twice (" +
+                                         fs::path(seq.images[k]).filename().string() + ", " + name + ")");
+    seq.images[k] = entry.path().string();
   }
   if (ec) throw Error(dir.string() + ": cannot read directory (" + ec.message() + ")");
-  if (!seq.images.count(1)) throw Error(dir.string() + ": no img1 (png, ppm, pgm, jpg or bmp)");
+  if (!seq.images.count(1)) throw Error(dir.string() + ": no img1 (img1.png, img1.ppm, ...)");
   for (const auto& [k, path] : seq.images) {
     if (k > 1 && !homography_files.count(k)) throw Error(path + ": no H1to" + std::to_string(k) + "p beside it");
   }
@@ -274,6 +274,7 @@ int eval(Args args) {
   const std::vector<std::string> positional = args.positionals();
   args.finish();
   if (positional.size() != 1) throw UsageError("eval needs a sequence directory (img1..imgN, H1to2p..H1toNp)");
+  if (!json.empty()) check_writable(json);  // before the work, not after it
   const fs::path dir = positional[0];
   const Sequence sequence = read_sequence(dir);
   const GrayImage a = load_gray(sequence.images.at(1));
@@ -312,10 +313,10 @@ int eval(Args args) {
                   "%s    {\"pair\": \"1-%d\", \"keypoints_a\": %d, \"keypoints_b\": %d, \"visible_a\": %d, "
                   "\"visible_b\": %d, \"correspondences\": %d, \"repeatability\": %.4f, \"matches\": %d, "
                   "\"correct_3px\": %d, \"correct_5px\": %d, \"matching_score\": %.4f, \"precision\": %.4f, "
-                  "\"inliers\": %d, \"corner_error\": %s}",
+                  "\"homography_found\": %s, \"inliers\": %d, \"corner_error\": %s}",
                   records.empty() ? "" : ",\n", k, s.keypoints_a, s.keypoints_b, s.visible_a, s.visible_b,
                   s.correspondences, s.repeatability, s.matches, s.correct_3px, s.correct_5px, s.matching_score,
-                  s.precision, s.inliers, corner_json);
+                  s.precision, s.homography_found ? "true" : "false", s.inliers, corner_json);
     records += record;
   }
   if (!json.empty()) {

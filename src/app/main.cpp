@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <stdexcept>
 
 namespace glsurf::app {
@@ -213,6 +214,21 @@ Features describe_file(Detector* detector, const DetectorConfig& config, const G
                  path.c_str(), features.keypoints.size());
   }
   return features;
+}
+
+std::vector<std::string> expand_image_arguments(const std::vector<std::string>& names) {
+  std::vector<std::string> files;
+  for (const std::string& name : names) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(name, ec)) {
+      files.push_back(name);
+      continue;
+    }
+    const std::vector<std::string> found = images_in_directory(name);
+    if (found.empty()) std::fprintf(stderr, "glsurf: warning: %s: no images in this directory\n", name.c_str());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
 }
 
 std::string detector_json(const DetectorConfig& config) {

@@ -39,6 +39,9 @@ int match(Args args) {
     if (truth_path.empty()) truth_path = GLSURF_ASSET_DIR "/H1to3p.xml";
   }
   if (images.size() != 2) throw UsageError("match needs two images (or none, for the bundled pair)");
+  for (const std::string& path : {matches_path, homography_path, draw_path}) {
+    if (!path.empty()) check_writable(path);  // before the work, not after it
+  }
 
   const GrayImage a = load_gray(images[0]), b = load_gray(images[1]);
   const Homography* truth = nullptr;

@@ -29,29 +29,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::vector<std::string> image_files(const std::vector<std::string>& names) {
-  std::vector<std::string> files;
-  for (const std::string& name : names) {
-    std::error_code ec;
-    if (!fs::is_directory(name, ec)) {
-      files.push_back(name);
-      continue;
-    }
-    std::vector<std::string> found;
-    for (const auto& entry : fs::directory_iterator(name, ec)) {
-      std::string ext = entry.path().extension().string();
-      std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      if (entry.is_regular_file() && (ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".pgm" ||
-                                      ext == ".ppm" || ext == ".bmp")) {
-        found.push_back(entry.path().string());
-      }
-    }
-    std::sort(found.begin(), found.end());
-    files.insert(files.end(), found.begin(), found.end());
-  }
-  return files;
-}
-
 // Keys, gathered by the GLFW callback and handled once per frame.
 struct Keys {
   bool pause = false, next = false, previous = false, faster = false, slower = false, upright = false,
@@ -210,7 +187,7 @@ int view(Args args) {
     images.emplace_back(rw, rh, 0);  // shown until the first frame arrives
   } else {
     if (names.empty()) names = {GLSURF_ASSET_DIR};
-    files = image_files(names);
+    files = expand_image_arguments(names);
     if (files.empty()) throw Error("no images to show in " + names.front());
     // Load every image first: a bad file stops the viewer with one line.
     for (const std::string& f : files) {

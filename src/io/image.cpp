@@ -3,11 +3,13 @@
 #include "gl/error.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 
 #define STB_IMAGE_IMPLEMENTATION
@@ -82,7 +84,13 @@ GrayImage load_binary_pnm(const std::string& path, FILE* file, int channels, con
   const long long w = read_pnm_number(file, path, "width");
   const long long h = read_pnm_number(file, path, "height");
   const long long maxval = read_pnm_number(file, path, "maxval");
-  if (!is_pnm_space(std::fgetc(file))) {
+  // One whitespace byte ends the header. A comment may come first (netpbm
+  // reads "255#c\n" as "255\n"): the line end that closes it is that byte.
+  int end = std::fgetc(file);
+  if (end == '#') {
+    while (end != '\n' && end != '\r' && end != EOF) end = std::fgetc(file);
+  }
+  if (!is_pnm_space(end)) {
     throw Error(path + ": bad PNM header (no whitespace between maxval and the pixels)");
   }
   if (w == 0 || h == 0) {
@@ -189,8 +197,23 @@ long long expected_file_size(const unsigned char* head, size_t size) {
 }  // namespace
 
 GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
+  std::vector<unsigned char> piped;  // outlives `file`, which may read from it
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!file) throw Error(path + ": cannot open file");
+  // The readers below seek. A pipe (/dev/stdin) cannot: its bytes are read
+  // into memory, at most as many as the largest image allowed can need.
+  if (std::fseek(file.get(), 0, SEEK_SET) != 0) {
+    const size_t cap = static_cast<size_t>(limits.max_pixels) * 6 + (1 << 20);  // 16-bit RGB + a header
+    unsigned char chunk[1 << 16];
+    for (size_t got; (got = std::fread(chunk, 1, sizeof chunk, file.get())) > 0;) {
+      piped.insert(piped.end(), chunk, chunk + got);
+      if (piped.size() > cap) throw Error(path + ": more data than the largest image allowed");
+    }
+    if (std::ferror(file.get())) throw Error(path + ": cannot read file");
+    if (piped.empty()) throw Error(path + ": empty input");
+    file.reset(fmemopen(piped.data(), piped.size(), "rb"));
+    if (!file) throw Error(path + ": cannot read file");
+  }
   unsigned char head[34] = {};
   const size_t head_size = std::fread(head, 1, sizeof head, file.get());
   if (head_size >= 2 && head[0] == 'P' && head[1] >= '1' && head[1] <= '7') {
@@ -226,6 +249,28 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
     out.pixels[i] = n <= 2 ? p[0] : bt601_gray(p[0], p[1], p[2]);  // grey (+alpha) or colour
   }
   return out;
+}
+
+bool is_image_name(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (const char* e : {".png", ".jpg", ".jpeg", ".bmp", ".tga", ".pgm", ".ppm", ".pnm"}) {
+    if (ext == e) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> images_in_directory(const std::string& dir) {
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
+       it.increment(ec)) {
+    std::error_code type_error;
+    if (!it->is_directory(type_error) && is_image_name(it->path().string())) found.push_back(it->path().string());
+  }
+  if (ec) throw Error(dir + ": cannot read directory (" + ec.message() + ")");
+  std::sort(found.begin(), found.end());
+  return found;
 }
 
 GrayImage resize(const GrayImage& image, int width, int height) {

@@ -37,6 +37,16 @@ struct LoadLimits {
 // bitmaps (P1, P4) and PAM (P7) are refused.
 GrayImage load_gray(const std::string& path, const LoadLimits& limits = {});
 
+// Whether `path` names a file of a format load_gray reads, by its extension in
+// any case: .png .jpg .jpeg .bmp .tga .pgm .ppm .pnm.
+bool is_image_name(const std::string& path);
+
+// The entries of directory `dir` with image names, in name order. Everything
+// but a directory is listed, so that a broken link or a file that cannot be
+// read is reported when it is loaded rather than silently left out. Throws
+// glsurf::Error when the directory cannot be read.
+std::vector<std::string> images_in_directory(const std::string& dir);
+
 // Bilinear resampling to an exact size (pixel centres aligned, as cv::resize
 // INTER_LINEAR); used to make benchmark inputs of standard sizes from real photos.
 GrayImage resize(const GrayImage& image, int width, int height);

@@ -31,38 +31,63 @@ void write_to(const std::string& file, const std::string& path, bool binary, boo
   if (!out) throw Error(path + ": write failed");
 }
 
+// Where `path` is written: in place (devices, pipes, what /dev/stdout and the
+// like lead to, even a regular file: `-o /dev/stdout >> all.txt`), or by a
+// temporary beside `target` renamed onto it (a regular file or a new name; a
+// link to a regular file: the file is replaced, the link kept).
+struct Destination {
+  bool in_place;
+  std::string target;
+};
+
+Destination destination_of(const std::string& path) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);  // follows links
+  if (fs::is_directory(status)) throw Error(path + ": is a directory");
+  const bool special = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
+  if (fs::exists(status) && (special || !fs::is_regular_file(status))) return {true, path};
+  if (fs::exists(status) && fs::is_symlink(fs::symlink_status(path, error))) {
+    const fs::path resolved = fs::canonical(path, error);
+    if (!error) return {false, resolved.string()};
+  }
+  return {false, path};
+}
+
+std::string temporary_for(const std::string& target) { return target + ".tmp" + std::to_string(::getpid()); }
+
 }  // namespace
+
+void check_writable(const std::string& path) {
+  const Destination d = destination_of(path);
+  if (d.in_place) return;
+  const std::string temporary = temporary_for(d.target);
+  const bool opened = static_cast<bool>(std::ofstream(temporary));
+  const int why = errno;
+  std::remove(temporary.c_str());
+  if (!opened) throw Error(path + ": cannot write (" + std::strerror(why) + ")");
+}
 
 OutputFiles::~OutputFiles() {
   for (const Pending& p : pending_) std::remove(p.temporary.c_str());
 }
 
 void OutputFiles::add(const std::string& path, bool binary, const std::function<void(std::ostream&)>& write) {
-  std::error_code error;
-  const fs::file_status status = fs::status(path, error);  // follows links
-  if (fs::is_directory(status)) throw Error(path + ": is a directory");
-  // Devices and pipes cannot be replaced; nor can what /dev/stdout and the
-  // like lead to, even a regular file (`-o /dev/stdout >> all.txt`).
-  const bool special = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
-  if (fs::exists(status) && (special || !fs::is_regular_file(status))) {
+  const Destination d = destination_of(path);
+  if (d.in_place) {
     write_to(path, path, binary, true, write);
     return;
   }
-  // A link to a regular file: replace the file, keep the link.
-  std::string target = path;
-  if (fs::exists(status) && fs::is_symlink(fs::symlink_status(path, error))) {
-    const fs::path resolved = fs::canonical(path, error);
-    if (!error) target = resolved.string();
-  }
+  const std::string& target = d.target;
   // "x.txt" and "./x.txt" are one file, also before it exists (weakly_canonical
   // of a relative path to nothing that exists yet stays as given). Links are
   // resolved before ".." is: link/../x.txt need not be ./x.txt.
+  std::error_code error;
   fs::path same = fs::weakly_canonical(fs::absolute(target), error);
   if (error) same = fs::absolute(target).lexically_normal();
   for (const Pending& other : pending_) {
     if (other.same == same) throw Error(path + ": named for two outputs (" + other.path + ")");
   }
-  Pending p{target + ".tmp" + std::to_string(::getpid()), target, path, same};
+  Pending p{temporary_for(target), target, path, same};
   try {
     write_to(p.temporary, path, binary, false, write);
   } catch (...) {

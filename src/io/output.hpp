@@ -43,6 +43,12 @@ class OutputFiles {
   std::vector<Pending> pending_;
 };
 
+// Throws glsurf::Error "PATH: ..." when `path` cannot be written as add()
+// would write it (a directory, a missing or read-only directory): for a
+// command to check its outputs before its work rather than after. A
+// temporary is created and removed again; nothing else is touched.
+void check_writable(const std::string& path);
+
 // One file: OutputFiles with a single add() and commit().
 void write_file_atomically(const std::string& path, bool binary, const std::function<void(std::ostream&)>& write);
 
