@@ -320,10 +320,37 @@ TEST_CASE("load_gray refuses truncated uncompressed BMP and TGA files") {
                                    {"rgba.bmp", 1},
                                    {"rgb.tga", 1},
                                    {"grey.tga", 1},
-                                   {"grey.tga", 15}}) {
+                                   {"grey.tga", 15},
+                                   {"rle.tga", 1},
+                                   {"rle.tga", 20}}) {
     const std::string path = cut(name, drop);
     CHECK_THROWS_WITH_AS(load_gray(path), doctest::Contains((path + ": truncated image data").c_str()), Error);
   }
+}
+
+TEST_CASE("load_gray reads both kinds of RLE TGA packet and refuses packets that stop short") {
+  ScratchImageDir dir;
+  // 4 x 2, 24 bits, top row first: a run of 4 pixels (count byte 128 + 3),
+  // then 4 raw pixels (count byte 3); pixels are stored B, G, R.
+  std::string header(18, '\0');
+  header[2] = 10;                     // RLE true-colour
+  header[12] = 4, header[14] = 2;     // width, height
+  header[16] = 24, header[17] = 0x20; // bits per pixel; origin at the top left
+  const auto bytes = [](std::initializer_list<int> values) {
+    std::string out;
+    for (int v : values) out += static_cast<char>(v);
+    return out;
+  };
+  const std::string run = bytes({0x83, 10, 20, 30});
+  const std::string raw = bytes({0x03, 0, 0, 255, 0, 255, 0, 255, 0, 0, 64, 64, 64});
+  const std::uint8_t r = bt601(30, 20, 10);
+  CHECK(load_gray(dir.write("rle.tga", header + run + raw)).pixels ==
+        std::vector<std::uint8_t>{r, r, r, r, bt601(255, 0, 0), bt601(0, 255, 0), bt601(0, 0, 255), 64});
+  // Packets for only 4 of the 8 pixels, or a raw packet missing its last pixel.
+  const std::string half = dir.write("half.tga", header + run);
+  CHECK_THROWS_WITH_AS(load_gray(half), (half + ": truncated image data (RLE packets for 4 of 8 pixels)").c_str(), Error);
+  const std::string cut = dir.write("cut.tga", header + run + raw.substr(0, raw.size() - 3));
+  CHECK_THROWS_WITH_AS(load_gray(cut), (cut + ": truncated image data (RLE packets for 4 of 8 pixels)").c_str(), Error);
 }
 
 TEST_CASE("load_gray checks the length of an OS/2 BMP and a colour-mapped TGA") {

@@ -147,8 +147,8 @@ GrayImage load_binary_pnm(const std::string& path, FILE* file, int channels, con
 // --- BMP and TGA: is the file long enough? -------------------------------------
 // stb_image pads missing pixel data with zeros, so a cut file would decode to a
 // picture with a black band. Where the header gives the size of the pixel data
-// (uncompressed BMP and TGA) the file must hold all of it. RLE-compressed
-// BMP and TGA are not checked: their size is only known by decoding them.
+// (uncompressed BMP and TGA) the file must hold all of it; an RLE TGA must
+// hold packets for all of its pixels. (stb_image does not read RLE BMP.)
 
 unsigned read_le(const unsigned char* p, int bytes) {
   unsigned v = 0;
@@ -192,6 +192,32 @@ long long expected_file_size(const unsigned char* head, size_t size) {
     return 18 + id_length + colour_map + w * h * ((head[16] + 7) / 8);
   }
   return -1;
+}
+
+// An RLE TGA (image types 9..11; header as above) must hold packets for all
+// of its pixels: each packet is a count byte c, then one pixel (c >= 128:
+// repeated c - 127 times) or c + 1 pixels. `file` is rewound afterwards.
+void check_rle_tga_length(const std::string& path, FILE* file, const unsigned char* head) {
+  const long long pixel_bytes = (head[16] + 7) / 8;
+  const long long colour_map = head[1] == 1 ? read_le(head + 5, 2) * ((head[7] + 7) / 8) : 0;
+  const long long total = static_cast<long long>(read_le(head + 12, 2)) * read_le(head + 14, 2);
+  if (std::fseek(file, 18 + head[0] + colour_map, SEEK_SET) != 0) throw Error(path + ": cannot read file");
+  std::vector<unsigned char> data;  // the packets
+  unsigned char chunk[1 << 16];
+  for (size_t got; (got = std::fread(chunk, 1, sizeof chunk, file)) > 0;) data.insert(data.end(), chunk, chunk + got);
+  long long covered = 0;
+  for (size_t at = 0; covered < total;) {
+    const bool whole = at < data.size();  // the packet's count byte is there ...
+    const long long count = whole ? (data[at] & 127) + 1 : 0;
+    const size_t bytes = whole ? static_cast<size_t>(1 + (data[at] & 128 ? 1 : count) * pixel_bytes) : 0;
+    if (!whole || data.size() - at < bytes) {  // ... and its pixels
+      throw Error(path + ": truncated image data (RLE packets for " + std::to_string(covered) + " of " +
+                  std::to_string(total) + " pixels)");
+    }
+    at += bytes;
+    covered += count;
+  }
+  std::rewind(file);
 }
 
 }  // namespace
@@ -238,6 +264,7 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
                                       " bytes, the header needs " + std::to_string(expected) + ")");
     std::rewind(file.get());
   }
+  if (head_size >= 18 && head[1] <= 1 && head[2] >= 9 && head[2] <= 11) check_rle_tga_length(path, file.get(), head);
   std::unique_ptr<stbi_uc, void (*)(void*)> data(stbi_load_from_file(file.get(), &w, &h, &n, 0),
                                                  &stbi_image_free);
   if (!data) throw Error(path + ": cannot decode image (" + stbi_failure_reason() + ")");
