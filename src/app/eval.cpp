@@ -14,8 +14,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -24,7 +22,6 @@
 #include <random>
 #include <sstream>
 
-#include <signal.h>
 #include <unistd.h>
 
 
@@ -136,28 +133,6 @@ Sequence read_sequence(const fs::path& dir) {
   return seq;
 }
 
-// warp stages a new sequence in PARENT/.glsurf_warpPID. A run that was
-// killed leaves it behind; the next run in PARENT removes those whose process
-// is gone.
-const std::string kStagingPrefix = ".glsurf_warp";
-
-void remove_stale_staging(const fs::path& parent) {
-  std::error_code ec;
-  for (auto it = fs::directory_iterator(parent, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    const std::string digits = name.substr(std::min(name.size(), kStagingPrefix.size()));
-    if (name.rfind(kStagingPrefix, 0) != 0 || digits.empty() || digits.size() > 10 ||
-        digits.find_first_not_of("0123456789") != std::string::npos) {
-      continue;
-    }
-    const long long pid = std::stoll(digits);
-    if (pid > 0 && pid <= INT_MAX && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
-      std::error_code ignored;
-      fs::remove_all(it->path(), ignored);
-    }
-  }
-}
-
 }  // namespace
 
 int warp(Args args) {
@@ -210,8 +185,7 @@ int warp(Args args) {
     target = fs::absolute(out).lexically_normal();
     if (!target.has_filename()) target = target.parent_path();  // "new/"
     fs::create_directories(target.parent_path(), ec);
-    remove_stale_staging(target.parent_path());
-    dir = target.parent_path() / (kStagingPrefix + std::to_string(::getpid()));
+    dir = target.parent_path() / (".glsurf_warp" + std::to_string(::getpid()));
     if (!fs::create_directory(dir, ec)) throw Error(out + ": cannot create directory (" + ec.message() + ")");
   }
   struct Cleanup {  // what an unfinished run wrote
