@@ -68,7 +68,8 @@ echo "not an image" > "$work/in/2.png"
 head -c 20000 "$assets/graf1.png" > "$work/in/3.png"   # truncated
 cp "$assets/box.png" "$work/in/4.png"
 ln -s "$work/nowhere.png" "$work/in/5.png"             # a broken link is reported, not skipped
-err=$("$glsurf" detect "$work/in" -o "$work/out" 2>&1)
+mkfifo "$work/in/6.png"                                # a pipe is not listed (reading it would wait)
+err=$(timeout 60 "$glsurf" detect "$work/in" -o "$work/out" 2>&1)
 status=$?
 [ $status -eq 1 ] || fail "batch with bad files must exit 1, got $status"
 [ -f "$work/out/1.txt" ] && [ -f "$work/out/4.txt" ] || fail "good files written"

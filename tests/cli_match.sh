@@ -65,8 +65,9 @@ if [ -c /dev/full ]; then
   err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu 2>&1 >/dev/full)
   [ $? -eq 1 ] && echo "$err" | grep -q "standard output: write failed" || fail "match > /dev/full: $err"
 fi
-# An output that cannot be written is one error line before any work.
-err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu --draw "$work/missing/d.png" 2>&1)
+# An output that cannot be written is one error line before any work (even
+# before the images are read: a missing one is not what is reported).
+err=$("$glsurf" match "$assets/box.png" "$work/nowhere.png" --backend cpu --draw "$work/missing/d.png" 2>&1)
 [ $? -eq 1 ] && [ "$err" = "glsurf: error: $work/missing/d.png: cannot write (No such file or directory)" ] ||
   fail "match --draw into a missing directory: $err"
 echo "all match checks passed"

@@ -349,6 +349,11 @@ TEST_CASE("load_gray reads both kinds of RLE TGA packet and refuses packets that
   // Packets for only 4 of the 8 pixels, or a raw packet missing its last pixel.
   const std::string half = dir.write("half.tga", header + run);
   CHECK_THROWS_WITH_AS(load_gray(half), (half + ": truncated image data (RLE packets for 4 of 8 pixels)").c_str(), Error);
+  // As stb_image, a packet may claim more pixels than the image has left; only those are needed.
+  std::string narrow = header;
+  narrow[12] = 2, narrow[14] = 1;
+  CHECK(load_gray(dir.write("long.tga", narrow + bytes({0x03, 0, 0, 255, 0, 255, 0}))).pixels ==
+        std::vector<std::uint8_t>{bt601(255, 0, 0), bt601(0, 255, 0)});
   const std::string cut = dir.write("cut.tga", header + run + raw.substr(0, raw.size() - 3));
   CHECK_THROWS_WITH_AS(load_gray(cut), (cut + ": truncated image data (RLE packets for 4 of 8 pixels)").c_str(), Error);
 }

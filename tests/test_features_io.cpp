@@ -14,6 +14,7 @@
 #include <thread>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace glsurf;
 
@@ -160,6 +161,35 @@ TEST_CASE("an output through a link replaces the linked file; a pipe is written,
   CHECK(kept);
   CHECK(received == "through");
   CHECK(std::distance(std::filesystem::directory_iterator(dir), {}) == 4);  // no temporaries left
+}
+
+TEST_CASE("a link or a leftover at the temporary's name is replaced, never written through") {
+  const auto dir = scratch("glsurf_planted");
+  std::ofstream(dir / "victim.txt") << "precious";
+  const std::string temporary = (dir / "out.txt").string() + ".tmp" + std::to_string(::getpid());
+  std::filesystem::create_symlink(dir / "victim.txt", temporary);
+  check_writable((dir / "out.txt").string());
+  CHECK(contents(dir / "victim.txt") == "precious");
+  CHECK(!std::filesystem::exists(dir / "out.txt"));
+  std::filesystem::create_symlink(dir / "victim.txt", temporary);
+  write_file_atomically((dir / "out.txt").string(), false, [](std::ostream& out) { out << "new"; });
+  CHECK(contents(dir / "victim.txt") == "precious");
+  CHECK(contents(dir / "out.txt") == "new");
+  // A killed run's temporary with more in it than this run writes: nothing of it is kept.
+  std::ofstream(temporary) << "a much longer leftover";
+  write_file_atomically((dir / "out.txt").string(), false, [](std::ostream& out) { out << "short"; });
+  CHECK(contents(dir / "out.txt") == "short");
+  CHECK(std::distance(std::filesystem::directory_iterator(dir), {}) == 2);  // victim.txt, out.txt
+}
+
+TEST_CASE("check_writable refuses a directory and a missing directory, and leaves nothing") {
+  const auto dir = scratch("glsurf_check");
+  CHECK_THROWS_WITH_AS(check_writable(dir.string()), (dir.string() + ": is a directory").c_str(), Error);
+  const std::string missing = (dir / "missing" / "x.json").string();
+  CHECK_THROWS_WITH_AS(check_writable(missing), (missing + ": cannot write (No such file or directory)").c_str(),
+                       Error);
+  check_writable((dir / "x.json").string());
+  CHECK(std::filesystem::is_empty(dir));
 }
 
 }  // TEST_SUITE

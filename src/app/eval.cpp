@@ -14,14 +14,18 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <random>
 #include <sstream>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 
@@ -185,8 +189,15 @@ int warp(Args args) {
     target = fs::absolute(out).lexically_normal();
     if (!target.has_filename()) target = target.parent_path();  // "new/"
     fs::create_directories(target.parent_path(), ec);
-    dir = target.parent_path() / (".glsurf_warp" + std::to_string(::getpid()));
-    if (!fs::create_directory(dir, ec)) throw Error(out + ": cannot create directory (" + ec.message() + ")");
+    // A name no other run has, even a killed one with the same process id
+    // (whose staging directory stays behind: nothing can tell it from a live
+    // run's in another container).
+    std::string name = (target.parent_path() / ".glsurf_warp.XXXXXX").string();
+    if (!::mkdtemp(name.data())) throw Error(out + ": cannot create directory (" + std::strerror(errno) + ")");
+    dir = name;
+    const mode_t mask = ::umask(0);  // mkdtemp makes it 0700; OUTDIR gets the usual mode
+    ::umask(mask);
+    ::chmod(name.c_str(), 0777 & ~mask);
   }
   struct Cleanup {  // what an unfinished run wrote
     fs::path staging;

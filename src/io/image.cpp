@@ -196,25 +196,24 @@ long long expected_file_size(const unsigned char* head, size_t size) {
 
 // An RLE TGA (image types 9..11; header as above) must hold packets for all
 // of its pixels: each packet is a count byte c, then one pixel (c >= 128:
-// repeated c - 127 times) or c + 1 pixels. `file` is rewound afterwards.
+// repeated c - 127 times) or c + 1 pixels; as stb_image, a packet's pixels
+// beyond the image's last are not needed. The packets are read as a stream,
+// and `file` is rewound afterwards.
 void check_rle_tga_length(const std::string& path, FILE* file, const unsigned char* head) {
   const long long pixel_bytes = (head[16] + 7) / 8;
   const long long colour_map = head[1] == 1 ? read_le(head + 5, 2) * ((head[7] + 7) / 8) : 0;
   const long long total = static_cast<long long>(read_le(head + 12, 2)) * read_le(head + 14, 2);
   if (std::fseek(file, 18 + head[0] + colour_map, SEEK_SET) != 0) throw Error(path + ": cannot read file");
-  std::vector<unsigned char> data;  // the packets
-  unsigned char chunk[1 << 16];
-  for (size_t got; (got = std::fread(chunk, 1, sizeof chunk, file)) > 0;) data.insert(data.end(), chunk, chunk + got);
   long long covered = 0;
-  for (size_t at = 0; covered < total;) {
-    const bool whole = at < data.size();  // the packet's count byte is there ...
-    const long long count = whole ? (data[at] & 127) + 1 : 0;
-    const size_t bytes = whole ? static_cast<size_t>(1 + (data[at] & 128 ? 1 : count) * pixel_bytes) : 0;
-    if (!whole || data.size() - at < bytes) {  // ... and its pixels
+  while (covered < total) {
+    const int c = std::fgetc(file);
+    const long long count = std::min<long long>((c & 127) + 1, total - covered);
+    const long long bytes = (c & 128 ? 1 : count) * pixel_bytes;
+    // Past the end, fseek succeeds; the byte before the packet's end tells.
+    if (c == EOF || std::fseek(file, bytes - 1, SEEK_CUR) != 0 || std::fgetc(file) == EOF) {
       throw Error(path + ": truncated image data (RLE packets for " + std::to_string(covered) + " of " +
                   std::to_string(total) + " pixels)");
     }
-    at += bytes;
     covered += count;
   }
   std::rewind(file);
@@ -293,7 +292,10 @@ std::vector<std::string> images_in_directory(const std::string& dir) {
   for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
        it.increment(ec)) {
     std::error_code type_error;
-    if (!it->is_directory(type_error) && is_image_name(it->path().string())) found.push_back(it->path().string());
+    const bool broken_link = it->is_symlink(type_error) && !it->exists(type_error);
+    if ((it->is_regular_file(type_error) || broken_link) && is_image_name(it->path().string())) {
+      found.push_back(it->path().string());
+    }
   }
   if (ec) throw Error(dir + ": cannot read directory (" + ec.message() + ")");
   std::sort(found.begin(), found.end());

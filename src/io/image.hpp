@@ -41,10 +41,11 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits = {});
 // any case: .png .jpg .jpeg .bmp .tga .pgm .ppm .pnm.
 bool is_image_name(const std::string& path);
 
-// The entries of directory `dir` with image names, in name order. Everything
-// but a directory is listed, so that a broken link or a file that cannot be
-// read is reported when it is loaded rather than silently left out. Throws
-// glsurf::Error when the directory cannot be read.
+// The regular files of directory `dir` with image names (and links to them),
+// in name order. A broken link is listed too, so that loading reports it
+// rather than it being silently left out; pipes and devices are not (reading
+// one could wait forever). Throws glsurf::Error when the directory cannot be
+// read.
 std::vector<std::string> images_in_directory(const std::string& dir);
 
 // Bilinear resampling to an exact size (pixel centres aligned, as cv::resize

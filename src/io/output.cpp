@@ -9,6 +9,7 @@
 #include <fstream>
 #include <system_error>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace glsurf {
@@ -55,16 +56,24 @@ Destination destination_of(const std::string& path) {
 
 std::string temporary_for(const std::string& target) { return target + ".tmp" + std::to_string(::getpid()); }
 
+// Makes `temporary` a new empty regular file of ours: whatever is at that name
+// (a killed run's leftover, a link planted there) is unlinked first, and the
+// file is created exclusively, never through a link.
+void create_temporary(const std::string& temporary, const std::string& path) {
+  ::unlink(temporary.c_str());
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0) throw Error(path + ": cannot write (" + std::strerror(errno) + ")");
+  ::close(fd);
+}
+
 }  // namespace
 
 void check_writable(const std::string& path) {
   const Destination d = destination_of(path);
   if (d.in_place) return;
   const std::string temporary = temporary_for(d.target);
-  const bool opened = static_cast<bool>(std::ofstream(temporary));
-  const int why = errno;
+  create_temporary(temporary, path);
   std::remove(temporary.c_str());
-  if (!opened) throw Error(path + ": cannot write (" + std::strerror(why) + ")");
 }
 
 OutputFiles::~OutputFiles() {
@@ -89,6 +98,7 @@ void OutputFiles::add(const std::string& path, bool binary, const std::function<
   }
   Pending p{temporary_for(target), target, path, same};
   try {
+    create_temporary(p.temporary, path);
     write_to(p.temporary, path, binary, false, write);
   } catch (...) {
     std::remove(p.temporary.c_str());
