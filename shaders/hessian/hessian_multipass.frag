@@ -2,8 +2,9 @@
 // hessian/hessian_multipass.frag — second pass of the multi-pass box filters:
 // det(H) and trace of up to four layers from the shared strip differences
 // (strips_rows.frag, strips_columns.frag), 12 look-ups per filter instead of
-// the 32 of hessian_single.frag. Same filters and the same integer lobe sums,
-// so the same numbers as the single pass.
+// the 32 of hessian_single.frag, and Q(X), Q(X+1) below shared by all four:
+// 42 for four layers. Same filters and the same integer lobe sums, so the same
+// numbers as the single pass.
 //
 // With c = L / 2 and l = L / 3, at sample (X, Y) = (j, i) * step:
 //   Dxx sum = -R(X-c) + 3 R(X-c+l) - 3 R(X-c+2l) + R(X+c+1)   R = rows strip
@@ -63,23 +64,33 @@ void main() {
   det.xy = vec2(previous_det.y, FIRST_LAYER > 1 ? previous_det.w : 0.0);
   trace.xy = vec2(previous_trace.y, FIRST_LAYER > 1 ? previous_trace.w : 0.0);
 #endif
+  // Every layer's look-ups run unconditionally (coordinates clamped into the
+  // strips; a filter that does not fit gives 0 below), so that the compiler
+  // merges the look-ups the layers share, which it does not do across
+  // per-layer branches: 2.8 ms less at 640 x 480 on llvmpipe (23.1 -> 20.3,
+  // medians of four interleaved rounds).
+  int i = sample_index.y, j = sample_index.x;
+  int last_x = u_image_size.x, last_y = u_image_size.y;  // strips are W + 1 wide, H + 1 high
   for (int k = FIRST_LAYER; k < 4; ++k) {
     int L = u_filters[k];
     int c = L / 2;
-    if (L == 0 || any(lessThan(p, ivec2(c))) || any(greaterThan(p + c, u_image_size - 1))) continue;
     int l = L / 3;
-    int i = sample_index.y, j = sample_index.x;
-    uint xx = 3u * (FETCH(u_rows, ivec2(p.x - c + l, i), rows_width)[k] - FETCH(u_rows, ivec2(p.x - c + 2 * l, i), rows_width)[k]) +
-              FETCH(u_rows, ivec2(p.x + c + 1, i), rows_width)[k] - FETCH(u_rows, ivec2(p.x - c, i), rows_width)[k];
-    uint yy = 3u * (FETCH(u_columns, ivec2(j, p.y - c + l), columns_width)[k] - FETCH(u_columns, ivec2(j, p.y - c + 2 * l), columns_width)[k]) +
-              FETCH(u_columns, ivec2(j, p.y + c + 1), columns_width)[k] - FETCH(u_columns, ivec2(j, p.y - c), columns_width)[k];
-    uint xy = FETCH(u_cross, ivec2(p.x, i), rows_width)[k] - FETCH(u_cross, ivec2(p.x - l, i), rows_width)[k] -
-              FETCH(u_cross, ivec2(p.x + l + 1, i), rows_width)[k] + FETCH(u_cross, ivec2(p.x + 1, i), rows_width)[k];
+    bool inside = L != 0 && all(greaterThanEqual(p, ivec2(c))) && all(lessThanEqual(p + c, u_image_size - 1));
+    uint xx = 3u * (FETCH(u_rows, ivec2(clamp(p.x - c + l, 0, last_x), i), rows_width)[k] -
+                    FETCH(u_rows, ivec2(clamp(p.x - c + 2 * l, 0, last_x), i), rows_width)[k]) +
+              FETCH(u_rows, ivec2(clamp(p.x + c + 1, 0, last_x), i), rows_width)[k] -
+              FETCH(u_rows, ivec2(clamp(p.x - c, 0, last_x), i), rows_width)[k];
+    uint yy = 3u * (FETCH(u_columns, ivec2(j, clamp(p.y - c + l, 0, last_y)), columns_width)[k] -
+                    FETCH(u_columns, ivec2(j, clamp(p.y - c + 2 * l, 0, last_y)), columns_width)[k]) +
+              FETCH(u_columns, ivec2(j, clamp(p.y + c + 1, 0, last_y)), columns_width)[k] -
+              FETCH(u_columns, ivec2(j, clamp(p.y - c, 0, last_y)), columns_width)[k];
+    uint xy = FETCH(u_cross, ivec2(p.x, i), rows_width)[k] - FETCH(u_cross, ivec2(clamp(p.x - l, 0, last_x), i), rows_width)[k] -
+              FETCH(u_cross, ivec2(clamp(p.x + l + 1, 0, last_x), i), rows_width)[k] + FETCH(u_cross, ivec2(p.x + 1, i), rows_width)[k];
     float dxx = float(int(xx)) / float(l * (2 * l - 1));
     float dyy = float(int(yy)) / float(l * (2 * l - 1));
     float dxy = float(int(xy)) / float(l * l);
-    det[k] = dxx * dyy - 0.81 * dxy * dxy;
-    trace[k] = dxx + dyy;
+    det[k] = inside ? dxx * dyy - 0.81 * dxy * dxy : 0.0;
+    trace[k] = inside ? dxx + dyy : 0.0;
   }
   o_det = det;
   o_trace = trace;
