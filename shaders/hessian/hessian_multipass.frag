@@ -3,8 +3,8 @@
 // det(H) and trace of up to four layers from the shared strip differences
 // (strips_rows.frag, strips_columns.frag), 12 look-ups per filter instead of
 // the 32 of hessian_single.frag, and Q(X), Q(X+1) below the same for all
-// four layers: 42 distinct look-ups for four. Same filters and the same integer lobe sums, so the same
-// numbers as the single pass.
+// four layers: 42 distinct look-ups for four. Same filters and the same
+// integer lobe sums, so the same numbers as the single pass.
 //
 // With c = L / 2 and l = L / 3, at sample (X, Y) = (j, i) * step:
 //   Dxx sum = -R(X-c) + 3 R(X-c+l) - 3 R(X-c+2l) + R(X+c+1)   R = rows strip

@@ -39,7 +39,7 @@ const char* kUsage =
     "  detect IMAGE|DIR...    SURF keypoints of each image (a directory: its images in name order)\n"
     "        [-o OUT] [--backend gl|cpu] [--threshold T] [--max-features N]\n"
     "        [--octaves N] [--layers N] [--sample-step N] [--upright] [--extended] [--format txt|bin]\n"
-    "                         images: png, jpg, bmp, tga, binary pgm/ppm;\n"
+    "                         images: png, jpg, bmp, tga, binary pgm/ppm, also piped (/dev/stdin);\n"
     "                         --max-features: the N strongest (0, the default: all, at most\n"
     "                         65,536 on the GPU);\n"
     "                         one image: OUT is a file (default: standard output);\n"

@@ -156,6 +156,21 @@ unsigned read_le(const unsigned char* p, int bytes) {
   return v;
 }
 
+// TGA has no magic number (stb tries it last), but its colour-map type byte,
+// 0 or 1, is never the second byte of another format stb reads ("BM",
+// "\x89PNG", FF D8, "GIF8", "8BPS", "P5", "#?", "S\x80"). Whether `head` (its
+// first `size` bytes) is a TGA of an image type in first..last: 1..3
+// uncompressed, 9..11 RLE.
+bool is_tga(const unsigned char* head, size_t size, int first, int last) {
+  return size >= 18 && head[1] <= 1 && head[2] >= first && head[2] <= last;
+}
+
+// Where a TGA's pixel data starts: after the header, the image id and the colour map.
+long long tga_pixels_offset(const unsigned char* head) {
+  const long long colour_map = head[1] == 1 ? read_le(head + 5, 2) * ((head[7] + 7) / 8) : 0;
+  return 18 + head[0] + colour_map;
+}
+
 // Bytes an uncompressed BMP or TGA needs for all its pixels, from its first
 // `size` bytes; -1 when the format is another one or the size is not known
 // without decoding. Called after the size limits, so the products fit.
@@ -182,28 +197,22 @@ long long expected_file_size(const unsigned char* head, size_t size) {
     const long long stride = (w * bits + 31) / 32 * 4;
     return offset + stride * (h - 1) + (w * bits + 7) / 8;
   }
-  // TGA has no magic number (stb tries it last), but its colour-map type byte,
-  // 0 or 1, is never the second byte of another format stb reads ("BM",
-  // "\x89PNG", FF D8, "GIF8", "8BPS", "P5", "#?", "S\x80").
-  if (size >= 18 && head[1] <= 1 && head[2] >= 1 && head[2] <= 3) {  // 9..11 are RLE
-    const long long id_length = head[0];
-    const long long colour_map = head[1] == 1 ? read_le(head + 5, 2) * ((head[7] + 7) / 8) : 0;
+  if (is_tga(head, size, 1, 3)) {
     const long long w = read_le(head + 12, 2), h = read_le(head + 14, 2);
-    return 18 + id_length + colour_map + w * h * ((head[16] + 7) / 8);
+    return tga_pixels_offset(head) + w * h * ((head[16] + 7) / 8);
   }
   return -1;
 }
 
-// An RLE TGA (image types 9..11; header as above) must hold packets for all
-// of its pixels: each packet is a count byte c, then one pixel (c >= 128:
-// repeated c - 127 times) or c + 1 pixels; as stb_image, a packet's pixels
-// beyond the image's last are not needed. The packets are read as a stream,
-// and `file` is rewound afterwards.
+// An RLE TGA (image types 9..11) must hold packets for all of its pixels:
+// each packet is a count byte c, then one pixel (c >= 128: repeated c - 127
+// times) or c + 1 pixels; as stb_image, a packet's pixels beyond the image's
+// last are not needed. The packets are read as a stream, and `file` is
+// rewound afterwards.
 void check_rle_tga_length(const std::string& path, FILE* file, const unsigned char* head) {
   const long long pixel_bytes = (head[16] + 7) / 8;
-  const long long colour_map = head[1] == 1 ? read_le(head + 5, 2) * ((head[7] + 7) / 8) : 0;
   const long long total = static_cast<long long>(read_le(head + 12, 2)) * read_le(head + 14, 2);
-  if (std::fseek(file, 18 + head[0] + colour_map, SEEK_SET) != 0) throw Error(path + ": cannot read file");
+  if (std::fseek(file, tga_pixels_offset(head), SEEK_SET) != 0) throw Error(path + ": cannot read file");
   long long covered = 0;
   while (covered < total) {
     const int c = std::fgetc(file);
@@ -263,7 +272,7 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
                                       " bytes, the header needs " + std::to_string(expected) + ")");
     std::rewind(file.get());
   }
-  if (head_size >= 18 && head[1] <= 1 && head[2] >= 9 && head[2] <= 11) check_rle_tga_length(path, file.get(), head);
+  if (is_tga(head, head_size, 9, 11)) check_rle_tga_length(path, file.get(), head);
   std::unique_ptr<stbi_uc, void (*)(void*)> data(stbi_load_from_file(file.get(), &w, &h, &n, 0),
                                                  &stbi_image_free);
   if (!data) throw Error(path + ": cannot decode image (" + stbi_failure_reason() + ")");
