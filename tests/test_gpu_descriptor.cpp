@@ -126,8 +126,12 @@ void compare(const GrayImage& image, const DetectorConfig& config, int buffer_li
 }
 
 // Counter-clockwise rotation on screen by `degrees` about the image centre:
-// exact pixel permutations for multiples of 90, bilinear resampling otherwise
-// (same size as the input, zero outside). `map` sends input to output points.
+// exact pixel permutations for multiples of 90, otherwise windowed-sinc
+// resampling (Lanczos, 3 lobes: 6 x 6 taps, weights normalised, taps past the
+// border clamped onto it), which the issue's "exact resampling" asks for:
+// bilinear resampling blurs by an amount that varies with the sub-pixel phase.
+// Same size as the input, zero where the source point is outside it. `map`
+// sends input to output points.
 struct Rotation {
   GrayImage image;
   double cx_in, cy_in, cx_out, cy_out, radians;
@@ -137,6 +141,14 @@ struct Rotation {
     oy = cy_out - (x - cx_in) * s + (y - cy_in) * c;
   }
 };
+
+constexpr int kLobes = 3;
+double lanczos(double t) {
+  if (std::abs(t) >= kLobes) return 0.0;
+  if (std::abs(t) < 1e-9) return 1.0;
+  const double a = 3.14159265358979323846 * t;
+  return kLobes * std::sin(a) * std::sin(a / kLobes) / (a * a);
+}
 
 Rotation rotate(const GrayImage& in, int degrees) {
   Rotation r;
@@ -157,12 +169,19 @@ Rotation rotate(const GrayImage& in, int degrees) {
         r.image.at(x, y) = in.at(static_cast<int>(std::lround(sx)), static_cast<int>(std::lround(sy)));
         continue;
       }
-      const int x0 = static_cast<int>(std::floor(sx)), y0 = static_cast<int>(std::floor(sy));
-      if (x0 < 0 || y0 < 0 || x0 + 1 >= in.width || y0 + 1 >= in.height) continue;
-      const double fx = sx - x0, fy = sy - y0;
-      const double v = (1 - fx) * (1 - fy) * in.at(x0, y0) + fx * (1 - fy) * in.at(x0 + 1, y0) +
-                       (1 - fx) * fy * in.at(x0, y0 + 1) + fx * fy * in.at(x0 + 1, y0 + 1);
-      r.image.at(x, y) = static_cast<std::uint8_t>(std::lround(v));
+      if (sx < 0 || sy < 0 || sx > in.width - 1 || sy > in.height - 1) continue;
+      const int x0 = static_cast<int>(std::floor(sx)) - kLobes + 1, y0 = static_cast<int>(std::floor(sy)) - kLobes + 1;
+      double wx[2 * kLobes], wy[2 * kLobes], sum_x = 0, sum_y = 0;
+      for (int k = 0; k < 2 * kLobes; ++k) {
+        sum_x += wx[k] = lanczos(sx - (x0 + k));
+        sum_y += wy[k] = lanczos(sy - (y0 + k));
+      }
+      double v = 0;
+      for (int j = 0; j < 2 * kLobes; ++j) {
+        const int row = std::clamp(y0 + j, 0, in.height - 1);
+        for (int k = 0; k < 2 * kLobes; ++k) v += wy[j] * wx[k] * in.at(std::clamp(x0 + k, 0, in.width - 1), row);
+      }
+      r.image.at(x, y) = static_cast<std::uint8_t>(std::clamp(std::lround(v / (sum_x * sum_y)), 0L, 255L));
     }
   }
   return r;
@@ -212,15 +231,17 @@ RotationResult rotation_check(const Features& a, const Features& b, const Rotati
 TEST_SUITE("gl") {
 
 // At 90 and 180 degrees (exact pixel permutations) >= 90 % of repeated points
-// turn within 3 degrees, as the issue asks. At 30 degrees (bilinear
-// resampling) the issue's 90 % is not reached: 290 of 347 repeated points
-// (84 %) turn within 3 degrees, median error 1.1 degrees. About half of the
-// misses come from detection: at the exact positions the rotation sends the
-// keypoints to, the CPU reference turns 92 %. The floor asked
-// here, 80 % with a median under 2 degrees, fails with the same rule on
-// SURF's coarser lattice (spacing s: 261 of 347, 75 %) and with SURF's own
-// rule (Haar responses in a hard-edged window; src/cpu/descriptor.hpp),
-// which turned 28 % of the points, median error 5.3 degrees, on the CPU.
+// turn within 3 degrees, as the issue asks. At 30 degrees the issue's 90 % is
+// not reached: 315 of 357 repeated points (88 %) turn within 3 degrees,
+// median error 0.80 degrees (with bilinear resampling: 301 of 347, 87 %).
+// Most of the misses come from detection: at the exact positions the
+// rotation sends the keypoints to, the CPU reference turns 92 %. The floor
+// asked here, 85 % with a median under 1 degree, fails with the rule's
+// earlier parameters (sigma 2.5 s, offset s/2: 297 of 357, 83 %), with the
+// same rule on SURF's coarser lattice (spacing s: 282 of 357, 79 %) and with
+// SURF's own rule (Haar responses in a hard-edged window;
+// src/cpu/descriptor.hpp), which turned 28 % of the points, median error
+// 5.3 degrees, on the CPU with bilinear resampling.
 TEST_CASE("rotations by 30, 90 and 180 degrees turn GPU orientations by as much; descriptors still match") {
   const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
   DetectorConfig config;
@@ -242,8 +263,8 @@ TEST_CASE("rotations by 30, 90 and 180 degrees turn GPU orientations by as much;
     if (degrees % 90 == 0) {
       CHECK(result.turned >= 0.9 * result.repeated);
     } else {
-      CHECK(5 * result.turned >= 4 * result.repeated);
-      CHECK(e[e.size() / 2] < 2.0);
+      CHECK(20 * result.turned >= 17 * result.repeated);
+      CHECK(e[e.size() / 2] < 1.0);
     }
     CHECK(result.matched >= 0.85 * result.repeated);
   }

@@ -2,7 +2,7 @@
 // describe/orient_samples.frag — the samples of the orientation assignment:
 // for keypoint k and lattice point (i, j) (SAMPLES of them, u_lattice), the
 // box gradient (box side ~2s, differences u_offset s either side) at
-// (x, y) + u_step s (i, j), weighted by a Gaussian of sigma 2.5 s
+// (x, y) + u_step s (i, j), weighted by a Gaussian of sigma u_sigma s
 // (src/cpu/descriptor.hpp).
 //
 // Defines:  SAMPLES       lattice points (cpu::kOrientationSamples)
@@ -13,7 +13,8 @@
 //           u_lattice   RG32F, texel n = lattice point n (i, j)
 // Uniforms: u_first, u_count  the chunk of the list: keypoints u_first ..
 //                       u_first + u_count - 1 (block k holds u_first + k)
-//           u_step, u_offset  lattice spacing and difference offset, in s
+//           u_step, u_offset, u_sigma  lattice spacing, difference offset
+//                       and the weight's sigma, in s
 // Output:   RGBA32F (weighted gx, weighted gy, unit direction x, y; the
 //           direction is (0, 0) for a zero gradient); blocks of SAMPLE_BLOCK
 //           texels per keypoint, texels SAMPLES.. zero.
@@ -26,6 +27,7 @@ uniform int u_first;  // list index of the chunk's first keypoint
 uniform sampler2D u_lattice;
 uniform float u_step;
 uniform float u_offset;
+uniform float u_sigma;
 
 layout(location = 0) out vec4 o_sample;
 
@@ -41,6 +43,6 @@ void main() {
   vec2 ij = texelFetch(u_lattice, ivec2(ki.y, 0), 0).xy;
   vec2 g = box_gradient(k.xy + (u_step * s) * ij, even_side(2.0 * s), u_offset * s);
   float n = length(g);
-  vec2 weighted = g * exp(-dot(ij, ij) * (u_step * u_step) / (2.0 * 2.5 * 2.5));
+  vec2 weighted = g * exp(-dot(ij, ij) * (u_step * u_step) / (2.0 * u_sigma * u_sigma));
   o_sample = vec4(weighted, n > 0.0 ? g / n : vec2(0.0));
 }

@@ -182,7 +182,8 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
                    {"u_first", first},
                    {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())},
                    {"u_step", static_cast<float>(cpu::kOrientationStep)},
-                   {"u_offset", static_cast<float>(cpu::kOrientationOffset)}});
+                   {"u_offset", static_cast<float>(cpu::kOrientationOffset)},
+                   {"u_sigma", static_cast<float>(cpu::kOrientationSigma)}});
     const gl::Texture* samples = &orient_samples_;
     if (orient_samples_linear_) {
       const int sample_rows = rows_for(n * kSampleBlock);
