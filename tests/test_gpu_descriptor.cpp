@@ -170,7 +170,8 @@ Rotation rotate(const GrayImage& in, int degrees) {
         continue;
       }
       if (sx < 0 || sy < 0 || sx > in.width - 1 || sy > in.height - 1) continue;
-      const int x0 = static_cast<int>(std::floor(sx)) - kLobes + 1, y0 = static_cast<int>(std::floor(sy)) - kLobes + 1;
+      const int x0 = static_cast<int>(std::floor(sx)) - kLobes + 1,
+                y0 = static_cast<int>(std::floor(sy)) - kLobes + 1;
       double wx[2 * kLobes], wy[2 * kLobes], sum_x = 0, sum_y = 0;
       for (int k = 0; k < 2 * kLobes; ++k) {
         sum_x += wx[k] = lanczos(sx - (x0 + k));
@@ -179,7 +180,8 @@ Rotation rotate(const GrayImage& in, int degrees) {
       double v = 0;
       for (int j = 0; j < 2 * kLobes; ++j) {
         const int row = std::clamp(y0 + j, 0, in.height - 1);
-        for (int k = 0; k < 2 * kLobes; ++k) v += wy[j] * wx[k] * in.at(std::clamp(x0 + k, 0, in.width - 1), row);
+        for (int k = 0; k < 2 * kLobes; ++k)
+          v += wy[j] * wx[k] * in.at(std::clamp(x0 + k, 0, in.width - 1), row);
       }
       r.image.at(x, y) = static_cast<std::uint8_t>(std::clamp(std::lround(v / (sum_x * sum_y)), 0L, 255L));
     }
