@@ -6,8 +6,9 @@
 // best. (Otherwise float rounding can pick the other peak, and the angle
 // moves by a few degrees or more.) Tighter, since GPU and CPU run the same
 // steps: RMS <= 0.01 degrees, and at most 1 in 1,000 of those keypoints
-// differing by more than 0.05 degrees. Measured: RMS 2.3e-4 to 1.1e-3, none
-// beyond 0.05 degrees (on SURF's coarser lattice and with plain recentring,
+// differing by more than 0.05 degrees. Measured: RMS 3.5e-4 to 1.5e-3, one
+// of 9,657 noise keypoints at 0.062 degrees, none other beyond 0.01 on the
+// photos or 0.05 on noise (on SURF's coarser lattice and with plain recentring,
 // one keypoint in 10,000 was at 0.34 degrees: a window sum whose peak is so
 // flat that the recentring creeps, and float32 stops it a step earlier or
 // later). These bounds catch what the 0.5 does not: a GPU whose
@@ -78,7 +79,7 @@ void compare(const GrayImage& image, const DetectorConfig& config, int buffer_li
   const std::vector<int> partner = pair_up(gpu.keypoints, cpu.keypoints);
 
   int paired = 0, close = 0, unambiguous = 0, nearest_is_partner = 0, unit = 0;
-  double squared_angle_error = 0;
+  double squared_angle_error = 0, largest = 0;
   int far = 0;
   for (size_t i = 0; i < gpu.keypoints.size(); ++i) {
     unit += std::abs(dot(gpu.descriptor(i), gpu.descriptor(i), n) - 1.0) < 1e-4;
@@ -93,6 +94,7 @@ void compare(const GrayImage& image, const DetectorConfig& config, int buffer_li
         const double e = std::remainder(gpu.keypoints[i].angle - cpu.keypoints[j].angle, 360.0);
         squared_angle_error += e * e;
         far += std::abs(e) > 0.05;
+        largest = std::max(largest, std::abs(e));
       }
     } else {
       CHECK(gpu.keypoints[i].angle == 0.0f);
@@ -110,8 +112,8 @@ void compare(const GrayImage& image, const DetectorConfig& config, int buffer_li
               << close << ", unambiguous " << unambiguous << ", orientation RMS " << rms << " deg, " << far << " beyond 0.05 deg, NN "
               << nearest_is_partner);
   MESSAGE("GPU " << gpu.keypoints.size() << ", paired " << paired << ", cos>=0.999 " << close << ", unambiguous "
-                 << unambiguous << ", orientation RMS " << rms << " deg, " << far << " beyond 0.05 deg, NN "
-                 << nearest_is_partner);
+                 << unambiguous << ", orientation RMS " << rms << " deg, " << far << " beyond 0.05 deg (largest "
+                 << largest << "), NN " << nearest_is_partner);
   REQUIRE(paired >= 0.99 * gpu.keypoints.size());
   CHECK(unit == static_cast<int>(gpu.keypoints.size()));
   CHECK(close >= 0.99 * paired);
