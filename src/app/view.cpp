@@ -13,6 +13,7 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -170,6 +171,7 @@ int view(Args args) {
 
   std::vector<std::string> files;
   std::vector<GrayImage> images;
+  int skipped = 0;  // files of a directory that could not be shown
   std::unique_ptr<RawStream> stream;
   if (!raw.empty()) {
     int rw = 0, rh = 0;
@@ -187,13 +189,32 @@ int view(Args args) {
     images.emplace_back(rw, rh, 0);  // shown until the first frame arrives
   } else {
     if (names.empty()) names = {GLSURF_ASSET_DIR};
-    files = expand_image_arguments(names);
-    if (files.empty()) throw Error("no images to show in " + names.front());
-    // Load every image first: a bad file stops the viewer with one line.
-    for (const std::string& f : files) {
-      images.push_back(load_gray(f));
-      const std::string why = image_size_problem(images.back().width, images.back().height, config);
-      if (!why.empty()) throw Error(f + ": " + why);
+    // Every image is loaded first. A bad file named on the command line stops
+    // the viewer with one line; one found in a directory is skipped with a
+    // warning (and the exit status is 1), so one broken file does not keep
+    // the rest of a directory from being shown.
+    for (const std::string& name : names) {
+      std::error_code ec;
+      const bool listed = std::filesystem::is_directory(name, ec);
+      const std::vector<std::string> found = listed ? images_in_directory(name) : std::vector<std::string>{name};
+      if (found.empty()) std::fprintf(stderr, "glsurf: warning: %s: no images in this directory\n", name.c_str());
+      for (const std::string& f : found) {
+        try {
+          GrayImage image = load_gray(f);
+          const std::string why = image_size_problem(image.width, image.height, config);
+          if (!why.empty()) throw Error(f + ": " + why);
+          files.push_back(f);
+          images.push_back(std::move(image));
+        } catch (const Error& e) {
+          if (!listed) throw;
+          std::fprintf(stderr, "glsurf: warning: %s; skipped\n", e.what());
+          ++skipped;
+        }
+      }
+    }
+    if (files.empty()) {
+      throw Error(skipped ? "no image in " + names.front() + " could be read"
+                          : "no images to show in " + names.front());
     }
   }
   if (headless && frames == 0 && !stream) throw UsageError("--headless needs --frames N (or a --raw stream)");
@@ -423,6 +444,10 @@ int view(Args args) {
   if (keys.match) std::fprintf(stderr, "match mode, last frame: %d matches, %d inliers\n", last_matches, last_inliers);
   if (stream && !stream->error().empty()) {
     std::fprintf(stderr, "glsurf: error: %s; ended after %ld frames\n", stream->error().c_str(), stream->frames_read());
+    return 1;
+  }
+  if (skipped) {
+    std::fprintf(stderr, "%zu images shown, %d skipped\n", files.size(), skipped);
     return 1;
   }
   return 0;
