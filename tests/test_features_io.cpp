@@ -6,14 +6,17 @@
 #include "io/features.hpp"
 #include "io/output.hpp"
 
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <sstream>
 #include <thread>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace glsurf;
@@ -189,6 +192,75 @@ TEST_CASE("check_writable refuses a directory and a missing directory, and leave
   CHECK_THROWS_WITH_AS(check_writable(missing), (missing + ": cannot write (No such file or directory)").c_str(),
                        Error);
   check_writable((dir / "x.json").string());
+  CHECK(std::filesystem::is_empty(dir));
+}
+
+// Runs `child` in a forked process, SIGTERM's action the default there (the
+// test framework handles it), and returns the child's wait status.
+int in_child(const std::function<void()>& child) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::signal(SIGTERM, SIG_DFL);
+    child();
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return status;
+}
+
+TEST_CASE("an interrupt removes the held files and then the held directories, and ends by that signal") {
+  const auto dir = scratch("glsurf_signal");
+  const std::string staging = (dir / "staging").string(), file = staging + "/img1.png",
+                    kept = (dir / "kept.txt").string(), released = (dir / "released.txt").string();
+  const int status = in_child([&] {
+    // Held in the order warp holds them: the directory before its files.
+    RemoveOnSignal held_dir(staging, RemoveOnSignal::Directory);
+    std::filesystem::create_directory(staging);
+    RemoveOnSignal held_file(file);
+    std::ofstream(file) << "part";
+    RemoveOnSignal held_released(released);
+    std::ofstream(released) << "done";
+    held_released.release();
+    std::ofstream(kept) << "not held";
+    ::raise(SIGTERM);
+    ::_exit(7);  // not reached when the handler ends the process
+  });
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGTERM);
+  CHECK(!std::filesystem::exists(staging));
+  CHECK(contents(released) == "done");
+  CHECK(contents(kept) == "not held");
+}
+
+TEST_CASE("a signal the application handles itself, or ignores, is left to it") {
+  const auto dir = scratch("glsurf_signal_theirs");
+  const std::string file = (dir / "held.txt").string();
+  const int status = in_child([&] {
+    ::signal(SIGTERM, [](int) { ::_exit(42); });
+    ::signal(SIGHUP, SIG_IGN);
+    RemoveOnSignal held(file);
+    std::ofstream(file) << "theirs";
+    ::raise(SIGHUP);
+    ::raise(SIGTERM);
+  });
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 42);
+  CHECK(contents(file) == "theirs");
+}
+
+TEST_CASE("an output interrupted while its temporary is written leaves nothing") {
+  const auto dir = scratch("glsurf_signal_output");
+  const int status = in_child([&] {
+    write_file_atomically((dir / "out.txt").string(), false, [](std::ostream& out) {
+      out << "part";
+      out.flush();
+      ::raise(SIGTERM);
+    });
+    ::_exit(7);
+  });
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGTERM);
   CHECK(std::filesystem::is_empty(dir));
 }
 

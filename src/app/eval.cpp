@@ -190,8 +190,9 @@ int warp(Args args) {
     if (!target.has_filename()) target = target.parent_path();  // "new/"
     fs::create_directories(target.parent_path(), ec);
     // A name no other run has, even a killed one with the same process id
-    // (whose staging directory stays behind: nothing can tell it from a live
-    // run's in another container).
+    // (an interrupted run removes its staging directory, but one killed
+    // outright leaves it behind, and nothing can tell it from a live run's in
+    // another container).
     std::string name = (target.parent_path() / ".glsurf_warp.XXXXXX").string();
     if (!::mkdtemp(name.data())) throw Error(out + ": cannot create directory (" + std::strerror(errno) + ")");
     dir = name;
@@ -208,8 +209,15 @@ int warp(Args args) {
       for (const fs::path& p : written) fs::remove(p, ignored);
     }
   } cleanup{exists ? fs::path() : dir, {}};
-  auto write_image = [&](const std::string& name, const GrayImage& picture) {
+  // The same, should SIGINT, SIGTERM or SIGHUP end the run.
+  std::vector<RemoveOnSignal> held;
+  if (!exists) held.emplace_back(dir.string(), RemoveOnSignal::Directory);
+  auto hold = [&](const std::string& name) {
+    held.emplace_back((dir / name).string());
     if (exists) cleanup.written.push_back(dir / name);
+  };
+  auto write_image = [&](const std::string& name, const GrayImage& picture) {
+    hold(name);
     write_png_gray((dir / name).string(), picture);
   };
   write_image("img1.png", image);
@@ -265,7 +273,7 @@ int warp(Args args) {
     }
     const std::string n = std::to_string(k + 2);
     write_image("img" + n + ".png", result);
-    if (exists) cleanup.written.push_back(dir / ("H1to" + n + "p"));
+    hold("H1to" + n + "p");
     write_homography_file((dir / ("H1to" + n + "p")).string(), h);
   }
   if (!exists) {
@@ -274,6 +282,7 @@ int warp(Args args) {
   }
   cleanup.staging.clear();  // complete: keep it
   cleanup.written.clear();
+  held.clear();
   std::printf("%s: img1..img%zu with H1to2p..H1to%zup\n", out.c_str(), steps + 1, steps + 1);
   return 0;
 }

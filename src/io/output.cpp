@@ -2,7 +2,9 @@
 
 #include "gl/error.hpp"
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -10,6 +12,7 @@
 #include <system_error>
 
 #include <fcntl.h>
+#include <limits.h>
 #include <unistd.h>
 
 namespace glsurf {
@@ -66,12 +69,91 @@ void create_temporary(const std::string& temporary, const std::string& path) {
   ::close(fd);
 }
 
+// The paths RemoveOnSignal holds, in fixed slots that the signal handler can
+// read without locks or allocation: a slot is Free, being Filled by a hold,
+// or Held (its path and kind complete before the state says so).
+enum SlotState : int { Free, Filled, Held };
+struct Slot {
+  std::atomic<int> state{Free};
+  RemoveOnSignal::Kind kind = RemoveOnSignal::File;
+  char path[PATH_MAX] = {};
+};
+constexpr int kSlots = 256;
+Slot g_slots[kSlots];
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+// Only async-signal-safe calls: unlink, rmdir, sigaction, raise.
+void remove_held(int signal) {
+  for (const RemoveOnSignal::Kind kind : {RemoveOnSignal::File, RemoveOnSignal::Directory}) {
+    for (Slot& slot : g_slots) {
+      if (slot.state.load(std::memory_order_acquire) != Held || slot.kind != kind) continue;
+      if (kind == RemoveOnSignal::File) {
+        ::unlink(slot.path);
+      } else {
+        ::rmdir(slot.path);
+      }
+    }
+  }
+  struct sigaction action {};
+  action.sa_handler = SIG_DFL;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(signal, &action, nullptr);
+  ::raise(signal);  // delivered when the handler returns: the usual exit status
+}
+
+// Takes over each signal whose action is the default; one that is ignored
+// (nohup) or handled by someone else (an application using glsurf) is left
+// as it is. Racing holds at worst install the same handler twice.
+void install_handlers() {
+  for (const int signal : kSignals) {
+    struct sigaction old {};
+    if (::sigaction(signal, nullptr, &old) != 0) continue;
+    if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL) continue;
+    struct sigaction action {};
+    action.sa_handler = remove_held;
+    sigemptyset(&action.sa_mask);
+    for (const int other : kSignals) sigaddset(&action.sa_mask, other);  // one cleanup at a time
+    ::sigaction(signal, &action, nullptr);
+  }
+}
+
 }  // namespace
+
+RemoveOnSignal::RemoveOnSignal(const std::string& path, Kind kind) {
+  if (path.size() >= PATH_MAX) throw Error(path + ": path too long");
+  install_handlers();
+  for (int i = 0; i < kSlots; ++i) {
+    int expected = Free;
+    if (!g_slots[i].state.compare_exchange_strong(expected, Filled, std::memory_order_acquire)) continue;
+    std::memcpy(g_slots[i].path, path.c_str(), path.size() + 1);
+    g_slots[i].kind = kind;
+    g_slots[i].state.store(Held, std::memory_order_release);
+    slot_ = i;
+    return;
+  }
+  throw Error(path + ": too many temporary files at once (" + std::to_string(kSlots) + ")");
+}
+
+RemoveOnSignal& RemoveOnSignal::operator=(RemoveOnSignal&& other) noexcept {
+  if (this != &other) {
+    release();
+    slot_ = other.slot_;
+    other.slot_ = -1;
+  }
+  return *this;
+}
+
+void RemoveOnSignal::release() {
+  if (slot_ < 0) return;
+  g_slots[slot_].state.store(Free, std::memory_order_release);
+  slot_ = -1;
+}
 
 void check_writable(const std::string& path) {
   const Destination d = destination_of(path);
   if (d.in_place) return;
   const std::string temporary = temporary_for(d.target);
+  const RemoveOnSignal held(temporary);
   create_temporary(temporary, path);
   std::remove(temporary.c_str());
 }
@@ -96,7 +178,8 @@ void OutputFiles::add(const std::string& path, bool binary, const std::function<
   for (const Pending& other : pending_) {
     if (other.same == same) throw Error(path + ": named for two outputs (" + other.path + ")");
   }
-  Pending p{temporary_for(target), target, path, same};
+  Pending p{temporary_for(target), target, path, same, {}};
+  p.held = RemoveOnSignal(p.temporary);
   try {
     create_temporary(p.temporary, path);
     write_to(p.temporary, path, binary, false, write);
@@ -104,7 +187,7 @@ void OutputFiles::add(const std::string& path, bool binary, const std::function<
     std::remove(p.temporary.c_str());
     throw;
   }
-  pending_.push_back(p);
+  pending_.push_back(std::move(p));
 }
 
 void OutputFiles::commit() {
@@ -114,6 +197,7 @@ void OutputFiles::commit() {
       pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(i));
       throw Error(pending_.front().path + ": cannot rename into place (" + why + ")");
     }
+    pending_[i].held.release();  // renamed: nothing left to remove
   }
   pending_.clear();
 }

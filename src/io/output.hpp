@@ -22,6 +22,33 @@
 
 namespace glsurf {
 
+// Paths removed if the process is ended by SIGINT, SIGTERM or SIGHUP while
+// they are held, so that an interrupted run leaves no temporary and no part
+// of an output behind (SIGKILL still does: nothing can run then). A hold
+// installs the handler for each of these signals whose action is the
+// default; one that is ignored (nohup) or that the application handles
+// itself is left alone. The handler unlinks the files, then removes the
+// directories (empty by then), and ends the process by the same signal.
+// OutputFiles holds its temporaries.
+//
+//   RemoveOnSignal staging(dir, RemoveOnSignal::Directory);
+//   ...
+//   staging.release();  // done: keep it
+class RemoveOnSignal {
+ public:
+  enum Kind { File, Directory };
+  RemoveOnSignal() = default;
+  // Throws glsurf::Error when the path is too long or too many are held.
+  explicit RemoveOnSignal(const std::string& path, Kind kind = File);
+  RemoveOnSignal(RemoveOnSignal&& other) noexcept : slot_(other.slot_) { other.slot_ = -1; }
+  RemoveOnSignal& operator=(RemoveOnSignal&& other) noexcept;
+  ~RemoveOnSignal() { release(); }
+  void release();  // stops holding the path; never removes it
+
+ private:
+  int slot_ = -1;
+};
+
 class OutputFiles {
  public:
   OutputFiles() = default;
@@ -39,6 +66,7 @@ class OutputFiles {
   struct Pending {
     std::string temporary, target, path;  // path: as the user gave it, for messages
     std::filesystem::path same;           // target's canonical form, to spot repeats
+    RemoveOnSignal held;                  // the temporary, until renamed or removed
   };
   std::vector<Pending> pending_;
 };
