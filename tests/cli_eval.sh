@@ -91,39 +91,39 @@ for bad in "--scale 0" "--rotate nan" "--blur -1" "--noise inf" "--scale 1e-200"
 done
 "$glsurf" warp "$work/small.pgm" "$work/odd" --blur 1e9 --perspective 3 >/dev/null 2>&1 || fail "warp --blur 1e9 --perspective 3"
 [ -s "$work/odd/img2.png" ] && [ -s "$work/odd/H1to2p" ] || fail "warp --blur 1e9 wrote its image"
-# An interrupted warp (SIGTERM, SIGHUP) ends by that signal and leaves
-# nothing: no staging directory, no OUTDIR, no files in an empty OUTDIR. The
-# input is slow to warp (heavy blur of a large image), and the signal comes
-# once a file has been written under the directory WATCHED.
+# An interrupted warp ends by the signal and leaves nothing: no staging
+# directory, no OUTDIR, no files in an empty OUTDIR. The input is slow to
+# warp (heavy blur of a large image); the signal comes once a file has been
+# written under the directory WATCHED. `env` gives warp the signals' default
+# actions (a background job starts with SIGINT ignored, a script run under
+# nohup with SIGHUP ignored), or ignores SIGHUP itself as nohup does.
 { printf 'P5\n1500 1500\n255\n'; head -c 2250000 /dev/urandom; } > "$work/large.pgm"
-interrupt() {  # interrupt SIGNAL OUTDIR WATCHED
-  "$glsurf" warp "$work/large.pgm" "$2" --blur 40,40,40,40,40,40,40,40 >/dev/null 2>&1 &
+start_warp() {  # start_warp ENV_OPTION OUTDIR WATCHED; sets pid
+  env "$1" "$glsurf" warp "$work/large.pgm" "$2" --blur 40,40,40,40,40,40,40,40 >/dev/null 2>&1 &
   pid=$!
   i=0
   while [ $i -lt 600 ] && [ -z "$(find "$3" -type f 2>/dev/null)" ]; do sleep 0.1; i=$((i + 1)); done
-  kill -s "$1" $pid
-  wait $pid
 }
+defaults=--default-signal=INT,TERM,HUP
 mkdir "$work/interrupted"
-interrupt TERM "$work/interrupted/seq" "$work/interrupted"
-status=$?
-[ $status -eq 143 ] || fail "warp ended by SIGTERM: exit status $status, not 143"
+start_warp $defaults "$work/interrupted/seq" "$work/interrupted"
+kill -s INT $pid; wait $pid; status=$?
+[ $status -eq 130 ] || fail "warp ended by SIGINT: exit status $status, not 130"
 [ -z "$(ls -A "$work/interrupted")" ] || fail "an interrupted warp left: $(ls -A "$work/interrupted")"
 mkdir "$work/interrupted_empty"
-interrupt HUP "$work/interrupted_empty" "$work/interrupted_empty"
-status=$?
+start_warp $defaults "$work/interrupted_empty" "$work/interrupted_empty"
+kill -s HUP $pid; wait $pid; status=$?
 [ $status -eq 129 ] || fail "warp ended by SIGHUP: exit status $status, not 129"
 [ -z "$(ls -A "$work/interrupted_empty")" ] || fail "an interrupted warp into an empty directory left: $(ls -A "$work/interrupted_empty")"
-# Under nohup (SIGHUP ignored from the start) a hangup changes nothing.
-(trap '' HUP; exec "$glsurf" warp "$work/large.pgm" "$work/nohup" --blur 40,40,40,40,40,40,40,40 >/dev/null 2>&1) &
-pid=$!
-i=0
-while [ $i -lt 600 ] && [ -z "$(find "$work" -path "*glsurf_warp*" -type f 2>/dev/null)" ]; do sleep 0.1; i=$((i + 1)); done
+# Under nohup a hangup changes nothing; SIGTERM then ends it cleanly.
+mkdir "$work/nohup"
+start_warp --ignore-signal=HUP "$work/nohup/seq" "$work/nohup"
 kill -s HUP $pid
 sleep 0.5
 kill -0 $pid 2>/dev/null || fail "warp under nohup ended on SIGHUP"
-kill -s TERM $pid
-wait $pid
+kill -s TERM $pid; wait $pid; status=$?
+[ $status -eq 143 ] || fail "warp ended by SIGTERM: exit status $status, not 143"
+[ -z "$(ls -A "$work/nohup")" ] || fail "an interrupted warp under nohup left: $(ls -A "$work/nohup")"
 # A sequence whose name needs escaping in JSON.
 cp -r "$work/odd" "$work/say \"hi\""
 "$glsurf" eval "$work/say \"hi\"" --backend cpu --json "$work/odd.json" >/dev/null 2>&1 || fail "eval odd name"

@@ -6,6 +6,7 @@
 #include "io/features.hpp"
 #include "io/output.hpp"
 
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -201,24 +202,35 @@ int in_child(const std::function<void()>& child) {
   const pid_t pid = ::fork();
   if (pid == 0) {
     ::signal(SIGTERM, SIG_DFL);
-    child();
+    try {
+      child();
+    } catch (...) {
+      ::_exit(99);  // never back into the test framework
+    }
     ::_exit(0);
   }
   int status = 0;
-  ::waitpid(pid, &status, 0);
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
   return status;
 }
 
-TEST_CASE("an interrupt removes the held files and then the held directories, and ends by that signal") {
+TEST_CASE("an interrupt removes the held files, empties the held directories, and ends by that signal") {
   const auto dir = scratch("glsurf_signal");
-  const std::string staging = (dir / "staging").string(), file = staging + "/img1.png",
-                    kept = (dir / "kept.txt").string(), released = (dir / "released.txt").string();
+  const std::string staging = (dir / "staging").string(), outdir = (dir / "outdir").string(),
+                    kept = (dir / "kept.txt").string(), released = (dir / "released.txt").string(),
+                    temporary = (dir / "out.txt.tmp").string();
   const int status = in_child([&] {
-    // Held in the order warp holds them: the directory before its files.
-    RemoveOnSignal held_dir(staging, RemoveOnSignal::Directory);
+    RemoveOnSignal held_staging(staging, RemoveOnSignal::Directory);
     std::filesystem::create_directory(staging);
-    RemoveOnSignal held_file(file);
-    std::ofstream(file) << "part";
+    std::ofstream(staging + "/img1.png") << "part";
+    std::ofstream(staging + "/H1to2p") << "part";
+    std::filesystem::create_directory(outdir);
+    RemoveOnSignal held_outdir(outdir, RemoveOnSignal::DirectoryFiles);
+    std::ofstream(outdir + "/img1.png") << "part";
+    std::filesystem::create_directory(outdir + "/sub");  // one level only: stays
+    RemoveOnSignal held_file(temporary);
+    std::ofstream(temporary) << "part";
     RemoveOnSignal held_released(released);
     std::ofstream(released) << "done";
     held_released.release();
@@ -229,6 +241,9 @@ TEST_CASE("an interrupt removes the held files and then the held directories, an
   CHECK(WIFSIGNALED(status));
   CHECK(WTERMSIG(status) == SIGTERM);
   CHECK(!std::filesystem::exists(staging));
+  CHECK(!std::filesystem::exists(temporary));
+  CHECK(std::filesystem::exists(outdir + "/sub"));
+  CHECK(std::distance(std::filesystem::directory_iterator(outdir), {}) == 1);
   CHECK(contents(released) == "done");
   CHECK(contents(kept) == "not held");
 }

@@ -7,7 +7,7 @@
 // moves by a few degrees or more.) Tighter, since GPU and CPU run the same
 // steps: RMS <= 0.01 degrees, and at most 1 in 1,000 of those keypoints
 // differing by more than 0.05 degrees. Measured: RMS 3.5e-4 to 1.5e-3, one
-// of 9,657 noise keypoints at 0.062 degrees, none other beyond 0.01 on the
+// of 9,657 noise keypoints at 0.062 degrees, none other beyond 0.011 on the
 // photos or 0.05 on noise (on SURF's coarser lattice and with plain recentring,
 // one keypoint in 10,000 was at 0.34 degrees: a window sum whose peak is so
 // flat that the recentring creeps, and float32 stops it a step earlier or

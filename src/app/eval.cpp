@@ -185,6 +185,11 @@ int warp(Args args) {
     throw Error(out + ": exists and is not an empty directory; warp writes a new sequence directory");
   }
   fs::path dir = out, target;
+  // Should SIGINT, SIGTERM or SIGHUP end the run, what it wrote goes: the
+  // staging directory, or the files in the empty OUTDIR. Declared before
+  // `cleanup`, so released only after that has run.
+  RemoveOnSignal held;
+  if (exists) held = RemoveOnSignal(out, RemoveOnSignal::DirectoryFiles);
   if (!exists) {
     target = fs::absolute(out).lexically_normal();
     if (!target.has_filename()) target = target.parent_path();  // "new/"
@@ -195,6 +200,7 @@ int warp(Args args) {
     // another container).
     std::string name = (target.parent_path() / ".glsurf_warp.XXXXXX").string();
     if (!::mkdtemp(name.data())) throw Error(out + ": cannot create directory (" + std::strerror(errno) + ")");
+    held = RemoveOnSignal(name, RemoveOnSignal::Directory);
     dir = name;
     const mode_t mask = ::umask(0);  // mkdtemp makes it 0700; OUTDIR gets the usual mode
     ::umask(mask);
@@ -209,15 +215,8 @@ int warp(Args args) {
       for (const fs::path& p : written) fs::remove(p, ignored);
     }
   } cleanup{exists ? fs::path() : dir, {}};
-  // The same, should SIGINT, SIGTERM or SIGHUP end the run.
-  std::vector<RemoveOnSignal> held;
-  if (!exists) held.emplace_back(dir.string(), RemoveOnSignal::Directory);
-  auto hold = [&](const std::string& name) {
-    held.emplace_back((dir / name).string());
-    if (exists) cleanup.written.push_back(dir / name);
-  };
   auto write_image = [&](const std::string& name, const GrayImage& picture) {
-    hold(name);
+    if (exists) cleanup.written.push_back(dir / name);
     write_png_gray((dir / name).string(), picture);
   };
   write_image("img1.png", image);
@@ -273,16 +272,16 @@ int warp(Args args) {
     }
     const std::string n = std::to_string(k + 2);
     write_image("img" + n + ".png", result);
-    hold("H1to" + n + "p");
+    if (exists) cleanup.written.push_back(dir / ("H1to" + n + "p"));
     write_homography_file((dir / ("H1to" + n + "p")).string(), h);
   }
   if (!exists) {
     fs::rename(dir, target, ec);
     if (ec) throw Error(out + ": cannot rename the sequence into place (" + ec.message() + ")");
   }
-  cleanup.staging.clear();  // complete: keep it
+  held.release();  // complete: keep it
+  cleanup.staging.clear();
   cleanup.written.clear();
-  held.clear();
   std::printf("%s: img1..img%zu with H1to2p..H1to%zup\n", out.c_str(), steps + 1, steps + 1);
   return 0;
 }

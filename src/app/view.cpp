@@ -213,8 +213,11 @@ int view(Args args) {
       }
     }
     if (files.empty()) {
-      throw Error(skipped ? "no image in " + names.front() + " could be read"
-                          : "no images to show in " + names.front());
+      std::string where;
+      for (const std::string& name : names) where += (where.empty() ? "" : ", ") + name;
+      if (!skipped) throw Error("no images to show in " + where);
+      throw Error(skipped == 1 ? "the one image in " + where + " could not be read"
+                               : "none of the " + std::to_string(skipped) + " images in " + where + " could be read");
     }
   }
   if (headless && frames == 0 && !stream) throw UsageError("--headless needs --frames N (or a --raw stream)");
@@ -447,7 +450,7 @@ int view(Args args) {
     return 1;
   }
   if (skipped) {
-    std::fprintf(stderr, "%zu images shown, %d skipped\n", files.size(), skipped);
+    std::fprintf(stderr, "%d of %zu images skipped\n", skipped, files.size() + static_cast<size_t>(skipped));
     return 1;
   }
   return 0;

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <system_error>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <unistd.h>
@@ -82,16 +83,38 @@ constexpr int kSlots = 256;
 Slot g_slots[kSlots];
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
-// Only async-signal-safe calls: unlink, rmdir, sigaction, raise.
+// Unlinks what is directly in `dir` (a subdirectory stays), by system calls
+// alone: open, getdents64, unlinkat, close.
+void empty_directory(const char* dir) {
+  const int fd = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  alignas(dirent64) char buffer[4096];
+  for (ssize_t n; (n = ::getdents64(fd, buffer, sizeof buffer)) > 0;) {
+    for (ssize_t at = 0; at < n;) {
+      const auto* entry = reinterpret_cast<const dirent64*>(buffer + at);
+      at += entry->d_reclen;
+      const char* name = entry->d_name;
+      if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
+      ::unlinkat(fd, name, 0);
+    }
+  }
+  ::close(fd);
+}
+
+// Files first, then directories. Only async-signal-safe calls (those of
+// empty_directory, unlink, rmdir, sigaction, raise) and lock-free atomics.
 void remove_held(int signal) {
-  for (const RemoveOnSignal::Kind kind : {RemoveOnSignal::File, RemoveOnSignal::Directory}) {
+  for (const bool files : {true, false}) {
     for (Slot& slot : g_slots) {
-      if (slot.state.load(std::memory_order_acquire) != Held || slot.kind != kind) continue;
-      if (kind == RemoveOnSignal::File) {
-        ::unlink(slot.path);
-      } else {
-        ::rmdir(slot.path);
+      if (slot.state.load(std::memory_order_acquire) != Held || (slot.kind == RemoveOnSignal::File) != files) {
+        continue;
       }
+      if (slot.kind == RemoveOnSignal::File) {
+        ::unlink(slot.path);
+        continue;
+      }
+      empty_directory(slot.path);
+      if (slot.kind == RemoveOnSignal::Directory) ::rmdir(slot.path);
     }
   }
   struct sigaction action {};
@@ -120,12 +143,15 @@ void install_handlers() {
 }  // namespace
 
 RemoveOnSignal::RemoveOnSignal(const std::string& path, Kind kind) {
-  if (path.size() >= PATH_MAX) throw Error(path + ": path too long");
+  std::error_code error;
+  std::string absolute = fs::absolute(path, error).string();  // the process may change directory
+  if (error) absolute = path;
+  if (absolute.size() >= PATH_MAX) throw Error(path + ": path too long");
   install_handlers();
   for (int i = 0; i < kSlots; ++i) {
     int expected = Free;
     if (!g_slots[i].state.compare_exchange_strong(expected, Filled, std::memory_order_acquire)) continue;
-    std::memcpy(g_slots[i].path, path.c_str(), path.size() + 1);
+    std::memcpy(g_slots[i].path, absolute.c_str(), absolute.size() + 1);
     g_slots[i].kind = kind;
     g_slots[i].state.store(Held, std::memory_order_release);
     slot_ = i;

@@ -27,16 +27,22 @@ namespace glsurf {
 // of an output behind (SIGKILL still does: nothing can run then). A hold
 // installs the handler for each of these signals whose action is the
 // default; one that is ignored (nohup) or that the application handles
-// itself is left alone. The handler unlinks the files, then removes the
-// directories (empty by then), and ends the process by the same signal.
-// OutputFiles holds its temporaries.
+// itself is left alone. The handler unlinks the held files, then what is
+// directly in the held directories (their subdirectories stay), removes the
+// Directory ones, and ends the process by the same signal. OutputFiles holds
+// its temporaries; warp its staging directory (or the files of the empty
+// OUTDIR it writes into).
 //
 //   RemoveOnSignal staging(dir, RemoveOnSignal::Directory);
 //   ...
 //   staging.release();  // done: keep it
 class RemoveOnSignal {
  public:
-  enum Kind { File, Directory };
+  enum Kind {
+    File,           // unlinked
+    Directory,      // emptied (one level) and removed
+    DirectoryFiles  // emptied (one level), kept
+  };
   RemoveOnSignal() = default;
   // Throws glsurf::Error when the path is too long or too many are held.
   explicit RemoveOnSignal(const std::string& path, Kind kind = File);
