@@ -13,10 +13,10 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <filesystem>
 #include <memory>
 #include <mutex>
