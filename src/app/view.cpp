@@ -17,7 +17,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <thread>
