@@ -6,12 +6,12 @@
 // best. (Otherwise float rounding can pick the other peak, and the angle
 // moves by a few degrees or more.) Tighter, since GPU and CPU run the same
 // steps: RMS <= 0.01 degrees, and at most 1 in 1,000 of those keypoints
-// differing by more than 0.05 degrees. Measured: RMS 3.5e-4 to 1.5e-3, one
-// of 9,657 noise keypoints at 0.062 degrees, none other beyond 0.011 on the
-// photos or 0.05 on noise (on SURF's coarser lattice and with plain recentring,
-// one keypoint in 10,000 was at 0.34 degrees: a window sum whose peak is so
-// flat that the recentring creeps, and float32 stops it a step earlier or
-// later). These bounds catch what the issue's 0.5 does not: a GPU whose
+// differing by more than 0.05 degrees. Measured: RMS 2.2e-4 to 1.4e-3, none
+// beyond 0.011 degrees on the photos or 0.042 on noise (with even box
+// sides, one noise keypoint in 9,657 was at 0.062; on SURF's coarser
+// lattice and with plain recentring, one keypoint in 10,000 was at 0.34
+// degrees: a window sum whose peak is so flat that the recentring creeps,
+// and float32 stops it a step earlier or later). These bounds catch what the issue's 0.5 does not: a GPU whose
 // recentring stopped after 6 sums instead of up to 20 measured RMS 0.30
 // degrees on box.png (14 keypoints beyond 0.05), and one that left out the
 // recentring's Aitken leaps (the CPU keeping them) 0.021 (10 beyond 0.05).
@@ -236,16 +236,16 @@ TEST_SUITE("gl") {
 
 // At 90 and 180 degrees (exact pixel permutations) >= 90 % of repeated points
 // turn within 3 degrees, as the issue asks. At 30 degrees the issue's 90 % is
-// not reached: 315 of 357 repeated points (88 %) turn within 3 degrees,
-// median error 0.80 degrees (with bilinear resampling: 301 of 347, 87 %).
+// not reached: 321 of 357 repeated points (89.9 %) turn within 3 degrees,
+// median error 0.79 degrees (with bilinear resampling: 306 of 347, 88 %).
 // Most of the misses come from detection: at the exact positions the
 // rotation sends the keypoints to, the CPU reference turns 92 %. The floor
-// asked here, 85 % with a median under 1 degree, fails with the rule's
-// earlier parameters (sigma 2.5 s, offset s/2: 297 of 357, 83 %), with the
-// same rule on SURF's coarser lattice (spacing s: 282 of 357, 79 %) and with
-// SURF's own rule (Haar responses in a hard-edged window;
-// src/cpu/descriptor.hpp), which turned 28 % of the points, median error
-// 5.3 degrees, on the CPU with bilinear resampling.
+// asked here, 87.5 % with a median under 1 degree, fails with the rule's
+// earlier parameters (sigma 2.5 s, offset s/2, even box sides: 297 of 357,
+// 83 %), with the same rule on SURF's coarser lattice (spacing s: 287 of
+// 357, 80 %) and with SURF's own rule (Haar responses in a hard-edged
+// window; src/cpu/descriptor.hpp), which turned 28 % of the points, median
+// error 5.3 degrees, on the CPU with bilinear resampling.
 TEST_CASE("rotations by 30, 90 and 180 degrees turn GPU orientations by as much; descriptors still match") {
   const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
   DetectorConfig config;
@@ -267,7 +267,7 @@ TEST_CASE("rotations by 30, 90 and 180 degrees turn GPU orientations by as much;
     if (degrees % 90 == 0) {
       CHECK(result.turned >= 0.9 * result.repeated);
     } else {
-      CHECK(20 * result.turned >= 17 * result.repeated);
+      CHECK(8 * result.turned >= 7 * result.repeated);
       CHECK(e[e.size() / 2] < 1.0);
     }
     CHECK(result.matched >= 0.85 * result.repeated);

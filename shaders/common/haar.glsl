@@ -82,5 +82,7 @@ vec2 box_gradient(vec2 p, int h, float d) {
   return g;
 }
 
-// Even side nearest to `length`, at least 2.
+// Even side nearest to `length`, at least 2 (Haar wavelets).
 int even_side(float length) { return max(2, 2 * int(floor(length * 0.5 + 0.5))); }
+// Side nearest to `length`, at least 2 (box gradients).
+int nearest_side(float length) { return max(2, int(floor(length + 0.5))); }

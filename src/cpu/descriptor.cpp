@@ -65,9 +65,11 @@ void haar(const IntegralImage& s, double px, double py, int h, double& dx, doubl
 }
 
 int even_side(double length) { return std::max(2, 2 * static_cast<int>(std::floor(length / 2.0 + 0.5))); }
+int nearest_side(double length) { return std::max(2, static_cast<int>(std::floor(length + 0.5))); }
 
-// The gradient of the image smoothed by an h x h box (h ~ 2s), by central
-// differences of box means d = s / 2 either side of the real point (px, py).
+// The gradient of the image smoothed by an h x h box (h ~ 2s, any side), by
+// central differences of box means d (kOrientationOffset s) either side of
+// the real point (px, py).
 // Unlike a Haar pair (whose dx smooths with a tent across x and a box along y,
 // and dy the other way round), both components differentiate the same smoothed
 // image, so for a straight edge the direction errs only through the finite
@@ -129,7 +131,7 @@ void refine(const std::vector<Sample>& samples, double cx, double cy, double& sx
 
 Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool find_runner_up) {
   const double s = 1.2 * k.size / 9.0;
-  const int h = even_side(2 * s);
+  const int h = nearest_side(2 * s);
   std::vector<Sample> samples;
   samples.reserve(kOrientationLattice.size());
   for (const LatticePoint& p : kOrientationLattice) {
