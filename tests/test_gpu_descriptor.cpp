@@ -194,27 +194,12 @@ Rotation rotate(const GrayImage& in, int degrees) {
 struct RotationResult {
   int repeated = 0, turned = 0, matched = 0;
   std::vector<double> errors;  // orientation error of each repeated point, degrees
-  // Of those, the ones whose orientation support lies inside both images.
-  int seen_whole = 0, seen_whole_turned = 0;
 };
-
-// Whether the pixels the orientation of a keypoint of size `size` at (x, y)
-// reads (lattice points within 6s, boxes of side ~2s around them, offsets
-// either side, a pixel for the bilinear box means) all lie in `image`.
-bool support_inside(double x, double y, double size, const GrayImage& image) {
-  const double s = 1.2 * size / 9.0;
-  const double r = s * (cpu::kOrientationSteps * cpu::kOrientationStep + cpu::kOrientationOffset) + (s + 0.5) + 1.0;
-  return x - r >= 0 && y - r >= 0 && x + r <= image.width - 1 && y + r <= image.height - 1;
-}
 
 // Keypoints of the original that reappear in the rotated image (within 1.5 px
 // of their mapped position, 10 % in size), how many of those turned by the
-// rotation (3 degrees), and how many have their partner as nearest descriptor;
-// the same count for those whose orientation reads only pixels that both
-// images have (the rotated image is black beyond the original's corners, and
-// clips what turns out of its frame).
-RotationResult rotation_check(const Features& a, const GrayImage& image_a, const Features& b, const Rotation& r,
-                              int degrees) {
+// rotation (3 degrees), and how many have their partner as nearest descriptor.
+RotationResult rotation_check(const Features& a, const Features& b, const Rotation& r, int degrees) {
   RotationResult out;
   const int n = a.descriptor_size;
   for (size_t i = 0; i < a.keypoints.size(); ++i) {
@@ -234,11 +219,6 @@ RotationResult rotation_check(const Features& a, const GrayImage& image_a, const
     const double error = std::abs(std::remainder(b.keypoints[partner].angle - a.keypoints[i].angle - degrees, 360.0));
     out.errors.push_back(error);
     out.turned += error < 3.0;
-    if (support_inside(a.keypoints[i].x, a.keypoints[i].y, a.keypoints[i].size, image_a) &&
-        support_inside(x, y, a.keypoints[i].size, r.image)) {
-      ++out.seen_whole;
-      out.seen_whole_turned += error < 3.0;
-    }
     size_t best = 0;
     double best_dot = -2;
     for (size_t m = 0; m < b.keypoints.size(); ++m) {
@@ -254,25 +234,18 @@ RotationResult rotation_check(const Features& a, const GrayImage& image_a, const
 
 TEST_SUITE("gl") {
 
-// The issue asks that >= 90 % of repeated points turn within 3 degrees. Here
-// that is asked of the repeated points whose orientation reads only pixels
-// both images have, as the usual evaluation protocol counts only what both
-// images show: beyond the original's corners the rotated image is black, and
-// what turns out of its frame is cut off, so near those edges the two
-// orientations see different images. At 30 degrees 309 of those 340 points
-// (90.9 %) turn within 3 degrees, three points above the floor; of all 357
-// repeated points 321 (89.9 %), median error 0.79 degrees, which must stay
-// above 87.5 % with a median under 1 degree. At 90 and 180 degrees (exact
-// pixel permutations) >= 90 % of all repeated points turn.
+// At 90 and 180 degrees (exact pixel permutations) >= 90 % of repeated points
+// turn within 3 degrees, as the issue asks. At 30 degrees the issue's 90 % is
+// not reached: 321 of 357 repeated points (89.9 %) turn within 3 degrees,
+// median error 0.79 degrees (with bilinear resampling: 306 of 347, 88 %).
 // Most of the misses come from detection: at the exact positions the
-// rotation sends the keypoints to, the CPU reference turns 92 %. The checks
-// fail with the rule's earlier parameters (sigma 2.5 s, offset s/2, even box
-// sides: 284 of 340, 83.5 %; 297 of 357), with sigma 3.5 s and offset 0.35 s
-// but even box sides (302 of 340, 88.8 %), with the rule on SURF's coarser
-// lattice (spacing s: 276 of 340, 81 %) and with SURF's own rule (Haar
-// responses in a hard-edged window; src/cpu/descriptor.hpp), which turned
-// 28 % of the points, median error 5.3 degrees, on the CPU with bilinear
-// resampling.
+// rotation sends the keypoints to, the CPU reference turns 92 %. The floor
+// asked here, 87.5 % with a median under 1 degree, fails with the rule's
+// earlier parameters (sigma 2.5 s, offset s/2, even box sides: 297 of 357,
+// 83 %), with the same rule on SURF's coarser lattice (spacing s: 287 of
+// 357, 80 %) and with SURF's own rule (Haar responses in a hard-edged
+// window; src/cpu/descriptor.hpp), which turned 28 % of the points, median
+// error 5.3 degrees, on the CPU with bilinear resampling.
 TEST_CASE("rotations by 30, 90 and 180 degrees turn GPU orientations by as much; descriptors still match") {
   const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
   DetectorConfig config;
@@ -282,18 +255,15 @@ TEST_CASE("rotations by 30, 90 and 180 degrees turn GPU orientations by as much;
   for (const int degrees : {30, 90, 180}) {
     const Rotation r = rotate(image, degrees);
     const Features turned = detector.detect_and_compute(r.image);
-    const RotationResult result = rotation_check(original, image, turned, r, degrees);
+    const RotationResult result = rotation_check(original, turned, r, degrees);
     std::vector<double> e = result.errors;
     std::sort(e.begin(), e.end());
     INFO(degrees << " degrees: " << result.repeated << " repeated, " << result.turned << " turned by "
                  << degrees << " within 3 degrees, " << result.matched << " matched; orientation error median "
                  << e[e.size() / 2] << ", 90th percentile " << e[e.size() * 9 / 10]);
-    MESSAGE(degrees << " degrees: " << result.turned << " of " << result.repeated << " turned within 3 degrees ("
-                    << result.seen_whole_turned << " of the " << result.seen_whole
-                    << " seen whole), " << result.matched << " matched, median error " << e[e.size() / 2]);
+    MESSAGE(degrees << " degrees: " << result.turned << " of " << result.repeated << " turned within 3 degrees, "
+                    << result.matched << " matched, median error " << e[e.size() / 2]);
     REQUIRE(result.repeated >= 300);
-    REQUIRE(result.seen_whole >= 0.9 * result.repeated);
-    CHECK(result.seen_whole_turned >= 0.9 * result.seen_whole);
     if (degrees % 90 == 0) {
       CHECK(result.turned >= 0.9 * result.repeated);
     } else {
@@ -307,8 +277,7 @@ TEST_CASE("rotations by 30, 90 and 180 degrees turn GPU orientations by as much;
   upright.upright = true;
   Detector u(test::headless_context(), upright);
   const Rotation r = rotate(image, 90);
-  const RotationResult result =
-      rotation_check(u.detect_and_compute(image), image, u.detect_and_compute(r.image), r, 90);
+  const RotationResult result = rotation_check(u.detect_and_compute(image), u.detect_and_compute(r.image), r, 90);
   INFO("upright, 90 degrees: " << result.repeated << " repeated, " << result.matched << " matched");
   REQUIRE(result.repeated >= 300);
   CHECK(result.turned == 0);
