@@ -51,7 +51,7 @@ TEST_CASE("orientation of oblique straight edges, anti-aliased, within 0.35 degr
   // counter-clockwise on screen, each pixel 200 x its covered area (16 x 16
   // sub-samples). Box gradients differentiate one smoothed image, so only the
   // finite difference offset and the rasterisation make them err: up to 0.30
-  // degrees here, at size 12 (box side 3; 0.10 at sizes 14 to 40). SURF's
+  // degrees here, at size 12 (box side 3; at most 0.11 at sizes 14 to 40). SURF's
   // Haar pair errs 0.4 to 0.7 degrees on these edges.
   for (const double degrees : {10.0, 30.0, 60.0, 100.0, 200.0}) {
     const double r = degrees * 3.14159265358979323846 / 180.0, nx = std::cos(r), ny = -std::sin(r);
