@@ -57,8 +57,10 @@ Features describe_file(Detector* detector, const DetectorConfig& config, const G
 
 // Image names from the command line, each directory replaced by its images
 // (images_in_directory; a warning on stderr when it has none). Other names
-// are kept as given, to be reported when they are loaded.
-std::vector<std::string> expand_image_arguments(const std::vector<std::string>& names);
+// are kept as given, to be reported when they are loaded. `listed`, if given,
+// says for each name returned whether it came from a directory.
+std::vector<std::string> expand_image_arguments(const std::vector<std::string>& names,
+                                                std::vector<bool>* listed = nullptr);
 
 // The detector's settings as a JSON object (one line), so that a JSON record
 // says which settings produced it.

@@ -216,17 +216,19 @@ Features describe_file(Detector* detector, const DetectorConfig& config, const G
   return features;
 }
 
-std::vector<std::string> expand_image_arguments(const std::vector<std::string>& names) {
+std::vector<std::string> expand_image_arguments(const std::vector<std::string>& names, std::vector<bool>* listed) {
   std::vector<std::string> files;
   for (const std::string& name : names) {
     std::error_code ec;
     if (!std::filesystem::is_directory(name, ec)) {
       files.push_back(name);
+      if (listed) listed->push_back(false);
       continue;
     }
     const std::vector<std::string> found = images_in_directory(name);
     if (found.empty()) std::fprintf(stderr, "glsurf: warning: %s: no images in this directory\n", name.c_str());
     files.insert(files.end(), found.begin(), found.end());
+    if (listed) listed->insert(listed->end(), found.size(), true);
   }
   return files;
 }

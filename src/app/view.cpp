@@ -192,23 +192,19 @@ int view(Args args) {
     // the viewer with one line; one found in a directory is skipped with a
     // warning (and the exit status is 1), so one broken file does not keep
     // the rest of a directory from being shown.
-    for (const std::string& name : names) {
-      std::error_code ec;
-      const bool listed = std::filesystem::is_directory(name, ec);
-      const std::vector<std::string> found = listed ? images_in_directory(name) : std::vector<std::string>{name};
-      if (found.empty()) std::fprintf(stderr, "glsurf: warning: %s: no images in this directory\n", name.c_str());
-      for (const std::string& f : found) {
-        try {
-          GrayImage image = load_gray(f);
-          const std::string why = image_size_problem(image.width, image.height, config);
-          if (!why.empty()) throw Error(f + ": " + why);
-          files.push_back(f);
-          images.push_back(std::move(image));
-        } catch (const Error& e) {
-          if (!listed) throw;
-          std::fprintf(stderr, "glsurf: warning: %s; skipped\n", e.what());
-          ++skipped;
-        }
+    std::vector<bool> listed;
+    const std::vector<std::string> found = expand_image_arguments(names, &listed);
+    for (size_t i = 0; i < found.size(); ++i) {
+      try {
+        GrayImage image = load_gray(found[i]);
+        const std::string why = image_size_problem(image.width, image.height, config);
+        if (!why.empty()) throw Error(found[i] + ": " + why);
+        files.push_back(found[i]);
+        images.push_back(std::move(image));
+      } catch (const Error& e) {
+        if (!listed[i]) throw;
+        std::fprintf(stderr, "glsurf: warning: %s; skipped\n", e.what());
+        ++skipped;
       }
     }
     if (files.empty()) {
