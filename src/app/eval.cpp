@@ -8,6 +8,7 @@
 #include "io/draw.hpp"
 #include "io/image.hpp"
 #include "io/output.hpp"
+#include "io/warp.hpp"
 #include "match/homography.hpp"
 #include "match/matcher.hpp"
 #include "surf/detector.hpp"
@@ -60,23 +61,6 @@ void require(const std::vector<double>& values, const std::string& name, bool (*
       std::snprintf(value, sizeof value, "%g", v);
       throw UsageError(name + " wants " + what + ", got " + value);
     }
-}
-
-Homography multiply(const Homography& a, const Homography& b) {
-  Homography c{};
-  for (int r = 0; r < 3; ++r)
-    for (int k = 0; k < 3; ++k)
-      for (int q = 0; q < 3; ++q) c[static_cast<size_t>(r * 3 + q)] += a[static_cast<size_t>(r * 3 + k)] * b[static_cast<size_t>(k * 3 + q)];
-  return c;
-}
-
-Homography invert(const Homography& h) {
-  const double A = h[4] * h[8] - h[5] * h[7], B = -(h[3] * h[8] - h[5] * h[6]), C = h[3] * h[7] - h[4] * h[6];
-  const double det = h[0] * A + h[1] * B + h[2] * C;
-  Homography inv = {A, -(h[1] * h[8] - h[2] * h[7]), h[1] * h[5] - h[2] * h[4], B, h[0] * h[8] - h[2] * h[6],
-                    -(h[0] * h[5] - h[2] * h[3]), C, -(h[0] * h[7] - h[1] * h[6]), h[0] * h[4] - h[1] * h[3]};
-  for (double& v : inv) v /= det;
-  return inv;
 }
 
 void write_png_gray(const std::string& path, const GrayImage& image) {
@@ -223,22 +207,8 @@ int warp(Args args) {
   std::mt19937 rng(12345);
   for (size_t k = 0; k < steps; ++k) {
     const Homography& h = transforms[k];
-    const Homography inv = invert(h);
-    // Bilinear resampling from image 1; zero outside.
-    std::vector<double> warped(image.pixels.size(), 0.0);
-    for (int y = 0; y < image.height; ++y) {
-      for (int x = 0; x < image.width; ++x) {
-        double sx, sy;
-        apply(inv, x, y, sx, sy);
-        // Compared as doubles: beyond a perspective's horizon sx is huge or NaN.
-        if (!(sx >= 0 && sy >= 0 && sx < image.width - 1 && sy < image.height - 1)) continue;
-        const int x0 = static_cast<int>(std::floor(sx)), y0 = static_cast<int>(std::floor(sy));
-        const double fx = sx - x0, fy = sy - y0;
-        warped[static_cast<size_t>(y) * image.width + x] =
-            (1 - fx) * (1 - fy) * image.at(x0, y0) + fx * (1 - fy) * image.at(x0 + 1, y0) +
-            (1 - fx) * fy * image.at(x0, y0 + 1) + fx * fy * image.at(x0 + 1, y0 + 1);
-      }
-    }
+    // Windowed-sinc resampling from image 1 (io/warp.hpp); zero outside.
+    std::vector<double> warped = warp_image(image, h, image.width, image.height);
     // Photometry: Gaussian blur, brightness offset, Gaussian noise.
     if (!blur.empty() && blur[k] > 0) {
       const double sigma = blur[k];

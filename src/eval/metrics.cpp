@@ -9,16 +9,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-Homography inverse(const Homography& h) {
-  const double a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7], i = h[8];
-  const double A = e * i - f * k, B = -(d * i - f * g), C = d * k - e * g;
-  const double det = a * A + b * B + c * C;
-  Homography inv = {A, -(b * i - c * k), b * f - c * e, B, a * i - c * g, -(a * f - c * d), C, -(a * k - b * g),
-                    a * e - b * d};
-  for (double& v : inv) v /= det;
-  return inv;
-}
-
 // sqrt(|det J|) of the homography at (x, y): how much it scales lengths there.
 double local_scale(const Homography& h, double x, double y) {
   const double w = h[6] * x + h[7] * y + h[8];

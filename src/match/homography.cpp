@@ -44,14 +44,6 @@ std::array<double, 9> normaliser(const std::vector<std::array<double, 2>>& p) {
   return {s, 0, -s * cx, 0, s, -s * cy, 0, 0, 1};
 }
 
-std::array<double, 9> multiply(const std::array<double, 9>& a, const std::array<double, 9>& b) {
-  std::array<double, 9> c{};
-  for (int r = 0; r < 3; ++r)
-    for (int k = 0; k < 3; ++k)
-      for (int q = 0; q < 3; ++q) c[r * 3 + q] += a[r * 3 + k] * b[k * 3 + q];
-  return c;
-}
-
 std::array<double, 9> inverse_similarity(const std::array<double, 9>& t) {
   const double s = t[0];
   return {1 / s, 0, -t[2] / s, 0, 1 / s, -t[5] / s, 0, 0, 1};
@@ -99,6 +91,24 @@ std::array<double, 9> smallest_eigenvector(std::array<double, 81> a) {
 }
 
 }  // namespace
+
+Homography multiply(const Homography& a, const Homography& b) {
+  Homography c{};
+  for (int r = 0; r < 3; ++r)
+    for (int k = 0; k < 3; ++k)
+      for (int q = 0; q < 3; ++q) c[r * 3 + q] += a[r * 3 + k] * b[k * 3 + q];
+  return c;
+}
+
+Homography inverse(const Homography& h) {
+  const double a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7], i = h[8];
+  const double A = e * i - f * k, B = -(d * i - f * g), C = d * k - e * g;
+  const double det = a * A + b * B + c * C;
+  Homography inv = {A, -(b * i - c * k), b * f - c * e, B, a * i - c * g, -(a * f - c * d), C, -(a * k - b * g),
+                    a * e - b * d};
+  for (double& v : inv) v /= det;
+  return inv;
+}
 
 void apply(const Homography& h, double x, double y, double& ox, double& oy) {
   const double w = h[6] * x + h[7] * y + h[8];

@@ -43,6 +43,10 @@ bool fit_homography(const std::vector<PointPair>& pairs, Homography& h);
 HomographyResult ransac_homography(const std::vector<PointPair>& pairs, const RansacConfig& config = {});
 
 void apply(const Homography& h, double x, double y, double& ox, double& oy);
+// The product a b: the map that applies b, then a.
+Homography multiply(const Homography& a, const Homography& b);
+// By the adjugate; the caller makes sure h is not singular (is_singular).
+Homography inverse(const Homography& h);
 
 // Whether h maps the plane to a line or a point (or is not finite), judged at
 // a scale set by its linear part and h[8], not by the translation (pixels).

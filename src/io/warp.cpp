@@ -1,0 +1,72 @@
+#include "io/warp.hpp"
+
+#include "gl/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace glsurf {
+
+namespace {
+
+constexpr int kLobes = 3;
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kInside = 1e-6;  // px a source point may lie past the border
+
+double lanczos(double t) {
+  if (std::abs(t) >= kLobes) return 0.0;
+  if (std::abs(t) < 1e-9) return 1.0;
+  const double a = kPi * t;
+  return kLobes * std::sin(a) * std::sin(a / kLobes) / (a * a);
+}
+
+// The largest singular value of the Jacobian of the map p -> (u, v) / w,
+// (u, v, w) = g (p, 1), at the point where g gives (u, v, w).
+double stretch(const Homography& g, double u, double v, double w) {
+  const double a = (g[0] - u / w * g[6]) / w, b = (g[1] - u / w * g[7]) / w;
+  const double c = (g[3] - v / w * g[6]) / w, d = (g[4] - v / w * g[7]) / w;
+  const double sum = a * a + b * b + c * c + d * d, det = a * d - b * c;
+  return std::sqrt(0.5 * (sum + std::sqrt(std::max(0.0, sum * sum - 4 * det * det))));
+}
+
+}  // namespace
+
+std::vector<double> warp_image(const GrayImage& image, const Homography& to_output, int width, int height) {
+  GLSURF_EXPECTS(width > 0 && height > 0 && image.width > 0 && image.height > 0, "warp_image needs non-empty sizes");
+  GLSURF_EXPECTS(!is_singular(to_output), "warp_image needs an invertible homography");
+  const Homography g = inverse(to_output);
+  std::vector<double> out(static_cast<size_t>(width) * height, 0.0);
+  std::vector<double> wx, wy;
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const double u = g[0] * x + g[1] * y + g[2], v = g[3] * x + g[4] * y + g[5], w = g[6] * x + g[7] * y + g[8];
+      if (!(w > 0)) continue;  // behind the horizon
+      const double sx = u / w, sy = v / w;
+      // Compared as doubles: near the horizon sx is huge or not finite.
+      if (!(sx >= -kInside && sy >= -kInside && sx <= image.width - 1 + kInside && sy <= image.height - 1 + kInside))
+        continue;
+      const double f = std::max(1.0, stretch(g, u, v, w));
+      const int reach = static_cast<int>(std::ceil(kLobes * f));
+      const int x0 = static_cast<int>(std::floor(sx)) - reach + 1, y0 = static_cast<int>(std::floor(sy)) - reach + 1;
+      wx.resize(static_cast<size_t>(2 * reach));
+      wy.resize(static_cast<size_t>(2 * reach));
+      double sum_x = 0, sum_y = 0;
+      for (int k = 0; k < 2 * reach; ++k) {
+        sum_x += wx[static_cast<size_t>(k)] = lanczos((sx - (x0 + k)) / f);
+        sum_y += wy[static_cast<size_t>(k)] = lanczos((sy - (y0 + k)) / f);
+      }
+      double value = 0;
+      for (int j = 0; j < 2 * reach; ++j) {
+        const int row = std::clamp(y0 + j, 0, image.height - 1);
+        double line = 0;
+        for (int k = 0; k < 2 * reach; ++k)
+          line += wx[static_cast<size_t>(k)] * image.at(std::clamp(x0 + k, 0, image.width - 1), row);
+        value += wy[static_cast<size_t>(j)] * line;
+      }
+      out[static_cast<size_t>(y) * width + x] = value / (sum_x * sum_y);
+    }
+  }
+  return out;
+}
+
+}  // namespace glsurf
