@@ -328,6 +328,34 @@ TEST_CASE("load_gray refuses truncated uncompressed BMP and TGA files") {
   }
 }
 
+// stb_image checks no PNG checksum: a flipped bit in the compressed pixels
+// would decode to a wrong picture, or fail somewhere in zlib with no word of
+// why. GIF, which stb_image reads but glsurf does not document, is refused.
+TEST_CASE("load_gray refuses a PNG whose chunk CRC does not match, and a GIF named .png") {
+  std::ifstream in(GLSURF_TEST_ASSET_DIR "/box.png", std::ios::binary);
+  const std::string png((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t idat = png.find("IDAT");
+  REQUIRE(idat != std::string::npos);
+  const std::string path = "glsurf_test_crc.png";
+  auto load_with = [&](size_t at, char mask) {
+    std::string bytes = png;
+    bytes[at] = static_cast<char>(bytes[at] ^ mask);
+    { std::ofstream(path, std::ios::binary) << bytes; }
+    return load_gray(path);
+  };
+  CHECK(load_with(idat + 100, 0).pixels == load_gray(GLSURF_TEST_ASSET_DIR "/box.png").pixels);
+  CHECK_THROWS_WITH_AS(load_with(idat + 100, 0x10), doctest::Contains("corrupt PNG (checksum of chunk IDAT"), Error);
+  CHECK_THROWS_WITH_AS(load_with(20, 0x01), doctest::Contains("corrupt PNG (checksum of chunk IHDR"), Error);
+  { std::ofstream(path, std::ios::binary) << png.substr(0, png.size() - 6); }
+  CHECK_THROWS_WITH_AS(load_gray(path), doctest::Contains("truncated PNG"), Error);
+  // A 1 x 1 GIF.
+  const unsigned char gif[] = {'G', 'I', 'F', '8', '9', 'a', 1, 0, 1, 0, 0x80, 0, 0, 0xff, 0xff, 0xff, 0, 0, 0,
+                               0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3b};
+  { std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(gif), sizeof gif); }
+  CHECK_THROWS_WITH_AS(load_gray(path), doctest::Contains("not a supported image"), Error);
+  std::remove(path.c_str());
+}
+
 TEST_CASE("load_gray reads both kinds of RLE TGA packet and refuses packets that stop short") {
   ScratchImageDir dir;
   // 4 x 2, 24 bits, top row first: a run of 4 pixels (count byte 128 + 3),

@@ -5,15 +5,25 @@
 #include <algorithm>
 #include <cctype>
 #include <climits>
+#include <array>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_FAILURE_USERMSG
+// The formats glsurf documents, no others: stb_image's GIF, PSD, HDR, PIC
+// and PNM readers are left out (PNM is read here; the others pad a cut file
+// with zeros without a word, and GIF was never meant to be read).
+#define STBI_ONLY_PNG
+#define STBI_ONLY_JPEG
+#define STBI_ONLY_BMP
+#define STBI_ONLY_TGA
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -157,8 +167,8 @@ unsigned read_le(const unsigned char* p, int bytes) {
 }
 
 // TGA has no magic number (stb tries it last), but its colour-map type byte,
-// 0 or 1, is never the second byte of another format stb reads ("BM",
-// "\x89PNG", FF D8, "GIF8", "8BPS", "P5", "#?", "S\x80"). Whether `head` (its
+// 0 or 1, is never the second byte of another format read here ("BM",
+// "\x89PNG", FF D8, "P5"). Whether `head` (its
 // first `size` bytes) is a TGA of an image type in first..last: 1..3
 // uncompressed, 9..11 RLE.
 bool is_tga(const unsigned char* head, size_t size, int first, int last) {
@@ -228,12 +238,64 @@ void check_rle_tga_length(const std::string& path, FILE* file, const unsigned ch
   std::rewind(file);
 }
 
+// --- PNG: chunk checksums -----------------------------------------------------
+// stb_image checks neither a PNG chunk's CRC-32 nor zlib's Adler-32, so a
+// flipped bit in the compressed pixels decodes, most of the time, to a wrong
+// picture without a word. Every chunk's CRC (ISO 3309, as PNG specifies it:
+// over the type and the data) is checked here, up to IEND.
+
+bool is_png(const unsigned char* head, size_t size) {
+  static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  return size >= 8 && std::memcmp(head, signature, 8) == 0;
+}
+
+std::uint32_t crc32_update(std::uint32_t crc, const unsigned char* bytes, size_t n) {
+  static const std::array<std::uint32_t, 256> table = [] {
+    std::array<std::uint32_t, 256> t{};
+    for (std::uint32_t i = 0; i < 256; ++i) {
+      std::uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  for (size_t i = 0; i < n; ++i) crc = table[(crc ^ bytes[i]) & 0xff] ^ (crc >> 8);
+  return crc;
+}
+
+// `file` holds a PNG (is_png); it is rewound afterwards.
+void check_png_chunks(const std::string& path, FILE* file) {
+  if (std::fseek(file, 8, SEEK_SET) != 0) throw Error(path + ": cannot read file");
+  std::vector<unsigned char> block(1 << 16);
+  for (;;) {
+    unsigned char header[8], stored[4];
+    if (std::fread(header, 1, 8, file) != 8) throw Error(path + ": truncated PNG (no IEND chunk)");
+    const std::uint32_t length = (std::uint32_t{header[0]} << 24) | (header[1] << 16) | (header[2] << 8) | header[3];
+    std::string type(reinterpret_cast<const char*>(header + 4), 4);
+    if (!std::all_of(type.begin(), type.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
+      throw Error(path + ": corrupt PNG (a chunk type that is not four letters)");
+    if (length > 0x7fffffffu) throw Error(path + ": corrupt PNG (chunk " + type + " longer than 2^31 - 1 bytes)");
+    std::uint32_t crc = crc32_update(0xffffffffu, header + 4, 4);
+    for (std::uint32_t left = length; left > 0;) {
+      const size_t want = std::min<size_t>(left, block.size());
+      if (std::fread(block.data(), 1, want, file) != want) throw Error(path + ": truncated PNG (in chunk " + type + ")");
+      crc = crc32_update(crc, block.data(), want);
+      left -= static_cast<std::uint32_t>(want);
+    }
+    if (std::fread(stored, 1, 4, file) != 4) throw Error(path + ": truncated PNG (in chunk " + type + ")");
+    const std::uint32_t expected = (std::uint32_t{stored[0]} << 24) | (stored[1] << 16) | (stored[2] << 8) | stored[3];
+    if ((crc ^ 0xffffffffu) != expected) throw Error(path + ": corrupt PNG (checksum of chunk " + type + " does not match)");
+    if (type == "IEND") break;
+  }
+  std::rewind(file);
+}
+
 }  // namespace
 
 GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
   std::vector<unsigned char> piped;  // outlives `file`, which may read from it
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) throw Error(path + ": cannot open file");
+  if (!file) throw Error(path + ": cannot open file (" + std::strerror(errno) + ")");
   // The readers below seek. A pipe (/dev/stdin) cannot: its bytes are read
   // into memory, at most as many as the largest image allowed can need.
   if (std::fseek(file.get(), 0, SEEK_SET) != 0) {
@@ -259,6 +321,7 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
                 " is not supported (only binary P5 grey and P6 colour)");
   }
   std::rewind(file.get());
+  if (is_png(head, head_size)) check_png_chunks(path, file.get());
   int w = 0, h = 0, n = 0;
   if (!stbi_info_from_file(file.get(), &w, &h, &n)) {
     throw Error(path + ": not a supported image (" + stbi_failure_reason() + ")");
