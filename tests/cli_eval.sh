@@ -51,6 +51,18 @@ err=$("$glsurf" eval "$work/gap" --backend cpu 2>&1)
 cp "$work/seq/img2.png" "$work/gap/img3.pgm"
 err=$("$glsurf" eval "$work/gap" --backend cpu 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "img3 is there twice" || fail "eval with two img3: $err"
+# A pipe in the sequence would be waited on forever, and a homography read
+# from /dev/zero would fill the memory: both are one-line errors, at once.
+cp -r "$work/seq" "$work/special"; rm "$work/special/img2.png"; mkfifo "$work/special/img2.png"
+err=$(timeout 20 "$glsurf" eval "$work/special" --backend cpu 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "img2.png: not a regular file" || fail "eval with a pipe for img2: $err"
+rm "$work/special/img2.png"; cp "$work/seq/img2.png" "$work/special/"
+rm "$work/special/H1to3p"; ln -s /dev/zero "$work/special/H1to3p"
+err=$(timeout 20 "$glsurf" eval "$work/special" --backend cpu 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "H1to3p: not a regular file" || fail "eval with /dev/zero for H1to3p: $err"
+err=$(timeout 20 "$glsurf" match "$work/seq/img1.png" "$work/seq/img2.png" --backend cpu --truth /dev/zero 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "/dev/zero: over 1 MiB, too large for a homography file" ||
+  fail "match --truth /dev/zero: $err"
 
 # Image names in any case and any format detect reads are the sequence's.
 mkdir "$work/cased"
@@ -83,12 +95,13 @@ correct=$(echo "$out" | awk '$1 == "1->2" { print $8 }')
 # blur or a perspective whose horizon crosses the image still work.
 printf 'P5\n48 32\n255\n' > "$work/small.pgm"
 head -c 1536 /dev/urandom >> "$work/small.pgm"
-for bad in "--scale 0" "--rotate nan" "--blur -1" "--noise inf" "--scale 1e-200"; do
+for bad in "--scale 0" "--rotate nan" "--blur -1" "--noise inf" "--scale 1e-200" "--rotate 0x10" "--rotate 10,"; do
   err=$("$glsurf" warp "$work/small.pgm" "$work/bad" $bad 2>&1)
   [ $? -eq 2 ] || fail "warp $bad must be a usage error: $err"
   echo "$err" | grep -q -- "${bad%% *}\|singular" || fail "warp $bad: the option is not named: $err"
   [ ! -e "$work/bad" ] || fail "warp $bad wrote files"
 done
+"$glsurf" warp "$work/small.pgm" "$work/huge_angle" --rotate 1e308 >/dev/null 2>&1 || fail "warp --rotate 1e308 (a rotation all the same)"
 "$glsurf" warp "$work/small.pgm" "$work/odd" --blur 1e9 --perspective 3 >/dev/null 2>&1 || fail "warp --blur 1e9 --perspective 3"
 [ -s "$work/odd/img2.png" ] && [ -s "$work/odd/H1to2p" ] || fail "warp --blur 1e9 wrote its image"
 # An interrupted warp ends by the signal and leaves nothing: no staging

@@ -40,11 +40,14 @@ std::vector<double> number_list(Args& args, const std::string& name) {
   const std::string text = args.option(name, "");
   std::vector<double> values;
   if (text.empty()) return values;
+  if (text.back() == ',') throw UsageError(name + " wants numbers separated by commas, got '" + text + "'");
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
     try {
       size_t used = 0;
+      // Decimal only: std::stod would also read hexadecimal ("0x10" as 16).
+      if (item.find_first_of("xX") != std::string::npos) throw std::invalid_argument(item);
       values.push_back(std::stod(item, &used));
       if (used != item.size() || !std::isfinite(values.back())) throw std::invalid_argument(item);
     } catch (const std::exception&) {
@@ -109,6 +112,15 @@ Sequence read_sequence(const fs::path& dir) {
     seq.images[k] = entry.path().string();
   }
   if (ec) throw Error(dir.string() + ": cannot read directory (" + ec.message() + ")");
+  // Reading a pipe or a device could wait forever; a broken link is left
+  // for the reader, which names it.
+  auto require_regular = [](const std::string& path) {
+    std::error_code error;
+    const fs::file_status status = fs::status(path, error);
+    if (fs::exists(status) && !fs::is_regular_file(status)) throw Error(path + ": not a regular file");
+  };
+  for (const auto& [k, path] : seq.images) require_regular(path);
+  for (const auto& [k, path] : homography_files) require_regular(path);
   if (!seq.images.count(1)) throw Error(dir.string() + ": no img1 (img1.png, img1.ppm, ...)");
   for (const auto& [k, path] : seq.images) {
     if (k > 1 && !homography_files.count(k)) throw Error(path + ": no H1to" + std::to_string(k) + "p beside it");
@@ -148,7 +160,8 @@ int warp(Args args) {
   for (size_t k = 0; k < steps; ++k) {
     // Geometry, about the centre: scale and rotation (counter-clockwise on
     // screen), then a horizontal perspective tilt.
-    const double a = (rotate.empty() ? 0 : rotate[k]) * 3.14159265358979323846 / 180.0;
+    // (fmod first: 1e308 degrees times pi would overflow to infinity.)
+    const double a = (rotate.empty() ? 0 : std::fmod(rotate[k], 360.0)) * 3.14159265358979323846 / 180.0;
     const double s = scale.empty() ? 1.0 : scale[k];
     const double p = perspective.empty() ? 0.0 : perspective[k] / image.width;
     const Homography to_centre = {1, 0, -cx, 0, 1, -cy, 0, 0, 1}, back = {1, 0, cx, 0, 1, cy, 0, 0, 1};

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
+#include <cstring>
+#include <filesystem>
+#include <memory>
 #include <random>
 #include <sstream>
 
@@ -218,11 +221,18 @@ HomographyResult ransac_homography(const std::vector<PointPair>& pairs, const Ra
 }
 
 Homography read_homography_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  std::string text = buffer.str();
+  // A homography file is a few hundred bytes; reading stops past kMaxBytes,
+  // so that a wrong name (/dev/zero, a video) fails at once instead of
+  // filling the memory.
+  constexpr size_t kMaxBytes = 1 << 20;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw Error(path + ": is a directory, not a homography file");
+  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) throw Error(path + ": cannot open file (" + std::strerror(errno) + ")");
+  std::string text(kMaxBytes + 1, '\0');
+  text.resize(std::fread(text.data(), 1, text.size(), file.get()));
+  if (std::ferror(file.get())) throw Error(path + ": cannot read file");
+  if (text.size() > kMaxBytes) throw Error(path + ": over 1 MiB, too large for a homography file");
   // An OpenCV FileStorage matrix (XML or YAML) must say it is 3 x 3; its
   // numbers are in data. Anything else is a plain list of 9 numbers.
   auto field = [&](const std::string& xml, const std::string& yaml) -> std::string {
