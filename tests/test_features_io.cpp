@@ -144,6 +144,23 @@ TEST_CASE("a batch of outputs appears whole or not at all") {
   CHECK(contents(dir / "d.txt") == "d");
 }
 
+// The temporary beside an output is named TARGET.tmpPID, which for a name
+// of 255 bytes (the most a directory entry holds) is too long; such outputs
+// are still written, and two that differ only in their last byte do not
+// share a temporary.
+TEST_CASE("outputs with names of 255 bytes are written") {
+  const auto dir = scratch("glsurf_long");
+  const std::string stem(251, 'x');
+  check_writable((dir / (stem + ".txt")).string());
+  OutputFiles files;
+  files.add((dir / (stem + ".txt")).string(), false, [](std::ostream& out) { out << "t"; });
+  files.add((dir / (stem + ".txu")).string(), false, [](std::ostream& out) { out << "u"; });
+  files.commit();
+  CHECK(contents(dir / (stem + ".txt")) == "t");
+  CHECK(contents(dir / (stem + ".txu")) == "u");
+  CHECK(std::distance(std::filesystem::directory_iterator(dir), {}) == 2);
+}
+
 TEST_CASE("an output through a link replaces the linked file; a pipe is written, not replaced") {
   const auto dir = scratch("glsurf_links");
   std::ofstream(dir / "real.txt") << "old";

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <system_error>
 
 #include <dirent.h>
@@ -58,7 +59,20 @@ Destination destination_of(const std::string& path) {
   return {false, path};
 }
 
-std::string temporary_for(const std::string& target) { return target + ".tmp" + std::to_string(::getpid()); }
+// TARGET.tmpPID. A name within a few bytes of NAME_MAX (255) has no room for
+// the suffix: its temporary keeps the name's start and adds a hash of the
+// whole name, so that two long names that differ only at the end still get
+// two temporaries.
+std::string temporary_for(const std::string& target) {
+  const std::string suffix = ".tmp" + std::to_string(::getpid());
+  const fs::path path(target);
+  std::string name = path.filename().string();
+  if (name.empty() || name.size() + suffix.size() <= NAME_MAX) return target + suffix;
+  char hash[20];
+  std::snprintf(hash, sizeof hash, ".%016zx", std::hash<std::string>{}(name));
+  name = name.substr(0, NAME_MAX - suffix.size() - std::strlen(hash)) + hash;
+  return (path.parent_path() / (name + suffix)).string();
+}
 
 // Makes `temporary` a new empty regular file of ours: whatever is at that name
 // (a killed run's leftover, a link planted there) is unlinked first, and the
