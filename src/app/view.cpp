@@ -5,6 +5,7 @@
 #include "gl/context.hpp"
 #include "gl/error.hpp"
 #include "io/image.hpp"
+#include "io/output.hpp"
 #include "match/homography.hpp"
 #include "match/matcher.hpp"
 #include "surf/detector.hpp"
@@ -167,16 +168,26 @@ int view(Args args) {
   const std::string pix = args.option("--pix", "gray");
   std::vector<std::string> names = args.positionals();
   args.finish();
+  if (!screenshot.empty()) check_writable(screenshot);  // before the session, not after it
 
   std::vector<std::string> files;
   std::vector<GrayImage> images;
+  std::vector<bool> from_directory;  // per file: found in a directory, not named
   int skipped = 0;  // files of a directory that could not be shown
+  auto nothing_to_show = [&] {
+    std::string where;
+    for (const std::string& name : names) where += (where.empty() ? "" : ", ") + name;
+    if (!skipped) return Error("no images to show in " + where);
+    return Error(skipped == 1 ? "the one image in " + where + " could not be shown"
+                              : "none of the " + std::to_string(skipped) + " images in " + where + " could be shown");
+  };
   std::unique_ptr<RawStream> stream;
   if (!raw.empty()) {
     int rw = 0, rh = 0;
     char x = 0;
-    if (std::sscanf(raw.c_str(), "%d%c%d", &rw, &x, &rh) != 3 || x != 'x' || rw < 1 || rh < 1 || rw > 16384 ||
-        rh > 16384) {
+    int used = 0;
+    if (std::sscanf(raw.c_str(), "%d%c%d%n", &rw, &x, &rh, &used) != 3 || used != static_cast<int>(raw.size()) ||
+        x != 'x' || rw < 1 || rh < 1 || rw > 16384 || rh > 16384) {
       throw UsageError("--raw wants WxH, got '" + raw + "'");
     }
     if (pix != "gray" && pix != "rgb") throw UsageError("--pix must be gray or rgb");
@@ -201,19 +212,14 @@ int view(Args args) {
         if (!why.empty()) throw Error(found[i] + ": " + why);
         files.push_back(found[i]);
         images.push_back(std::move(image));
+        from_directory.push_back(listed[i]);
       } catch (const Error& e) {
         if (!listed[i]) throw;
         std::fprintf(stderr, "glsurf: warning: %s; skipped\n", e.what());
         ++skipped;
       }
     }
-    if (files.empty()) {
-      std::string where;
-      for (const std::string& name : names) where += (where.empty() ? "" : ", ") + name;
-      if (!skipped) throw Error("no images to show in " + where);
-      throw Error(skipped == 1 ? "the one image in " + where + " could not be read"
-                               : "none of the " + std::to_string(skipped) + " images in " + where + " could be read");
-    }
+    if (files.empty()) throw nothing_to_show();
   }
   if (headless && frames == 0 && !stream) throw UsageError("--headless needs --frames N (or a --raw stream)");
   if (width == 0 || height == 0) {
@@ -298,45 +304,65 @@ int view(Args args) {
     std::vector<ViewRenderer::Line> lines;
     int match_count = 0, inlier_count = 0;
     Detector::OnGpu found;
-    if (keys.match) {
-      if (!have_reference || keys.reference) {  // the first frame, or the current one on 'r'
-        reference = detector->detect_and_compute(image, &reference_descriptors);
-        reference_texture = gl::Texture(image.width, image.height, gl::Format::R8, "view_reference");
-        reference_texture.upload(image.pixels.data());
-        have_reference = true;
-        keys.reference = false;
-      }
-      const Features current = detector->detect_and_compute(image, &current_descriptors);
-      found = detector->last_on_gpu();
-      const std::vector<Match> matches = matcher.match(reference_descriptors, current_descriptors);
-      std::vector<PointPair> pairs;
-      for (const Match& m : matches) {
-        const KeyPoint& a = reference.keypoints[static_cast<size_t>(m.query)];
-        const KeyPoint& b = current.keypoints[static_cast<size_t>(m.train)];
-        pairs.push_back({a.x, a.y, b.x, b.y});
-      }
-      const HomographyResult h = ransac_homography(pairs);
-      match_count = last_matches = static_cast<int>(matches.size());
-      inlier_count = last_inliers = h.inlier_count;
-      for (size_t i = 0; i < pairs.size(); ++i) {
-        const bool in = h.found && h.inliers[i];
-        lines.push_back({static_cast<float>(pairs[i].ax), static_cast<float>(pairs[i].ay),
-                         static_cast<float>(pairs[i].bx), static_cast<float>(pairs[i].by),
-                         {in ? 0.15f : 0.95f, in ? 0.9f : 0.2f, in ? 0.25f : 0.15f, in ? 0.9f : 0.6f}});
-      }
-      if (h.found) {  // the reference's outline mapped into the current frame
-        const double w = reference_texture.width() - 1.0, hh = reference_texture.height() - 1.0;
-        const double corners[5][2] = {{0, 0}, {w, 0}, {w, hh}, {0, hh}, {0, 0}};
-        for (int c = 0; c < 4; ++c) {
-          double x0, y0, x1, y1;
-          apply(h.h, corners[c][0], corners[c][1], x0, y0);
-          apply(h.h, corners[c + 1][0], corners[c + 1][1], x1, y1);
-          lines.push_back({static_cast<float>(x0), static_cast<float>(y0), static_cast<float>(x1),
-                           static_cast<float>(y1), {0.25f, 0.55f, 1.0f, 1.0f}, true});
+    try {
+      if (keys.match) {
+        if (!have_reference || keys.reference) {  // the first frame, or the current one on 'r'
+          reference = detector->detect_and_compute(image, &reference_descriptors);
+          reference_texture = gl::Texture(image.width, image.height, gl::Format::R8, "view_reference");
+          reference_texture.upload(image.pixels.data());
+          have_reference = true;
+          keys.reference = false;
         }
+        const Features current = detector->detect_and_compute(image, &current_descriptors);
+        found = detector->last_on_gpu();
+        const std::vector<Match> matches = matcher.match(reference_descriptors, current_descriptors);
+        std::vector<PointPair> pairs;
+        for (const Match& m : matches) {
+          const KeyPoint& a = reference.keypoints[static_cast<size_t>(m.query)];
+          const KeyPoint& b = current.keypoints[static_cast<size_t>(m.train)];
+          pairs.push_back({a.x, a.y, b.x, b.y});
+        }
+        const HomographyResult h = ransac_homography(pairs);
+        match_count = last_matches = static_cast<int>(matches.size());
+        inlier_count = last_inliers = h.inlier_count;
+        for (size_t i = 0; i < pairs.size(); ++i) {
+          const bool in = h.found && h.inliers[i];
+          lines.push_back({static_cast<float>(pairs[i].ax), static_cast<float>(pairs[i].ay),
+                           static_cast<float>(pairs[i].bx), static_cast<float>(pairs[i].by),
+                           {in ? 0.15f : 0.95f, in ? 0.9f : 0.2f, in ? 0.25f : 0.15f, in ? 0.9f : 0.6f}});
+        }
+        if (h.found) {  // the reference's outline mapped into the current frame
+          const double w = reference_texture.width() - 1.0, hh = reference_texture.height() - 1.0;
+          const double corners[5][2] = {{0, 0}, {w, 0}, {w, hh}, {0, hh}, {0, 0}};
+          for (int c = 0; c < 4; ++c) {
+            double x0, y0, x1, y1;
+            apply(h.h, corners[c][0], corners[c][1], x0, y0);
+            apply(h.h, corners[c + 1][0], corners[c + 1][1], x1, y1);
+            lines.push_back({static_cast<float>(x0), static_cast<float>(y0), static_cast<float>(x1),
+                             static_cast<float>(y1), {0.25f, 0.55f, 1.0f, 1.0f}, true});
+          }
+        }
+      } else {
+        found = detector->detect_on_gpu(image);
       }
-    } else {
-      found = detector->detect_on_gpu(image);
+    } catch (const Error& e) {
+      // An image the GPU cannot take (too large for the driver's textures),
+      // found only now that there is a context: named, it stops the viewer;
+      // found in a directory, it is skipped as an unreadable one is.
+      if (stream) throw Error(std::string("standard input: ") + e.what());
+      if (!from_directory[current]) throw Error(files[current] + ": " + e.what());
+      std::fprintf(stderr, "glsurf: warning: %s: %s; skipped\n", files[current].c_str(), e.what());
+      ++skipped;
+      files.erase(files.begin() + static_cast<std::ptrdiff_t>(current));
+      images.erase(images.begin() + static_cast<std::ptrdiff_t>(current));
+      from_directory.erase(from_directory.begin() + static_cast<std::ptrdiff_t>(current));
+      if (images.empty()) throw nothing_to_show();
+      current %= images.size();
+      // A failed configure may leave stages sized for the image it refused.
+      detector = std::make_unique<Detector>(context, config);
+      detector->runner().set_profiling(hud_on);
+      have_reference = false;
+      continue;
     }
     detect_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     {
@@ -442,6 +468,10 @@ int view(Args args) {
   if (keys.match) std::fprintf(stderr, "match mode, last frame: %d matches, %d inliers\n", last_matches, last_inliers);
   if (stream && !stream->error().empty()) {
     std::fprintf(stderr, "glsurf: error: %s; ended after %ld frames\n", stream->error().c_str(), stream->frames_read());
+    return 1;
+  }
+  if (stream && stream->frames_read() == 0) {
+    std::fprintf(stderr, "glsurf: error: standard input: no frames (empty input)\n");
     return 1;
   }
   if (skipped) {
