@@ -98,8 +98,9 @@ cmp -s "$work/dupout/x.txt" "$work/dupout2/x.txt" || fail "x.png written after t
 "$glsurf" detect /dev/stdin -o "$work/piped.txt" < "$assets/box.png" 2>/dev/null || fail "detect /dev/stdin"
 "$glsurf" detect "$assets/box.png" -o "$work/direct.txt" 2>/dev/null || fail "detect box.png"
 cat "$assets/box.png" | "$glsurf" detect /dev/stdin -o "$work/piped2.txt" 2>/dev/null || fail "detect from a pipe"
-cmp -s "$work/piped.txt" "$work/direct.txt" && cmp -s "$work/piped2.txt" "$work/direct.txt" ||
-  fail "/dev/stdin gave other keypoints than the file"
+cat "$assets/box.png" | "$glsurf" detect - -o "$work/piped3.txt" 2>/dev/null || fail "detect - from a pipe"
+cmp -s "$work/piped.txt" "$work/direct.txt" && cmp -s "$work/piped2.txt" "$work/direct.txt" &&
+  cmp -s "$work/piped3.txt" "$work/direct.txt" || fail "/dev/stdin or - gave other keypoints than the file"
 
 # Too small: one line naming the file, exit 1, no output file.
 printf 'P5\n20 20\n255\n' > "$work/small.pgm"

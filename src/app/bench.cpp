@@ -41,6 +41,7 @@ double ms_since(Clock::time_point t0) {
 
 std::vector<std::pair<int, int>> parse_sizes(const std::string& text) {
   std::vector<std::pair<int, int>> sizes;
+  if (!text.empty() && text.back() == ',') throw UsageError("--sizes wants WxH[,WxH...], got '" + text + "'");
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
@@ -58,6 +59,9 @@ std::vector<std::pair<int, int>> parse_sizes(const std::string& text) {
 // "a,b,c" as integers in [1, max_value]; `name` for the error.
 std::vector<int> int_list(const std::string& name, const std::string& text, int max_value) {
   std::vector<int> values;
+  if (!text.empty() && text.back() == ',') {
+    throw UsageError(name + " wants integers from 1 to " + std::to_string(max_value) + ", got '" + text + "'");
+  }
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
@@ -148,9 +152,9 @@ int bench_integral(Args& args) {
   gl::Context ctx = gl::Context::headless();
   const gl::ContextInfo& info = ctx.info();
   for (const auto& [w, h] : sizes) {  // before any allocation
-    if (w + 1 > info.max_texture_size || h + 1 > info.max_texture_size) {
+    if (w + 2 > info.max_texture_size || h + 2 > info.max_texture_size) {  // surf/integral.cpp's limit
       throw UsageError("--sizes " + std::to_string(w) + "x" + std::to_string(h) +
-                       ": the integral image needs (W+1)x(H+1) texels, at most " +
+                       ": the integral image needs (W+2)x(H+2) texels with a border, at most " +
                        std::to_string(info.max_texture_size) + " per side here");
     }
   }

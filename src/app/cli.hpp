@@ -56,8 +56,9 @@ Features describe_file(Detector* detector, const DetectorConfig& config, const G
                        const std::string& path, DescriptorTextures* resident = nullptr);
 
 // Image names from the command line, each directory replaced by its images
-// (images_in_directory; a warning on stderr when it has none). Other names
-// are kept as given, to be reported when they are loaded. `listed`, if given,
+// (images_in_directory; a warning on stderr when it has none), and "-" by
+// /dev/stdin (an encoded image piped in). Other names are kept as given, to
+// be reported when they are loaded. `listed`, if given,
 // says for each name returned whether it came from a directory.
 std::vector<std::string> expand_image_arguments(const std::vector<std::string>& names,
                                                 std::vector<bool>* listed = nullptr);

@@ -10,6 +10,7 @@
 #include <exception>
 #include <filesystem>
 #include <stdexcept>
+#include <type_traits>
 
 namespace glsurf::app {
 
@@ -39,9 +40,9 @@ const char* kUsage =
     "  detect IMAGE|DIR...    SURF keypoints of each image (a directory: its images in name order)\n"
     "        [-o OUT] [--backend gl|cpu] [--threshold T] [--max-features N]\n"
     "        [--octaves N] [--layers N] [--sample-step N] [--upright] [--extended] [--format txt|bin]\n"
-    "                         images: png, jpg, bmp, tga, binary pgm/ppm, also piped (/dev/stdin);\n"
-    "                         --max-features: the N strongest (0, the default: all, at most\n"
-    "                         65,536 on the GPU);\n"
+    "                         images: png, jpg, bmp, tga, binary pgm/ppm, also piped (- or /dev/stdin);\n"
+    "                         --max-features: the N strongest (0, the default: all; on the GPU\n"
+    "                         the strongest 65,536 with a warning when there are more);\n"
     "                         one image: OUT is a file (default: standard output);\n"
     "                         several: OUT is a directory, one NAME.txt|.bin per image;\n"
     "                         --sample-step: the first octave's sampling step, doubling per octave\n"
@@ -120,20 +121,25 @@ T parse_option(const std::string& name, const std::string& text, T min_value, T 
                Parse parse) {
   size_t used = 0;
   T value{};
+  bool unrepresentable = false;
   try {
     // Decimal only: std::stof would also read hexadecimal ("0x10" as 16).
     if (text.find_first_of("xX") == std::string::npos) value = static_cast<T>(parse(text, &used));
+  } catch (const std::out_of_range&) {
+    used = 0;
+    unrepresentable = true;  // e.g. 1e-45, below the smallest normal float
   } catch (const std::exception&) {
     used = 0;
   }
   if (used != text.size() || !(value >= min_value && value <= max_value)) {
     auto show = [](T v) {
+      if constexpr (std::is_integral_v<T>) return std::to_string(v);  // in full, not 1.04858e+06
       char buffer[32];
       std::snprintf(buffer, sizeof buffer, "%g", static_cast<double>(v));
       return std::string(buffer);
     };
     throw UsageError("option " + name + " needs " + kind + " from " + show(min_value) + " to " + show(max_value) +
-                     ", got '" + text + "'");
+                     ", got '" + text + "'" + (unrepresentable ? " (too small or too large to represent)" : ""));
   }
   return value;
 }
@@ -221,7 +227,7 @@ std::vector<std::string> expand_image_arguments(const std::vector<std::string>& 
   for (const std::string& name : names) {
     std::error_code ec;
     if (!std::filesystem::is_directory(name, ec)) {
-      files.push_back(name);
+      files.push_back(name == "-" ? "/dev/stdin" : name);  // "-": an image piped in
       if (listed) listed->push_back(false);
       continue;
     }
