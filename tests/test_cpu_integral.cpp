@@ -331,7 +331,7 @@ TEST_CASE("load_gray refuses truncated uncompressed BMP and TGA files") {
 // stb_image checks no PNG checksum: a flipped bit in the compressed pixels
 // would decode to a wrong picture, or fail somewhere in zlib with no word of
 // why. GIF, which stb_image reads but glsurf does not document, is refused.
-TEST_CASE("load_gray refuses a PNG whose chunk CRC does not match, and a GIF named .png") {
+TEST_CASE("load_gray refuses a PNG whose critical chunk's CRC does not match, and a GIF named .png") {
   std::ifstream in(GLSURF_TEST_ASSET_DIR "/box.png", std::ios::binary);
   const std::string png((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const size_t idat = png.find("IDAT");
@@ -346,6 +346,10 @@ TEST_CASE("load_gray refuses a PNG whose chunk CRC does not match, and a GIF nam
   CHECK(load_with(idat + 100, 0).pixels == load_gray(GLSURF_TEST_ASSET_DIR "/box.png").pixels);
   CHECK_THROWS_WITH_AS(load_with(idat + 100, 0x10), doctest::Contains("corrupt PNG (checksum of chunk IDAT"), Error);
   CHECK_THROWS_WITH_AS(load_with(20, 0x01), doctest::Contains("corrupt PNG (checksum of chunk IHDR"), Error);
+  // An ancillary chunk whose CRC fails is ignored, as libpng ignores it.
+  const std::string text_chunk = std::string("\0\0\0\4tEXta\0bc", 12) + std::string(4, '\0');
+  { std::ofstream(path, std::ios::binary) << png.substr(0, 33) + text_chunk + png.substr(33); }
+  CHECK(load_gray(path).pixels == load_gray(GLSURF_TEST_ASSET_DIR "/box.png").pixels);
   { std::ofstream(path, std::ios::binary) << png.substr(0, png.size() - 6); }
   CHECK_THROWS_WITH_AS(load_gray(path), doctest::Contains("truncated PNG"), Error);
   // A 1 x 1 GIF.

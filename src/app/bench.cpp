@@ -152,7 +152,7 @@ int bench_integral(Args& args) {
   gl::Context ctx = gl::Context::headless();
   const gl::ContextInfo& info = ctx.info();
   for (const auto& [w, h] : sizes) {  // before any allocation
-    if (w + 2 > info.max_texture_size || h + 2 > info.max_texture_size) {  // surf/integral.cpp's limit
+    if (w > info.max_texture_size - 2 || h > info.max_texture_size - 2) {  // surf/integral.cpp's limit
       throw UsageError("--sizes " + std::to_string(w) + "x" + std::to_string(h) +
                        ": the integral image needs (W+2)x(H+2) texels with a border, at most " +
                        std::to_string(info.max_texture_size) + " per side here");

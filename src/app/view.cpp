@@ -296,15 +296,16 @@ int view(Args args) {
     }
     const GrayImage& image = images[current];
     renderer.resize(width, height);
-    if (!texture || texture.width() != image.width || texture.height() != image.height) {
-      texture = gl::Texture(image.width, image.height, gl::Format::R8, "view_image");
-    }
-    texture.upload(image.pixels.data());
-    const Clock::time_point t0 = Clock::now();
+    Clock::time_point t0;
     std::vector<ViewRenderer::Line> lines;
     int match_count = 0, inlier_count = 0;
     Detector::OnGpu found;
     try {
+      if (!texture || texture.width() != image.width || texture.height() != image.height) {
+        texture = gl::Texture(image.width, image.height, gl::Format::R8, "view_image");
+      }
+      texture.upload(image.pixels.data());
+      t0 = Clock::now();
       if (keys.match) {
         if (!have_reference || keys.reference) {  // the first frame, or the current one on 'r'
           reference = detector->detect_and_compute(image, &reference_descriptors);
@@ -470,7 +471,7 @@ int view(Args args) {
     std::fprintf(stderr, "glsurf: error: %s; ended after %ld frames\n", stream->error().c_str(), stream->frames_read());
     return 1;
   }
-  if (stream && stream->frames_read() == 0) {
+  if (stream && stream->ended() && stream->frames_read() == 0) {
     std::fprintf(stderr, "glsurf: error: standard input: no frames (empty input)\n");
     return 1;
   }

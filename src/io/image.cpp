@@ -241,8 +241,8 @@ void check_rle_tga_length(const std::string& path, FILE* file, const unsigned ch
 // --- PNG: chunk checksums -----------------------------------------------------
 // stb_image checks neither a PNG chunk's CRC-32 nor zlib's Adler-32, so a
 // flipped bit in the compressed pixels decodes, most of the time, to a wrong
-// picture without a word. Every chunk's CRC (ISO 3309, as PNG specifies it:
-// over the type and the data) is checked here, up to IEND.
+// picture without a word. Every critical chunk's CRC (ISO 3309, as PNG
+// specifies it: over the type and the data) is checked here, up to IEND.
 
 bool is_png(const unsigned char* head, size_t size) {
   static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
@@ -284,7 +284,12 @@ void check_png_chunks(const std::string& path, FILE* file) {
     }
     if (std::fread(stored, 1, 4, file) != 4) throw Error(path + ": truncated PNG (in chunk " + type + ")");
     const std::uint32_t expected = (std::uint32_t{stored[0]} << 24) | (stored[1] << 16) | (stored[2] << 8) | stored[3];
-    if ((crc ^ 0xffffffffu) != expected) throw Error(path + ": corrupt PNG (checksum of chunk " + type + " does not match)");
+    // An ancillary chunk (lower-case first letter: text, time, gamma, ...)
+    // that fails is ignored, as libpng ignores it by default: none of them
+    // changes the grey values read here (tRNS is alpha, which is dropped).
+    const bool critical = std::isupper(static_cast<unsigned char>(type[0]));
+    if (critical && (crc ^ 0xffffffffu) != expected)
+      throw Error(path + ": corrupt PNG (checksum of chunk " + type + " does not match)");
     if (type == "IEND") break;
   }
   std::rewind(file);

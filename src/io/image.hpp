@@ -32,8 +32,8 @@ struct LoadLimits {
 // as round(v * 255 / maxval)) and converts colour to grey with the ITU-R BT.601
 // weights in OpenCV's fixed point: (4899 R + 9617 G + 1868 B) / 2^14, rounded.
 // Throws glsurf::Error "PATH: reason" for a missing, unreadable, unsupported or too
-// large file, for truncated pixel data (PNM, uncompressed BMP, TGA), a PNG chunk
-// whose CRC-32 does not match (stb_image checks none), a PNM maxval
+// large file, for truncated pixel data (PNM, uncompressed BMP, TGA), a critical
+// PNG chunk whose CRC-32 does not match (stb_image checks none), a PNM maxval
 // outside 1..65535 or a PNM sample above its maxval. Plain-text PNM (P2, P3),
 // bitmaps (P1, P4) and PAM (P7) are refused.
 GrayImage load_gray(const std::string& path, const LoadLimits& limits = {});

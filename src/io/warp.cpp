@@ -35,33 +35,42 @@ std::vector<double> warp_image(const GrayImage& image, const Homography& to_outp
   GLSURF_EXPECTS(width > 0 && height > 0 && image.width > 0 && image.height > 0, "warp_image needs non-empty sizes");
   GLSURF_EXPECTS(!is_singular(to_output), "warp_image needs an invertible homography");
   const Homography g = inverse(to_output);
+  // The kernel is never wider than the image: past that, every tap reads the
+  // image's edge.
+  const double widest = std::max(image.width, image.height);
   std::vector<double> out(static_cast<size_t>(width) * height, 0.0);
   std::vector<double> wx, wy;
   for (int y = 0; y < height; ++y) {
     for (int x = 0; x < width; ++x) {
       const double u = g[0] * x + g[1] * y + g[2], v = g[3] * x + g[4] * y + g[5], w = g[6] * x + g[7] * y + g[8];
-      if (!(w > 0)) continue;  // behind the horizon
       const double sx = u / w, sy = v / w;
-      // Compared as doubles: near the horizon sx is huge or not finite.
+      // Compared as doubles: on the line H sends to infinity sx is not finite.
       if (!(sx >= -kInside && sy >= -kInside && sx <= image.width - 1 + kInside && sy <= image.height - 1 + kInside))
         continue;
-      const double f = std::max(1.0, stretch(g, u, v, w));
+      const double f = std::clamp(stretch(g, u, v, w), 1.0, widest);
       const int reach = static_cast<int>(std::ceil(kLobes * f));
+      // Taps x0 .. x0 + 2 reach - 1; those past the border read the edge, so
+      // their weights are added to the edge pixel's, and the sum runs over
+      // the taps inside the image only.
       const int x0 = static_cast<int>(std::floor(sx)) - reach + 1, y0 = static_cast<int>(std::floor(sy)) - reach + 1;
-      wx.resize(static_cast<size_t>(2 * reach));
-      wy.resize(static_cast<size_t>(2 * reach));
+      const int x_first = std::max(x0, 0), x_last = std::min(x0 + 2 * reach - 1, image.width - 1);
+      const int y_first = std::max(y0, 0), y_last = std::min(y0 + 2 * reach - 1, image.height - 1);
+      wx.assign(static_cast<size_t>(x_last - x_first + 1), 0.0);
+      wy.assign(static_cast<size_t>(y_last - y_first + 1), 0.0);
       double sum_x = 0, sum_y = 0;
       for (int k = 0; k < 2 * reach; ++k) {
-        sum_x += wx[static_cast<size_t>(k)] = lanczos((sx - (x0 + k)) / f);
-        sum_y += wy[static_cast<size_t>(k)] = lanczos((sy - (y0 + k)) / f);
+        const double a = lanczos((sx - (x0 + k)) / f), b = lanczos((sy - (y0 + k)) / f);
+        wx[static_cast<size_t>(std::clamp(x0 + k, 0, image.width - 1) - x_first)] += a;
+        wy[static_cast<size_t>(std::clamp(y0 + k, 0, image.height - 1) - y_first)] += b;
+        sum_x += a;
+        sum_y += b;
       }
       double value = 0;
-      for (int j = 0; j < 2 * reach; ++j) {
-        const int row = std::clamp(y0 + j, 0, image.height - 1);
+      for (int row = y_first; row <= y_last; ++row) {
         double line = 0;
-        for (int k = 0; k < 2 * reach; ++k)
-          line += wx[static_cast<size_t>(k)] * image.at(std::clamp(x0 + k, 0, image.width - 1), row);
-        value += wy[static_cast<size_t>(j)] * line;
+        for (int column = x_first; column <= x_last; ++column)
+          line += wx[static_cast<size_t>(column - x_first)] * image.at(column, row);
+        value += wy[static_cast<size_t>(row - y_first)] * line;
       }
       out[static_cast<size_t>(y) * width + x] = value / (sum_x * sum_y);
     }

@@ -11,16 +11,19 @@
 // unevenly, more along some directions than others.
 //
 // Where H shrinks the image, the kernel is widened by the local shrink
-// factor f (the largest singular value of H^-1's Jacobian at the pixel; the
-// taps span 6f input pixels each way), so that it also removes the
-// frequencies the output cannot hold. It widens alike in both directions, so
-// a strong perspective blurs along its short axis more than it must. Where H
-// enlarges or only turns, f = 1.
+// factor f (the largest singular value of H^-1's Jacobian at the pixel, at
+// most the image's longer side; the taps reach 3f input pixels either way),
+// so that it also removes the frequencies the output cannot hold. It widens
+// alike in both directions, so a strong perspective blurs along its short
+// axis more than it must. Where H enlarges or only turns, f = 1.
 //
-// Taps past the border are clamped onto it. An output whose source point is
-// outside the input (farther than 1e-6 px: exact quarter turns stay inside),
-// or behind a perspective's horizon, is 0. The values are neither rounded nor
-// clamped: a windowed sinc overshoots by a few grey levels next to edges.
+// Taps past the border are clamped onto it. Every output pixel takes the
+// value at its preimage H^-1 (x, y), whatever the sign of the projective
+// coordinate (H is defined up to a factor, a negative one too, and eval
+// maps points the same way); one whose preimage is outside the input
+// (farther than 1e-6 px: exact quarter turns stay inside) is 0. The values
+// are neither rounded nor clamped: a windowed sinc overshoots by a few grey
+// levels next to edges.
 #pragma once
 
 #include "io/image.hpp"
