@@ -234,7 +234,13 @@ int view(Args args) {
   gl::Context context = headless ? gl::Context::headless() : gl::Context::window(width, height, "glsurf view", true);
   gl::PassRunner runner;
   ViewRenderer renderer(gl::ShaderSource::from_environment());
-  auto detector = std::make_unique<Detector>(context, config);
+  // A new detector for the current settings, its passes timed for the HUD.
+  auto new_detector = [&] {
+    auto made = std::make_unique<Detector>(context, config);
+    made->runner().set_profiling(hud_on);
+    return made;
+  };
+  std::unique_ptr<Detector> detector = new_detector();
   Keys keys;
   keys.match = start_matching;
   std::string stage_times;  // GPU milliseconds per stage, from the runner's timer queries
@@ -244,10 +250,7 @@ int view(Args args) {
   Features reference;
   DescriptorTextures reference_descriptors, current_descriptors;  // reused frame after frame
   bool have_reference = false;
-  if (hud_on) {
-    detector->runner().set_profiling(true);
-    matcher.runner().set_profiling(true);
-  }
+  matcher.runner().set_profiling(hud_on);
   if (!headless) {
     glfwSetWindowUserPointer(context.glfw_window(), &keys);
     glfwSetKeyCallback(context.glfw_window(), on_key);
@@ -270,8 +273,7 @@ int view(Args args) {
         if (keys.slower) config.hessian_threshold /= 1.25f;
         if (keys.upright) config.upright = !config.upright;
         keys.faster = keys.slower = keys.upright = false;
-        detector = std::make_unique<Detector>(context, config);
-        detector->runner().set_profiling(hud_on);
+        detector = new_detector();
         have_reference = false;  // keypoints of another configuration
       }
       if (keys.next) current = (current + 1) % images.size(), keys.next = false;
@@ -360,8 +362,7 @@ int view(Args args) {
       if (images.empty()) throw nothing_to_show();
       current %= images.size();
       // A failed configure may leave stages sized for the image it refused.
-      detector = std::make_unique<Detector>(context, config);
-      detector->runner().set_profiling(hud_on);
+      detector = new_detector();
       have_reference = false;
       continue;
     }

@@ -1,6 +1,7 @@
 #include "eval/metrics.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace glsurf {
@@ -11,11 +12,8 @@ constexpr double kPi = 3.14159265358979323846;
 
 // sqrt(|det J|) of the homography at (x, y): how much it scales lengths there.
 double local_scale(const Homography& h, double x, double y) {
-  const double w = h[6] * x + h[7] * y + h[8];
-  const double u = h[0] * x + h[1] * y + h[2], v = h[3] * x + h[4] * y + h[5];
-  const double j11 = (h[0] * w - u * h[6]) / (w * w), j12 = (h[1] * w - u * h[7]) / (w * w);
-  const double j21 = (h[3] * w - v * h[6]) / (w * w), j22 = (h[4] * w - v * h[7]) / (w * w);
-  return std::sqrt(std::abs(j11 * j22 - j12 * j21));
+  const std::array<double, 4> j = jacobian(h, x, y);
+  return std::sqrt(std::abs(j[0] * j[3] - j[1] * j[2]));
 }
 
 bool inside(double x, double y, int w, int h) { return x >= 0 && y >= 0 && x <= w - 1 && y <= h - 1; }

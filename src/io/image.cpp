@@ -3,10 +3,10 @@
 #include "gl/error.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <climits>
 #include <array>
+#include <cctype>
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>

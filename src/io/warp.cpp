@@ -20,11 +20,10 @@ double lanczos(double t) {
   return kLobes * std::sin(a) * std::sin(a / kLobes) / (a * a);
 }
 
-// The largest singular value of the Jacobian of the map p -> (u, v) / w,
-// (u, v, w) = g (p, 1), at the point where g gives (u, v, w).
-double stretch(const Homography& g, double u, double v, double w) {
-  const double a = (g[0] - u / w * g[6]) / w, b = (g[1] - u / w * g[7]) / w;
-  const double c = (g[3] - v / w * g[6]) / w, d = (g[4] - v / w * g[7]) / w;
+// The largest singular value of g's Jacobian at (x, y): how much g
+// stretches lengths there in the direction it stretches most.
+double stretch(const Homography& g, double x, double y) {
+  const auto [a, b, c, d] = jacobian(g, x, y);
   const double sum = a * a + b * b + c * c + d * d, det = a * d - b * c;
   return std::sqrt(0.5 * (sum + std::sqrt(std::max(0.0, sum * sum - 4 * det * det))));
 }
@@ -47,7 +46,7 @@ std::vector<double> warp_image(const GrayImage& image, const Homography& to_outp
       // Compared as doubles: on the line H sends to infinity sx is not finite.
       if (!(sx >= -kInside && sy >= -kInside && sx <= image.width - 1 + kInside && sy <= image.height - 1 + kInside))
         continue;
-      const double f = std::clamp(stretch(g, u, v, w), 1.0, widest);
+      const double f = std::clamp(stretch(g, x, y), 1.0, widest);
       const int reach = static_cast<int>(std::ceil(kLobes * f));
       // Taps x0 .. x0 + 2 reach - 1; those past the border read the edge, so
       // their weights are added to the edge pixel's, and the sum runs over

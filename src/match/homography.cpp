@@ -119,6 +119,12 @@ void apply(const Homography& h, double x, double y, double& ox, double& oy) {
   oy = (h[3] * x + h[4] * y + h[5]) / w;
 }
 
+std::array<double, 4> jacobian(const Homography& h, double x, double y) {
+  const double w = h[6] * x + h[7] * y + h[8];
+  const double ox = (h[0] * x + h[1] * y + h[2]) / w, oy = (h[3] * x + h[4] * y + h[5]) / w;
+  return {(h[0] - ox * h[6]) / w, (h[1] - ox * h[7]) / w, (h[3] - oy * h[6]) / w, (h[4] - oy * h[7]) / w};
+}
+
 double reprojection_error(const Homography& h, const PointPair& p) {
   double x = 0, y = 0;
   apply(h, p.ax, p.ay, x, y);

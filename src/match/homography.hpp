@@ -43,6 +43,9 @@ bool fit_homography(const std::vector<PointPair>& pairs, Homography& h);
 HomographyResult ransac_homography(const std::vector<PointPair>& pairs, const RansacConfig& config = {});
 
 void apply(const Homography& h, double x, double y, double& ox, double& oy);
+// The derivative of apply's (ox, oy) by (x, y) at (x, y), row-major:
+// {dox/dx, dox/dy, doy/dx, doy/dy}.
+std::array<double, 4> jacobian(const Homography& h, double x, double y);
 // The product a b: the map that applies b, then a.
 Homography multiply(const Homography& a, const Homography& b);
 // By the adjugate; the caller makes sure h is not singular (is_singular).
