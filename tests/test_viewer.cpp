@@ -12,6 +12,24 @@
 
 using namespace glsurf;
 
+TEST_SUITE("cpu") {
+
+TEST_CASE("viewer: the window keeps the image's aspect within 1280 x 1024 and is at least 320 x 200") {
+  const auto size = [](int w, int h) {
+    const app::ViewSize s = app::initial_view_size(w, h);
+    return std::to_string(s.width) + "x" + std::to_string(s.height);
+  };
+  CHECK(size(800, 640) == "800x640");     // fits: the image's own size
+  CHECK(size(324, 223) == "324x223");
+  CHECK(size(1920, 1080) == "1280x720");  // scaled to the width
+  CHECK(size(600, 3000) == "320x1024");   // scaled to the height (205 wide, widened)
+  CHECK(size(16384, 23) == "1280x200");   // would be 1280 x 2: letterboxed
+  CHECK(size(23, 16384) == "320x1024");
+  CHECK(size(1, 1) == "320x200");
+}
+
+}  // TEST_SUITE
+
 TEST_SUITE("gl") {
 
 TEST_CASE("viewer: keypoint circles at the detected keypoints and none far from them") {

@@ -223,8 +223,9 @@ int view(Args args) {
   }
   if (headless && frames == 0 && !stream) throw UsageError("--headless needs --frames N (or a --raw stream)");
   if (width == 0 || height == 0) {
-    width = std::min(images.front().width, 1280);
-    height = static_cast<int>(static_cast<long long>(width) * images.front().height / images.front().width);
+    const ViewSize size = initial_view_size(images.front().width, images.front().height);
+    width = size.width;
+    height = size.height;
   }
   // At least a pixel each way, and one per half in match mode (a 2000 x 1
   // image would otherwise ask for a view 0 pixels high).

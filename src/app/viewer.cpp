@@ -5,6 +5,7 @@
 #include "io/draw.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <ostream>
@@ -28,6 +29,13 @@ ViewRenderer::ViewRenderer(const gl::ShaderSource& shaders)
       text_(shaders, "view/text.vert", "view/colour.frag"),
       hud_({2, 4}),
       lines_({2, 4}) {}
+
+ViewSize initial_view_size(int image_width, int image_height) {
+  const double w = std::max(image_width, 1), h = std::max(image_height, 1);
+  const double scale = std::min({1.0, kMaxView.width / w, kMaxView.height / h});
+  return {std::max(kMinView.width, static_cast<int>(std::lround(scale * w))),
+          std::max(kMinView.height, static_cast<int>(std::lround(scale * h)))};
+}
 
 void ViewRenderer::resize(int width, int height) {
   if (frame_ && frame_.width() == width && frame_.height() == height) return;

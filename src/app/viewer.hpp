@@ -17,6 +17,16 @@
 
 namespace glsurf::app {
 
+// The view's size for an image of w x h pixels when none is asked for: the
+// image's aspect, scaled down to fit kMaxView, but at least kMinView each way
+// (an image of extreme aspect, 16384 x 23 say, is letterboxed in a usable
+// window instead of getting one 1280 x 1).
+struct ViewSize {
+  int width = 0, height = 0;
+};
+constexpr ViewSize kMaxView{1280, 1024}, kMinView{320, 200};
+ViewSize initial_view_size(int image_width, int image_height);
+
 class ViewRenderer {
  public:
   explicit ViewRenderer(const gl::ShaderSource& shaders);
