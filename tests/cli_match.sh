@@ -27,6 +27,12 @@ done
 "$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --homography "$work/H.txt" >/dev/null 2>&1
 "$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --truth "$work/H.txt" --backend cpu 2>&1 |
   grep -q "correct matches" || fail "--truth with an Oxford text file"
+# A truth whose horizon crosses A (w = 1 - x / 200 changes sign inside box.png,
+# 324 px wide) has no corner error to give: n/a, said why, not "inf".
+printf '1 0 0\n0 1 0\n-0.005 0 1\n' > "$work/Hhorizon.txt"
+out=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --truth "$work/Hhorizon.txt" --backend cpu 2>&1) ||
+  fail "--truth with a horizon: $out"
+echo "$out" | grep -q "corner error n/a (the truth sends part of A to infinity)$" || fail "horizon truth: $out"
 # No homography: exit 1 and no files at all.
 printf 'P5\n64 64\n255\n' > "$work/flat.pgm"
 head -c 4096 /dev/zero | tr '\0' '\200' >> "$work/flat.pgm"

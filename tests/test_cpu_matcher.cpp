@@ -35,17 +35,6 @@ Features features(const std::vector<std::array<float, 2>>& d, const std::vector<
   return f;
 }
 
-double corner_error(const Homography& a, const Homography& b, int w, int h) {
-  double worst = 0;
-  for (const auto& c : {std::array<double, 2>{0, 0}, {w - 1.0, 0}, {0, h - 1.0}, {w - 1.0, h - 1.0}}) {
-    double ax, ay, bx, by;
-    apply(a, c[0], c[1], ax, ay);
-    apply(b, c[0], c[1], bx, by);
-    worst = std::max(worst, std::hypot(ax - bx, ay - by));
-  }
-  return worst;
-}
-
 }  // namespace
 
 TEST_SUITE("cpu") {

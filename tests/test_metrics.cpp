@@ -23,6 +23,29 @@ const Homography kIdentity = {1, 0, 0, 0, 1, 0, 0, 0, 1};
 
 TEST_SUITE("cpu") {
 
+TEST_CASE("corner error: worked by hand, and undefined where the truth sends A to infinity") {
+  // A 101 x 51 image; the estimate moves everything by (3, 4): 5 px at every corner.
+  const Homography moved = {1, 0, 3, 0, 1, 4, 0, 0, 1};
+  CHECK(corner_error(moved, kIdentity, 101, 51) == doctest::Approx(5.0));
+  // Scaling about the origin by 1.1 against the identity: the far corner (100, 50) moves most.
+  const Homography scaled = {1.1, 0, 0, 0, 1.1, 0, 0, 0, 1};
+  CHECK(corner_error(scaled, kIdentity, 101, 51) == doctest::Approx(0.1 * std::hypot(100.0, 50.0)));
+  // -H is the same map as H, also as the truth.
+  const Homography minus = {-1, 0, 0, 0, -1, 0, 0, 0, -1};
+  CHECK(corner_error(moved, minus, 101, 51) == doctest::Approx(5.0));
+  // w = 1 - x / 50 is 0 at x = 50 and negative beyond: a truth whose horizon
+  // crosses A gives no corner error (NaN), not a number.
+  const Homography horizon = {1, 0, 0, 0, 1, 0, -0.02, 0, 1};
+  CHECK(std::isnan(corner_error(kIdentity, horizon, 101, 51)));
+  // As an estimate it is merely wrong: (100, 50) goes to (-100, -50).
+  CHECK(corner_error(horizon, kIdentity, 101, 51) == doctest::Approx(std::hypot(200.0, 100.0)));
+  // A corner exactly on the horizon (w = 0): no corner error as the truth,
+  // an infinite one as the estimate.
+  const Homography edge = {1, 0, 0, 0, 1, 0, -0.01, 0, 1};  // w = 0 at x = 100
+  CHECK(std::isnan(corner_error(kIdentity, edge, 101, 51)));
+  CHECK(std::isinf(corner_error(edge, kIdentity, 101, 51)));
+}
+
 TEST_CASE("circle overlap error, worked by hand") {
   CHECK(circle_overlap_error(0, 10, 10) == doctest::Approx(0.0));
   CHECK(circle_overlap_error(25, 10, 10) == doctest::Approx(1.0));

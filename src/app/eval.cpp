@@ -301,12 +301,13 @@ int eval(Args args) {
     const std::vector<Match> matches = matcher ? matcher->match(fa, fb) : cpu::match(fa, fb, MatchConfig{});
     const PairScore s = score_pair(fa, fb, matches, truth, a.width, a.height, b.width, b.height);
     char corner[32];
-    if (s.corner_error >= 0) std::snprintf(corner, sizeof corner, "%9.2f", s.corner_error);
+    if (std::isnan(s.corner_error)) std::snprintf(corner, sizeof corner, "%9s", "n/a");  // see PairScore
+    else if (s.corner_error >= 0) std::snprintf(corner, sizeof corner, "%9.2f", s.corner_error);
     else std::snprintf(corner, sizeof corner, "%9s", "none");
     std::printf("1->%-2d %7d %7d %7d %7d %7.1f%% %7d %8d %8d %7.1f%% %7.1f%% %s\n", k, s.keypoints_a, s.keypoints_b,
                 s.visible_a, s.visible_b, 100 * s.repeatability, s.matches, s.correct_3px, s.correct_5px,
                 100 * s.matching_score, 100 * s.precision, corner);
-    char corner_json[32] = "null";  // none, or not finite (a wild estimate)
+    char corner_json[32] = "null";  // none, n/a, or infinite (a wild estimate)
     if (s.corner_error >= 0 && std::isfinite(s.corner_error)) {
       std::snprintf(corner_json, sizeof corner_json, "%.6g", s.corner_error);
     }

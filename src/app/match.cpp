@@ -117,19 +117,13 @@ int match(Args args) {
   if (truth) {
     int correct = 0;
     for (const PointPair& p : pairs) correct += reprojection_error(*truth, p) < 3.0;
-    double corner = -1;
+    std::string corner = "n/a";  // no homography found
     if (h.found) {
-      corner = 0;
-      for (const auto& c : {std::array<double, 2>{0, 0}, {a.width - 1.0, 0}, {0, a.height - 1.0},
-                            {a.width - 1.0, a.height - 1.0}}) {
-        double ex, ey, tx, ty;
-        apply(h.h, c[0], c[1], ex, ey);
-        apply(*truth, c[0], c[1], tx, ty);
-        corner = std::max(corner, std::hypot(ex - tx, ey - ty));
-      }
+      const double e = corner_error(h.h, *truth, a.width, a.height);
+      corner = std::isnan(e) ? "n/a (the truth sends part of A to infinity)" : std::to_string(e) + " px";
     }
-    std::printf("against %s: %d correct matches (< 3 px), homography corner error %s px\n", truth_path.c_str(),
-                correct, h.found ? std::to_string(corner).c_str() : "n/a");
+    std::printf("against %s: %d correct matches (< 3 px), homography corner error %s\n", truth_path.c_str(),
+                correct, corner.c_str());
   }
   return 0;
 }

@@ -108,16 +108,7 @@ PairScore score_pair(const Features& a, const Features& b, const std::vector<Mat
   const HomographyResult h = ransac_homography(pairs);
   s.homography_found = h.found;
   s.inliers = h.inlier_count;
-  if (h.found) {
-    s.corner_error = 0;
-    const double corners[4][2] = {{0, 0}, {width_a - 1.0, 0}, {0, height_a - 1.0}, {width_a - 1.0, height_a - 1.0}};
-    for (const auto& c : corners) {
-      double ex, ey, tx, ty;
-      apply(h.h, c[0], c[1], ex, ey);
-      apply(truth, c[0], c[1], tx, ty);
-      s.corner_error = std::max(s.corner_error, std::hypot(ex - tx, ey - ty));
-    }
-  }
+  if (h.found) s.corner_error = corner_error(h.h, truth, width_a, height_a);
   return s;
 }
 

@@ -41,7 +41,9 @@ struct PairScore {
   double matching_score = 0, precision = 0;
   bool homography_found = false;
   int inliers = 0;
-  double corner_error = -1;  // -1 when no homography was found
+  // -1 when no homography was found; otherwise as glsurf::corner_error (NaN
+  // when the truth sends part of A to infinity, infinite when the estimate does).
+  double corner_error = -1;
 };
 
 // 1 - intersection / union of two circles (centres d apart, radii r1, r2).

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -130,6 +131,26 @@ double reprojection_error(const Homography& h, const PointPair& p) {
   apply(h, p.ax, p.ay, x, y);
   const double e = std::hypot(x - p.bx, y - p.by);
   return std::isfinite(e) ? e : 1e300;
+}
+
+double corner_error(const Homography& estimate, const Homography& truth, int width, int height) {
+  const double corners[4][2] = {{0, 0}, {width - 1.0, 0}, {0, height - 1.0}, {width - 1.0, height - 1.0}};
+  int positive = 0, negative = 0;
+  for (const auto& c : corners) {
+    const double w = truth[6] * c[0] + truth[7] * c[1] + truth[8];
+    positive += w > 0;
+    negative += w < 0;
+  }
+  if (positive != 4 && negative != 4) return std::numeric_limits<double>::quiet_NaN();
+  double largest = 0;
+  for (const auto& c : corners) {
+    double ex, ey, tx, ty;
+    apply(estimate, c[0], c[1], ex, ey);
+    apply(truth, c[0], c[1], tx, ty);
+    const double d = std::hypot(ex - tx, ey - ty);
+    largest = std::isnan(d) ? std::numeric_limits<double>::infinity() : std::max(largest, d);
+  }
+  return largest;
 }
 
 bool fit_homography(const std::vector<PointPair>& pairs, Homography& h) {

@@ -63,5 +63,11 @@ Homography read_homography_file(const std::string& path);
 void write_homography_file(const std::string& path, const Homography& h);
 void write_homography(std::ostream& out, const Homography& h);
 double reprojection_error(const Homography& h, const PointPair& p);
+// The largest distance between the corners of a width x height image A (the
+// centres of its corner pixels) mapped by `estimate` and by `truth`. NaN when
+// `truth` sends part of A to infinity (its projective coordinate is not of
+// one sign at A's corners): then A's corners have no true place in B, and
+// there is no corner error to give. An estimate that does so gives infinity.
+double corner_error(const Homography& estimate, const Homography& truth, int width, int height);
 
 }  // namespace glsurf
