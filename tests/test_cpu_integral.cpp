@@ -9,6 +9,7 @@
 #include "support.hpp"
 
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -168,9 +169,20 @@ TEST_CASE("load_gray reads from a pipe (which cannot seek) what it reads from th
   ScratchImageDir dir;
   const std::string fifo = dir.path("pipe");
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  // A loader that stops reading early closes the pipe on the writer: a
+  // failed write then, not a SIGPIPE that ends the test run.
+  struct IgnoreSigpipe {
+    void (*previous)(int) = std::signal(SIGPIPE, SIG_IGN);
+    ~IgnoreSigpipe() { std::signal(SIGPIPE, previous); }
+  } ignore_sigpipe;
+  bool all_written = false;  // whether the loader took every byte the writer had
   // The writer blocks on open() until the loader opens the other end.
   const auto through_pipe = [&](const std::string& bytes) {
-    std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << bytes; });
+    std::thread writer([&] {
+      std::ofstream out(fifo, std::ios::binary);
+      out << bytes << std::flush;
+      all_written = out.good();
+    });
     GrayImage image;
     try {
       image = load_gray(fifo);
@@ -182,12 +194,45 @@ TEST_CASE("load_gray reads from a pipe (which cannot seek) what it reads from th
     return image;
   };
   const std::string png = read_bytes(GLSURF_TEST_ASSET_DIR "/box.png");
-  CHECK(through_pipe(png).pixels == load_gray(GLSURF_TEST_ASSET_DIR "/box.png").pixels);
+  const GrayImage box = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+  CHECK(through_pipe(png).pixels == box.pixels);
   const GrayImage pgm = through_pipe(pnm("P5 2 1 1000\n", {0, 1000}, 2));
   CHECK(pgm.pixels == std::vector<std::uint8_t>{0, 255});
   // Cut short, or empty: refused, as a file would be.
   CHECK_THROWS_WITH_AS(through_pipe(pnm("P5 2 2 255\n", {1, 2, 3}, 1)), doctest::Contains("truncated"), Error);
   CHECK_THROWS_WITH_AS(through_pipe(""), (fifo + ": empty input").c_str(), Error);
+
+  // The header decides how much is read. 8 MB of zeros are no image: refused
+  // from their first 64 KiB, the rest left unread (the writer's last writes fail).
+  CHECK_THROWS_WITH_AS(through_pipe(std::string(8 << 20, '\0')), doctest::Contains(": not a supported image ("), Error);
+  CHECK_FALSE(all_written);
+  // A header over the size limit is refused before its pixels are read.
+  CHECK_THROWS_WITH_AS(through_pipe("P5 20000 20000 255\n" + std::string(8 << 20, '\x80')),
+                       doctest::Contains("image of 20000x20000 exceeds the limit"), Error);
+  CHECK_FALSE(all_written);
+  // A PNG followed by more bytes than an image of its size can take (8 a
+  // pixel + 1 MiB: 1,626,560 for box.png's 324 x 223): refused, unread beyond.
+  CHECK_THROWS_WITH_AS(through_pipe(png + std::string(3 << 20, '\0')),
+                       doctest::Contains("more data than an image of 324x223 can take"), Error);
+  CHECK_FALSE(all_written);
+  // Two PGMs one after the other: the first is the image.
+  const std::string first = pnm("P5 2 1 255\n", {7, 9}, 1), second = pnm("P5 1 1 255\n", {200}, 1);
+  CHECK(through_pipe(first + second).pixels == std::vector<std::uint8_t>{7, 9});
+  // A JPEG whose frame header (the size) comes after 120 KB of metadata (two
+  // APP15 segments) is read whole and decodes as the same file does.
+  std::string jpeg;
+  REQUIRE(stbi_write_jpg_to_func([](void* to, void* data, int size) {
+    static_cast<std::string*>(to)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+  }, &jpeg, box.width, box.height, 1, box.pixels.data(), 90));
+  REQUIRE(jpeg.size() > 2);
+  std::string padded = jpeg.substr(0, 2);  // SOI
+  for (int i = 0; i < 2; ++i) padded += std::string("\xff\xef\xea\x60", 4) + std::string(60000 - 2, 'x');
+  padded += jpeg.substr(2);
+  const std::string jpeg_file = dir.write("padded.jpg", padded);
+  const GrayImage from_file = load_gray(jpeg_file);
+  CHECK(from_file.width == box.width);
+  CHECK(through_pipe(padded).pixels == from_file.pixels);
+  CHECK(all_written);
 }
 
 TEST_CASE("load_gray rescales PNM samples of any maxval to 0..255") {

@@ -295,6 +295,64 @@ void check_png_chunks(const std::string& path, FILE* file) {
   std::rewind(file);
 }
 
+// --- piped input ---------------------------------------------------------------
+// Bytes a piped image of `pixels` pixels may take: its raw size in the widest
+// format read (16-bit RGBA, 8 bytes a pixel; compressed data of real images is
+// smaller, a JPEG of pure noise about half of that), plus 1 MiB of metadata.
+long long piped_bytes_allowed(long long pixels) { return pixels * 8 + (1 << 20); }
+
+// Reads a pipe into memory. Its first 64 KiB decide whether it can be an image
+// at all: a PNM header, or one stb_image reads, gives the size, checked
+// against the limits at once, and reading stops past what an image of that
+// size may take (more is an error, except after a PNM image, where it may be
+// the next one); an unknown signature is refused there. Only a JPEG whose
+// frame header lies beyond the first 64 KiB (behind large metadata) is read
+// up to what the largest image allowed may take.
+std::vector<unsigned char> read_piped(const std::string& path, FILE* file, const LoadLimits& limits) {
+  std::vector<unsigned char> bytes;
+  auto read_up_to = [&](long long total) {
+    unsigned char chunk[1 << 16];
+    while (static_cast<long long>(bytes.size()) < total) {
+      const size_t want = static_cast<size_t>(std::min<long long>(sizeof chunk, total - static_cast<long long>(bytes.size())));
+      const size_t got = std::fread(chunk, 1, want, file);
+      bytes.insert(bytes.end(), chunk, chunk + got);
+      if (got < want) break;
+    }
+    if (std::ferror(file)) throw Error(path + ": cannot read file");
+  };
+  read_up_to(1 << 16);
+  if (bytes.empty()) throw Error(path + ": empty input");
+  long long allowed = piped_bytes_allowed(limits.max_pixels);
+  const bool pnm = bytes.size() >= 2 && bytes[0] == 'P' && (bytes[1] == '5' || bytes[1] == '6');
+  int w = 0, h = 0, n = 0;
+  if (pnm) {
+    std::unique_ptr<FILE, int (*)(FILE*)> head(fmemopen(bytes.data(), bytes.size(), "rb"), &std::fclose);
+    if (!head || std::fseek(head.get(), 2, SEEK_SET) != 0) throw Error(path + ": cannot read file");
+    const long long pw = read_pnm_number(head.get(), path, "width");
+    const long long ph = read_pnm_number(head.get(), path, "height");
+    check_size_limits(path, pw, ph, limits);
+    // Only the first image of a PNM stream is read (load_binary_pnm): the
+    // bytes past what it may take are left in the pipe.
+    read_up_to(piped_bytes_allowed(pw * ph));
+    return bytes;
+  } else if (stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &h, &n)) {
+    check_size_limits(path, w, h, limits);
+    allowed = piped_bytes_allowed(static_cast<long long>(w) * h);
+  } else {
+    const bool jpeg = bytes.size() >= 3 && bytes[0] == 0xff && bytes[1] == 0xd8 && bytes[2] == 0xff;
+    const bool other_pnm = bytes.size() >= 2 && bytes[0] == 'P' && bytes[1] >= '1' && bytes[1] <= '7';
+    if (!jpeg && !other_pnm) throw Error(path + ": not a supported image (" + stbi_failure_reason() + ")");
+    if (other_pnm) return bytes;  // load_gray names the unsupported type
+  }
+  read_up_to(allowed + 1);
+  if (static_cast<long long>(bytes.size()) > allowed) {
+    throw Error(path + ": more data than " +
+                (w > 0 ? "an image of " + std::to_string(w) + "x" + std::to_string(h) + " can take"
+                       : std::string("the largest image allowed can take")));
+  }
+  return bytes;
+}
+
 }  // namespace
 
 GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
@@ -302,16 +360,9 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!file) throw Error(path + ": cannot open file (" + std::strerror(errno) + ")");
   // The readers below seek. A pipe (/dev/stdin) cannot: its bytes are read
-  // into memory, at most as many as the largest image allowed can need.
+  // into memory, as many as its header says an image can need.
   if (std::fseek(file.get(), 0, SEEK_SET) != 0) {
-    const size_t cap = static_cast<size_t>(limits.max_pixels) * 6 + (1 << 20);  // 16-bit RGB + a header
-    unsigned char chunk[1 << 16];
-    for (size_t got; (got = std::fread(chunk, 1, sizeof chunk, file.get())) > 0;) {
-      piped.insert(piped.end(), chunk, chunk + got);
-      if (piped.size() > cap) throw Error(path + ": more data than the largest image allowed");
-    }
-    if (std::ferror(file.get())) throw Error(path + ": cannot read file");
-    if (piped.empty()) throw Error(path + ": empty input");
+    piped = read_piped(path, file.get(), limits);
     file.reset(fmemopen(piped.data(), piped.size(), "rb"));
     if (!file) throw Error(path + ": cannot read file");
   }
