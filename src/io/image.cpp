@@ -313,7 +313,8 @@ std::vector<unsigned char> read_piped(const std::string& path, FILE* file, const
   auto read_up_to = [&](long long total) {
     unsigned char chunk[1 << 16];
     while (static_cast<long long>(bytes.size()) < total) {
-      const size_t want = static_cast<size_t>(std::min<long long>(sizeof chunk, total - static_cast<long long>(bytes.size())));
+      const size_t want = static_cast<size_t>(
+          std::min<long long>(sizeof chunk, total - static_cast<long long>(bytes.size())));
       const size_t got = std::fread(chunk, 1, want, file);
       bytes.insert(bytes.end(), chunk, chunk + got);
       if (got < want) break;
