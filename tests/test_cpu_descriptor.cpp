@@ -8,7 +8,9 @@
 #include "io/image.hpp"
 #include "support.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 using namespace glsurf;
 
@@ -92,6 +94,25 @@ TEST_CASE("descriptors have unit length and 64 or 128 values") {
       REQUIRE(std::abs(norm - 1.0) < 1e-5);
     }
   }
+}
+
+TEST_CASE("angles lie in [0, 360), also where a direction rounds to 360 in float") {
+  // Rings about the centre: their symmetric keypoints point along the image
+  // axes, where a direction a hair below 360 degrees in double became 360.0f
+  // (two keypoints here did, before the range was checked after rounding).
+  GrayImage rings(256, 256);
+  for (int y = 0; y < 256; ++y)
+    for (int x = 0; x < 256; ++x) {
+      const double v = 128 + 127 * std::cos(0.7 * std::hypot(x - 128.0, y - 128.0));
+      rings.at(x, y) = static_cast<std::uint8_t>(std::clamp(static_cast<int>(v), 0, 255));
+    }
+  DetectorConfig config;
+  config.hessian_threshold = 0;
+  const Features f = cpu::detect_and_compute(rings, config);
+  REQUIRE(f.keypoints.size() > 100);
+  int outside = 0;
+  for (const KeyPoint& k : f.keypoints) outside += !(k.angle >= 0.0f && k.angle < 360.0f);
+  CHECK(outside == 0);
 }
 
 TEST_CASE("descriptors do not change under I -> a I + b") {

@@ -184,7 +184,9 @@ Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool f
   double degrees = -direction * 180.0 / kPi;
   degrees = std::fmod(degrees, 360.0);
   if (degrees < 0) degrees += 360.0;
-  o.angle = static_cast<float>(degrees >= 360.0 ? 0.0 : degrees);
+  // Checked after rounding to float: a double just below 360 rounds up to it.
+  o.angle = static_cast<float>(degrees);
+  if (o.angle >= 360.0f) o.angle = 0.0f;
   return o;
 }
 
