@@ -6,6 +6,7 @@
 #include "gl/error.hpp"
 #include "io/features.hpp"
 #include "io/image.hpp"
+#include "io/output.hpp"
 #include "surf/detector.hpp"
 
 #include <chrono>
@@ -14,6 +15,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <new>
 
 namespace glsurf::app {
 
@@ -34,6 +36,7 @@ int detect(Args args) {
   if (files.empty()) throw Error("no images to detect in " + names.front() + (names.size() > 1 ? " ..." : ""));
   const bool batch = files.size() != 1 || fs::is_directory(names.front());
   if (batch && out.empty()) throw UsageError("several images need -o DIRECTORY for their feature files");
+  if (!batch && !out.empty()) check_writable(out);  // before the work, not after it
   if (batch) {
     std::error_code ec;
     fs::create_directories(out, ec);
@@ -75,6 +78,16 @@ int detect(Args args) {
       std::fprintf(stderr, "glsurf: error: %s%s\n", e.what(),
                    std::string(e.what()).rfind(file, 0) == 0 ? "" : (" (" + file + ")").c_str());
       ++failures;
+    } catch (const std::bad_alloc&) {
+      // One image too large for this machine's memory (on llvmpipe the GPU's
+      // textures are CPU memory too: about 270 bytes a pixel) fails alone;
+      // the detector, which it may have left half configured, is made anew.
+      std::fprintf(stderr, "glsurf: error: %s: out of memory\n", file.c_str());
+      ++failures;
+      if (detector) {
+        detector.reset();
+        detector = std::make_unique<Detector>(*context, config);
+      }
     }
   }
   if (files.size() > 1) {

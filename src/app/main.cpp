@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <new>
 #include <stdexcept>
 #include <type_traits>
 
@@ -311,6 +312,9 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const Error& e) {
     std::fprintf(stderr, "glsurf: error: %s\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "glsurf: error: out of memory\n");
     return 1;
   } catch (const std::logic_error& e) {
     std::fprintf(stderr, "glsurf: internal error: %s\n", e.what());
