@@ -227,6 +227,16 @@ TEST_CASE("a broken shader reports its file and line") {
   const gl::ShaderSource src = gl::ShaderSource::directory(dir.root.string());
   CHECK_THROWS_WITH_AS(gl::Program(src, "common/fullscreen.vert", "broken/bad.frag"),
                        doctest::Contains("broken/bad.frag:6"), Error);
+  // The first message leads the error, once; the driver's further ones follow.
+  try {
+    gl::Program(src, "common/fullscreen.vert", "broken/bad.frag");
+  } catch (const Error& e) {
+    const std::string what = e.what(), lead = "shader compile failed: ";
+    REQUIRE(what.rfind(lead, 0) == 0);
+    const std::string first = what.substr(lead.size(), what.find('\n') - lead.size());
+    CHECK(what.find(first, lead.size() + first.size()) == std::string::npos);
+    CHECK(what.back() != '\n');
+  }
 
   // The error sits in an included file, after a variant define was inserted.
   dir.write("broken/inc.glsl",

@@ -40,9 +40,14 @@ GLuint compile(const ShaderSource& source, GLenum stage, const std::string& path
   if (!ok) {
     const std::string log = annotate_log(info_log(shader, glGetShaderiv, glGetShaderInfoLog), expanded.files);
     glDeleteShader(shader);
-    const std::string first = log.substr(0, log.find('\n'));
-    throw Error("shader compile failed: " + (first.empty() ? path : first) +
-                variant_suffix(defines) + "\n" + log);
+    // The first message is the error's line; the driver's further messages,
+    // if any, follow it (without repeating it, or the log's closing newline).
+    const size_t end = log.find('\n');
+    const std::string first = log.substr(0, end);
+    std::string rest = end == std::string::npos ? "" : log.substr(end + 1);
+    while (!rest.empty() && (rest.back() == '\n' || rest.back() == ' ')) rest.pop_back();
+    throw Error("shader compile failed: " + (first.empty() ? path : first) + variant_suffix(defines) +
+                (rest.empty() ? "" : "\n" + rest));
   }
   return shader;
 }
