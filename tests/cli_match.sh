@@ -33,6 +33,12 @@ printf '1 0 0\n0 1 0\n-0.005 0 1\n' > "$work/Hhorizon.txt"
 out=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --truth "$work/Hhorizon.txt" --backend cpu 2>&1) ||
   fail "--truth with a horizon: $out"
 echo "$out" | grep -q "corner error n/a (the truth sends part of A to infinity)$" || fail "horizon truth: $out"
+# One image may be piped in, as for detect; not both.
+out=$(cat "$assets/box.png" | "$glsurf" match - "$assets/box_in_scene.png" --backend cpu 2>&1) || fail "match - B: $out"
+direct=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu 2>&1)
+[ "$(echo "$out" | sed 's/^[^:]*://; s/, [0-9]* ms.*//')" = "$(echo "$direct" | sed 's/^[^:]*://; s/, [0-9]* ms.*//')" ] ||
+  fail "match - B differs from the file: $out / $direct"
+"$glsurf" match - - < /dev/null >/dev/null 2>&1; [ $? -eq 2 ] || fail "match - - is a usage error"
 # No homography: exit 1 and no files at all.
 printf 'P5\n64 64\n255\n' > "$work/flat.pgm"
 head -c 4096 /dev/zero | tr '\0' '\200' >> "$work/flat.pgm"

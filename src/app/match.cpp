@@ -17,6 +17,8 @@
 #include <cstdio>
 #include <memory>
 #include <ostream>
+#include <string>
+#include <utility>
 
 namespace glsurf::app {
 
@@ -39,11 +41,19 @@ int match(Args args) {
     if (truth_path.empty()) truth_path = GLSURF_ASSET_DIR "/H1to3p.xml";
   }
   if (images.size() != 2) throw UsageError("match needs two images (or none, for the bundled pair)");
+  if (images[0] == "-" && images[1] == "-") throw UsageError("only one of the two images can be piped in (-)");
+  for (std::string& image : images) {
+    if (image == "-") image = "/dev/stdin";  // an image piped in, as for detect
+  }
   for (const std::string& path : {matches_path, homography_path, draw_path}) {
     if (!path.empty()) check_writable(path);  // before the work, not after it
   }
 
   const GrayImage a = load_gray(images[0]), b = load_gray(images[1]);
+  for (const auto& [image, name] : {std::pair<const GrayImage&, const std::string&>{a, images[0]}, {b, images[1]}}) {
+    const std::string why = image_size_problem(image.width, image.height, detector_config);
+    if (!why.empty()) throw Error(name + ": " + why);  // before the other image's work
+  }
   const Homography* truth = nullptr;
   Homography truth_h{};
   if (!truth_path.empty()) {
