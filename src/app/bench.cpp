@@ -234,6 +234,10 @@ int bench_detect(Args& args) {
   config.first_step = args.option_int("--sample-step", config.first_step, 1, 8);
   const bool compare = !args.flag("--default-only");
   args.finish();
+  for (const auto& [w, h] : sizes) {  // before any output
+    const std::string why = image_size_problem(w, h, config);
+    if (!why.empty()) throw UsageError("--sizes " + std::to_string(w) + "x" + std::to_string(h) + ": " + why);
+  }
 
   struct Variant {
     const char* name;

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -222,10 +223,15 @@ int view(Args args) {
     if (files.empty()) throw nothing_to_show();
   }
   if (headless && frames == 0 && !stream) throw UsageError("--headless needs --frames N (or a --raw stream)");
-  if (width == 0 || height == 0) {
+  const double aspect = static_cast<double>(images.front().width) / images.front().height;
+  if (width == 0 && height == 0) {
     const ViewSize size = initial_view_size(images.front().width, images.front().height);
     width = size.width;
     height = size.height;
+  } else if (height == 0) {  // one side given: the other by the first image's aspect
+    height = static_cast<int>(std::min(16384.0, std::round(width / aspect)));
+  } else if (width == 0) {
+    width = static_cast<int>(std::min(16384.0, std::round(height * aspect)));
   }
   // At least a pixel each way, and one per half in match mode (a 2000 x 1
   // image would otherwise ask for a view 0 pixels high).
