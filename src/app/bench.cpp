@@ -392,9 +392,11 @@ int bench_describe(Args& args) {
       std::snprintf(cell, sizeof cell, " %s %.2f/%.2f", name + 9, ms, wall_ms);
       line += cell;
     }
-    std::printf("%6zu keypoints: orientation + description %.2f ms GPU, %.2f ms wall (%.2f us per keypoint); "
+    const std::string fewer =
+        found < static_cast<size_t>(n) ? " (of " + std::to_string(n) + " asked: the image has no more)" : "";
+    std::printf("%6zu keypoints%s: orientation + description %.2f ms GPU, %.2f ms wall (%.2f us per keypoint); "
                 "per pass GPU/wall:%s\n",
-                found, total, total_wall, 1000.0 * total / std::max<size_t>(found, 1), line.c_str());
+                found, fewer.c_str(), total, total_wall, 1000.0 * total / std::max<size_t>(found, 1), line.c_str());
   }
   // The whole job at 640x480.
   DetectorConfig config;
