@@ -48,6 +48,14 @@ err=$("$glsurf" eval "$work/gap" --backend cpu 2>&1)
 cp "$work/seq/img2.png" "$work/gap/img2.png"; rm "$work/gap/H1to3p"
 err=$("$glsurf" eval "$work/gap" --backend cpu 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "img3.png: no H1to3p beside it" || fail "eval with H1to3p missing: $err"
+# A flat img2 has no keypoints: repeatability, matching score and precision
+# divide by nothing there, and say n/a (JSON null), not 0.
+mkdir "$work/flat" && cp "$assets/box.png" "$work/flat/img1.png" && printf '1 0 0\n0 1 0\n0 0 1\n' > "$work/flat/H1to2p"
+{ printf 'P5 324 223 255\n'; head -c 72252 /dev/zero | tr '\0' '\200'; } > "$work/flat/img2.pgm"
+out=$("$glsurf" eval "$work/flat" --backend cpu --json "$work/flat.json" 2>&1) || fail "eval with a flat img2: $out"
+echo "$out" | grep -Eq '^1->2 +[0-9]+ +0 +[0-9]+ +0 +n/a +0 +0 +0 +n/a +n/a +none$' || fail "flat img2: $out"
+grep -q '"repeatability": null, .*"matching_score": null, "precision": null,' "$work/flat.json" ||
+  fail "flat img2 JSON: $(grep '1-2' "$work/flat.json")"
 cp "$work/seq/img2.png" "$work/gap/img3.pgm"
 err=$("$glsurf" eval "$work/gap" --backend cpu 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "img3 is there twice" || fail "eval with two img3: $err"

@@ -304,9 +304,25 @@ int eval(Args args) {
     if (std::isnan(s.corner_error)) std::snprintf(corner, sizeof corner, "%9s", "n/a");  // see PairScore
     else if (s.corner_error >= 0) std::snprintf(corner, sizeof corner, "%9.2f", s.corner_error);
     else std::snprintf(corner, sizeof corner, "%9s", "none");
-    std::printf("1->%-2d %7d %7d %7d %7d %7.1f%% %7d %8d %8d %7.1f%% %7.1f%% %s\n", k, s.keypoints_a, s.keypoints_b,
-                s.visible_a, s.visible_b, 100 * s.repeatability, s.matches, s.correct_3px, s.correct_5px,
-                100 * s.matching_score, 100 * s.precision, corner);
+    // A ratio over nothing (no matches; no keypoints visible in one image) is
+    // n/a in the table and null in JSON, not 0.
+    struct Ratio {
+      char table[16] = "     n/a", json[16] = "null";
+    };
+    const auto ratio = [](double value, bool defined) {
+      Ratio r;
+      if (defined) {
+        std::snprintf(r.table, sizeof r.table, "%7.1f%%", 100 * value);
+        std::snprintf(r.json, sizeof r.json, "%.4f", value);
+      }
+      return r;
+    };
+    const bool visible = std::min(s.visible_a, s.visible_b) > 0;
+    const Ratio repeatability = ratio(s.repeatability, visible), score = ratio(s.matching_score, visible),
+                precision = ratio(s.precision, s.matches > 0);
+    std::printf("1->%-2d %7d %7d %7d %7d %s %7d %8d %8d %s %s %s\n", k, s.keypoints_a, s.keypoints_b, s.visible_a,
+                s.visible_b, repeatability.table, s.matches, s.correct_3px, s.correct_5px, score.table,
+                precision.table, corner);
     char corner_json[32] = "null";  // none, n/a, or infinite (a wild estimate)
     if (s.corner_error >= 0 && std::isfinite(s.corner_error)) {
       std::snprintf(corner_json, sizeof corner_json, "%.6g", s.corner_error);
@@ -314,12 +330,12 @@ int eval(Args args) {
     char record[512];
     std::snprintf(record, sizeof record,
                   "%s    {\"pair\": \"1-%d\", \"keypoints_a\": %d, \"keypoints_b\": %d, \"visible_a\": %d, "
-                  "\"visible_b\": %d, \"correspondences\": %d, \"repeatability\": %.4f, \"matches\": %d, "
-                  "\"correct_3px\": %d, \"correct_5px\": %d, \"matching_score\": %.4f, \"precision\": %.4f, "
+                  "\"visible_b\": %d, \"correspondences\": %d, \"repeatability\": %s, \"matches\": %d, "
+                  "\"correct_3px\": %d, \"correct_5px\": %d, \"matching_score\": %s, \"precision\": %s, "
                   "\"homography_found\": %s, \"inliers\": %d, \"corner_error\": %s}",
                   records.empty() ? "" : ",\n", k, s.keypoints_a, s.keypoints_b, s.visible_a, s.visible_b,
-                  s.correspondences, s.repeatability, s.matches, s.correct_3px, s.correct_5px, s.matching_score,
-                  s.precision, s.homography_found ? "true" : "false", s.inliers, corner_json);
+                  s.correspondences, repeatability.json, s.matches, s.correct_3px, s.correct_5px, score.json,
+                  precision.json, s.homography_found ? "true" : "false", s.inliers, corner_json);
     records += record;
   }
   if (!json.empty()) {
