@@ -134,6 +134,38 @@ std::string pnm(const std::string& header, const std::vector<unsigned>& samples,
   return out;
 }
 
+// A PNG chunk: length, type, data and the CRC-32 (ISO 3309, bit by bit) of type and data.
+std::string png_chunk(const std::string& type, const std::string& data) {
+  const auto be32 = [](std::uint32_t v) {
+    return std::string{static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8),
+                       static_cast<char>(v)};
+  };
+  std::uint32_t crc = 0xffffffffu;
+  for (const unsigned char b : type + data) {
+    crc ^= b;
+    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+  }
+  return be32(static_cast<std::uint32_t>(data.size())) + type + data + be32(crc ^ 0xffffffffu);
+}
+
+// A 4 x 2 palette PNG (indices 0 1 2 0 / 2 1 0 1 into red, green, blue), its
+// pixels in a stored (uncompressed) zlib block, with `metadata` as a tEXt
+// chunk between IHDR and PLTE.
+std::string palette_png(const std::string& metadata) {
+  const std::string rows("\0\0\1\2\0\0\2\1\0\1", 10);  // filter byte 0, then 4 indices, per row
+  std::uint32_t a = 1, b = 0;                                 // Adler-32 of the rows
+  for (const unsigned char c : rows) a = (a + c) % 65521, b = (b + a) % 65521;
+  const std::uint32_t adler = (b << 16) | a;
+  const std::string zlib = std::string("\x78\x01\x01\x0a\x00\xf5\xff", 7) + rows +
+                           std::string{static_cast<char>(adler >> 24), static_cast<char>(adler >> 16),
+                                       static_cast<char>(adler >> 8), static_cast<char>(adler)};
+  return std::string("\x89PNG\r\n\x1a\n", 8) +
+         png_chunk("IHDR", std::string("\0\0\0\4\0\0\0\2\x08\x03\0\0\0", 13)) +
+         (metadata.empty() ? "" : png_chunk("tEXt", std::string("Comment\0", 8) + metadata)) +
+         png_chunk("PLTE", std::string("\xff\0\0\0\xff\0\0\0\xff", 9)) + png_chunk("IDAT", zlib) +
+         png_chunk("IEND", "");
+}
+
 // The expected 8-bit value of a sample, worked in floating point (the loader
 // works in integers): round half up of v * 255 / maxval.
 std::uint8_t rescaled(unsigned v, unsigned maxval) {
@@ -215,9 +247,23 @@ TEST_CASE("load_gray reads from a pipe (which cannot seek) what it reads from th
   CHECK_THROWS_WITH_AS(through_pipe(png + std::string(3 << 20, '\0')),
                        doctest::Contains("more data than an image of 324x223 can take"), Error);
   CHECK_FALSE(all_written);
-  // Two PGMs one after the other: the first is the image.
+  // Two PGMs one after the other: the first is the image, and the second is
+  // left in the pipe (more than 64 KiB of it, so that the writer's end fails).
   const std::string first = pnm("P5 2 1 255\n", {7, 9}, 1), second = pnm("P5 1 1 255\n", {200}, 1);
   CHECK(through_pipe(first + second).pixels == std::vector<std::uint8_t>{7, 9});
+  const std::string big = "P5 300 300 255\n" + std::string(90000, '\x05');
+  CHECK(through_pipe(big + big + big).pixels == std::vector<std::uint8_t>(90000, 5));
+  CHECK_FALSE(all_written);
+  // Something that starts as a JPEG but shows no size in 16 MiB is refused there.
+  CHECK_THROWS_WITH_AS(through_pipe(std::string("\xff\xd8\xff", 3) + std::string(24 << 20, '\0')),
+                       doctest::Contains("no JPEG frame header (the image size) in the first 16 MiB"), Error);
+  CHECK_FALSE(all_written);
+  // A palette PNG with 100 KB of text before its palette: the size comes from
+  // IHDR (stb_image's own look reads on to PLTE, past the first 64 KiB).
+  const GrayImage palette = through_pipe(palette_png(std::string(100000, 'x')));
+  const std::uint8_t r = 76, g = 150, b = 29;  // BT.601 in OpenCV's fixed point: (4899, 9617, 1868) x 255 / 2^14
+  CHECK(palette.pixels == std::vector<std::uint8_t>{r, g, b, r, b, g, r, g});
+  CHECK(load_gray(dir.write("palette.png", palette_png(""))).pixels == palette.pixels);
   // A JPEG whose frame header (the size) comes after 120 KB of metadata (two
   // APP15 segments) is read whole and decodes as the same file does.
   std::string jpeg;

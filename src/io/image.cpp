@@ -88,12 +88,18 @@ long long read_pnm_number(FILE* file, const std::string& path, const char* what)
   return value;
 }
 
-// `file` is positioned just after the magic "P5" or "P6". Only the first image
-// of a multi-image file is read; bytes after it are ignored.
-GrayImage load_binary_pnm(const std::string& path, FILE* file, int channels, const LoadLimits& limits) {
-  const long long w = read_pnm_number(file, path, "width");
-  const long long h = read_pnm_number(file, path, "height");
-  const long long maxval = read_pnm_number(file, path, "maxval");
+struct PnmHeader {
+  long long width = 0, height = 0, maxval = 0;
+  long long pixel_bytes(int channels) const { return width * height * channels * (maxval < 256 ? 1 : 2); }
+};
+
+// `file` is positioned just after the magic "P5" or "P6"; leaves it at the
+// first byte of the pixels.
+PnmHeader read_pnm_header(FILE* file, const std::string& path, const LoadLimits& limits) {
+  PnmHeader p;
+  p.width = read_pnm_number(file, path, "width");
+  p.height = read_pnm_number(file, path, "height");
+  p.maxval = read_pnm_number(file, path, "maxval");
   // One whitespace byte ends the header. A comment may come first (netpbm
   // reads "255#c\n" as "255\n"): the line end that closes it is that byte.
   int end = std::fgetc(file);
@@ -103,11 +109,20 @@ GrayImage load_binary_pnm(const std::string& path, FILE* file, int channels, con
   if (!is_pnm_space(end)) {
     throw Error(path + ": bad PNM header (no whitespace between maxval and the pixels)");
   }
-  if (w == 0 || h == 0) {
-    throw Error(path + ": PNM image has zero size (" + std::to_string(w) + "x" + std::to_string(h) + ")");
+  if (p.width == 0 || p.height == 0) {
+    throw Error(path + ": PNM image has zero size (" + std::to_string(p.width) + "x" + std::to_string(p.height) +
+                ")");
   }
-  if (maxval < 1 || maxval > 65535) throw Error(path + ": PNM maxval must be 1..65535");
-  check_size_limits(path, w, h, limits);
+  if (p.maxval < 1 || p.maxval > 65535) throw Error(path + ": PNM maxval must be 1..65535");
+  check_size_limits(path, p.width, p.height, limits);
+  return p;
+}
+
+// `file` is positioned just after the magic "P5" or "P6". Only the first image
+// of a multi-image file is read; bytes after it are ignored.
+GrayImage load_binary_pnm(const std::string& path, FILE* file, int channels, const LoadLimits& limits) {
+  const PnmHeader header = read_pnm_header(file, path, limits);
+  const long long w = header.width, h = header.height, maxval = header.maxval;
 
   // round(v * 255 / maxval) for every possible sample, in integers; a sample
   // above maxval is refused rather than clamped: the file is corrupt and a
@@ -301,15 +316,22 @@ void check_png_chunks(const std::string& path, FILE* file) {
 // smaller, a JPEG of pure noise about half of that), plus 1 MiB of metadata.
 long long piped_bytes_allowed(long long pixels) { return pixels * 8 + (1 << 20); }
 
-// Reads a pipe into memory. Its first 64 KiB decide whether it can be an image
-// at all: a PNM header, or one stb_image reads, gives the size, checked
-// against the limits at once, and reading stops past what an image of that
-// size may take (more is an error, except after a PNM image, where it may be
-// the next one); an unknown signature is refused there. Only a JPEG whose
-// frame header lies beyond the first 64 KiB (behind large metadata) is read
-// up to what the largest image allowed may take.
+unsigned read_be32(const unsigned char* p) {
+  return (unsigned{p[0]} << 24) | (unsigned{p[1]} << 16) | (unsigned{p[2]} << 8) | p[3];
+}
+
+// Reads a pipe into memory, as much as its header says the image can take.
+// The first 64 KiB must show a known format and, but for JPEG, its size:
+// - binary PNM: exactly the header and the first image's pixels are read
+//   (a stream of several leaves the rest in the pipe);
+// - PNG (from IHDR, which comes first), BMP and TGA: the size is checked
+//   against the limits at once, and more than piped_bytes_allowed() is refused;
+// - JPEG: its frame header (the size) may follow large metadata, so reading
+//   goes on, doubling, until stb_image finds it, for at most 16 MiB;
+// - anything else is refused there.
 std::vector<unsigned char> read_piped(const std::string& path, FILE* file, const LoadLimits& limits) {
   std::vector<unsigned char> bytes;
+  // Reads until `total` bytes are held; false when the input ended first.
   auto read_up_to = [&](long long total) {
     unsigned char chunk[1 << 16];
     while (static_cast<long long>(bytes.size()) < total) {
@@ -320,36 +342,48 @@ std::vector<unsigned char> read_piped(const std::string& path, FILE* file, const
       if (got < want) break;
     }
     if (std::ferror(file)) throw Error(path + ": cannot read file");
+    return static_cast<long long>(bytes.size()) >= total;
   };
-  read_up_to(1 << 16);
+  constexpr long long kHead = 1 << 16, kJpegMetadata = 16 << 20;
+  bool more = read_up_to(kHead);
   if (bytes.empty()) throw Error(path + ": empty input");
-  long long allowed = piped_bytes_allowed(limits.max_pixels);
-  const bool pnm = bytes.size() >= 2 && bytes[0] == 'P' && (bytes[1] == '5' || bytes[1] == '6');
-  int w = 0, h = 0, n = 0;
-  if (pnm) {
-    std::unique_ptr<FILE, int (*)(FILE*)> head(fmemopen(bytes.data(), bytes.size(), "rb"), &std::fclose);
-    if (!head || std::fseek(head.get(), 2, SEEK_SET) != 0) throw Error(path + ": cannot read file");
-    const long long pw = read_pnm_number(head.get(), path, "width");
-    const long long ph = read_pnm_number(head.get(), path, "height");
-    check_size_limits(path, pw, ph, limits);
-    // Only the first image of a PNM stream is read (load_binary_pnm): the
-    // bytes past what it may take are left in the pipe.
-    read_up_to(piped_bytes_allowed(pw * ph));
-    return bytes;
-  } else if (stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &h, &n)) {
-    check_size_limits(path, w, h, limits);
-    allowed = piped_bytes_allowed(static_cast<long long>(w) * h);
-  } else {
-    const bool jpeg = bytes.size() >= 3 && bytes[0] == 0xff && bytes[1] == 0xd8 && bytes[2] == 0xff;
-    const bool other_pnm = bytes.size() >= 2 && bytes[0] == 'P' && bytes[1] >= '1' && bytes[1] <= '7';
-    if (!jpeg && !other_pnm) throw Error(path + ": not a supported image (" + stbi_failure_reason() + ")");
-    if (other_pnm) return bytes;  // load_gray names the unsupported type
+  const unsigned char* head = bytes.data();
+  const size_t n = bytes.size();
+  if (n >= 2 && head[0] == 'P' && (head[1] == '5' || head[1] == '6')) {
+    long long image_bytes = 0;
+    {
+      std::unique_ptr<FILE, int (*)(FILE*)> text(fmemopen(bytes.data(), n, "rb"), &std::fclose);
+      if (!text || std::fseek(text.get(), 2, SEEK_SET) != 0) throw Error(path + ": cannot read file");
+      const PnmHeader header = read_pnm_header(text.get(), path, limits);
+      image_bytes = std::ftell(text.get()) + header.pixel_bytes(head[1] == '5' ? 1 : 3);
+    }
+    read_up_to(image_bytes);
+    return bytes;  // if short, load_binary_pnm says so
   }
+  if (n >= 2 && head[0] == 'P' && head[1] >= '1' && head[1] <= '7') return bytes;  // load_gray names the type
+  long long w = -1, h = -1;
+  if (is_png(head, n) && n >= 24 && std::memcmp(head + 12, "IHDR", 4) == 0) {
+    w = read_be32(head + 16);  // stb_image's own look for a palette image's
+    h = read_be32(head + 20);  // size reads on to PLTE, past any metadata
+  } else {
+    const bool jpeg = n >= 3 && head[0] == 0xff && head[1] == 0xd8 && head[2] == 0xff;
+    int sw = 0, sh = 0, channels = 0;
+    while (!stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &sw, &sh, &channels)) {
+      if (!jpeg) throw Error(path + ": not a supported image (" + stbi_failure_reason() + ")");
+      if (!more) return bytes;  // all of it, and no size: load_gray reports stb's reason
+      if (static_cast<long long>(bytes.size()) >= kJpegMetadata) {
+        throw Error(path + ": no JPEG frame header (the image size) in the first 16 MiB");
+      }
+      more = read_up_to(2 * static_cast<long long>(bytes.size()));
+    }
+    w = sw;
+    h = sh;
+  }
+  check_size_limits(path, w, h, limits);
+  const long long allowed = piped_bytes_allowed(w * h);
   read_up_to(allowed + 1);
   if (static_cast<long long>(bytes.size()) > allowed) {
-    throw Error(path + ": more data than " +
-                (w > 0 ? "an image of " + std::to_string(w) + "x" + std::to_string(h) + " can take"
-                       : std::string("the largest image allowed can take")));
+    throw Error(path + ": more data than an image of " + std::to_string(w) + "x" + std::to_string(h) + " can take");
   }
   return bytes;
 }
