@@ -101,6 +101,11 @@ cat "$assets/box.png" | "$glsurf" detect /dev/stdin -o "$work/piped2.txt" 2>/dev
 cat "$assets/box.png" | "$glsurf" detect - -o "$work/piped3.txt" 2>/dev/null || fail "detect - from a pipe"
 cmp -s "$work/piped.txt" "$work/direct.txt" && cmp -s "$work/piped2.txt" "$work/direct.txt" &&
   cmp -s "$work/piped3.txt" "$work/direct.txt" || fail "/dev/stdin or - gave other keypoints than the file"
+# -o is checked before the work: with a FIFO for the image (which nobody
+# writes), an unwritable -o is the error at once instead of a wait on the FIFO.
+mkfifo "$work/never_written"
+err=$(timeout 20 "$glsurf" detect "$work/never_written" -o /nonexistent/x.txt 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "/nonexistent/x.txt" || fail "-o checked before the image is read: $err"
 
 # Too small: one line naming the file, exit 1, no output file.
 printf 'P5\n20 20\n255\n' > "$work/small.pgm"

@@ -230,6 +230,7 @@ TEST_CASE("a broken shader reports its file and line") {
   // The first message leads the error, once; the driver's further ones follow.
   try {
     gl::Program(src, "common/fullscreen.vert", "broken/bad.frag");
+    FAIL("a broken shader compiled");
   } catch (const Error& e) {
     const std::string what = e.what(), lead = "shader compile failed: ";
     REQUIRE(what.rfind(lead, 0) == 0);

@@ -52,7 +52,18 @@ int detect(Args args) {
 
   int failures = 0;
   std::map<std::string, std::string> written;  // output file written -> the input it came from
+  // After a failure inside the detector (out of memory, GPU or host), it is
+  // made anew: it may be left half configured for the image it refused.
+  bool detecting = false;
+  const auto after_failure = [&] {
+    ++failures;
+    if (detecting && detector) {
+      detector.reset();
+      detector = std::make_unique<Detector>(*context, config);
+    }
+  };
   for (const std::string& file : files) {
+    detecting = false;
     try {
       const std::string target =
           batch ? (fs::path(out) / (fs::path(file).stem().string() + "." + format_name)).string() : out;
@@ -60,8 +71,12 @@ int detect(Args args) {
         throw Error(file + ": its output " + target + " would overwrite that of " + it->second);
       }
       const GrayImage image = load_gray(file);
+      const std::string why = image_size_problem(image.width, image.height, config);
+      if (!why.empty()) throw Error(file + ": " + why);  // refused before the detector sees it
       const auto t0 = std::chrono::steady_clock::now();
+      detecting = true;
       const Features features = describe_file(detector.get(), config, image, file);
+      detecting = false;
       const std::vector<KeyPoint>& keypoints = features.keypoints;
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (!batch && out.empty()) {
@@ -77,17 +92,10 @@ int detect(Args args) {
     } catch (const Error& e) {
       std::fprintf(stderr, "glsurf: error: %s%s\n", e.what(),
                    std::string(e.what()).rfind(file, 0) == 0 ? "" : (" (" + file + ")").c_str());
-      ++failures;
-    } catch (const std::bad_alloc&) {
-      // One image too large for this machine's memory (on llvmpipe the GPU's
-      // textures are CPU memory too: about 270 bytes a pixel) fails alone;
-      // the detector, which it may have left half configured, is made anew.
+      after_failure();
+    } catch (const std::bad_alloc&) {  // an image too large for this machine's memory
       std::fprintf(stderr, "glsurf: error: %s: out of memory\n", file.c_str());
-      ++failures;
-      if (detector) {
-        detector.reset();
-        detector = std::make_unique<Detector>(*context, config);
-      }
+      after_failure();
     }
   }
   if (files.size() > 1) {

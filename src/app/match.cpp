@@ -41,9 +41,11 @@ int match(Args args) {
     if (truth_path.empty()) truth_path = GLSURF_ASSET_DIR "/H1to3p.xml";
   }
   if (images.size() != 2) throw UsageError("match needs two images (or none, for the bundled pair)");
-  if (images[0] == "-" && images[1] == "-") throw UsageError("only one of the two images can be piped in (-)");
   for (std::string& image : images) {
     if (image == "-") image = "/dev/stdin";  // an image piped in, as for detect
+  }
+  if (images[0] == "/dev/stdin" && images[1] == "/dev/stdin") {
+    throw UsageError("only one of the two images can be piped in (-)");
   }
   for (const std::string& path : {matches_path, homography_path, draw_path}) {
     if (!path.empty()) check_writable(path);  // before the work, not after it

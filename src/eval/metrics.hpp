@@ -41,8 +41,9 @@ struct PairScore {
   double matching_score = 0, precision = 0;
   bool homography_found = false;
   int inliers = 0;
-  // -1 when no homography was found; otherwise as glsurf::corner_error (NaN
-  // when the truth sends part of A to infinity, infinite when the estimate does).
+  // -1 when no homography was found; otherwise glsurf::corner_error (NaN when
+  // the truth sends part of A to infinity, infinite when the estimate sends a
+  // corner there).
   double corner_error = -1;
 };
 

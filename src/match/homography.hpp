@@ -67,7 +67,9 @@ double reprojection_error(const Homography& h, const PointPair& p);
 // centres of its corner pixels) mapped by `estimate` and by `truth`. NaN when
 // `truth` sends part of A to infinity (its projective coordinate is not of
 // one sign at A's corners): then A's corners have no true place in B, and
-// there is no corner error to give. An estimate that does so gives infinity.
+// there is no corner error to give. An estimate that sends a corner itself to
+// infinity (w = 0 there) gives infinity; one whose horizon merely crosses A
+// gives a large finite error.
 double corner_error(const Homography& estimate, const Homography& truth, int width, int height);
 
 }  // namespace glsurf
