@@ -70,6 +70,21 @@ void compare(const GrayImage& image, const DetectorConfig& config) {
 
 }  // namespace
 
+TEST_SUITE("cpu") {
+
+TEST_CASE("host memory: an image whose textures cannot fit is refused on a software renderer") {
+  // 270 bytes a pixel (measured; see detector.hpp): 4096 x 4096 needs 4.5 GB,
+  // 16000 x 16000 69.1 GB.
+  CHECK(host_memory_problem(4096, 4096, 8e9).empty());
+  CHECK(host_memory_problem(4096, 4096, 4.5e9) != "");
+  const std::string why = host_memory_problem(16000, 16000, 24e9);
+  CHECK(why.find("image of 16000x16000 needs about 69.1 GB") == 0);
+  CHECK(why.find("24.0 GB is available") != std::string::npos);
+  CHECK(host_memory_problem(16000, 16000, -1).empty());  // unknown: no refusal
+}
+
+}  // TEST_SUITE
+
 TEST_SUITE("gl") {
   TEST_CASE("GPU keypoints agree with the CPU reference on box.png") {
     test::headless_context();

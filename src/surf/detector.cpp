@@ -4,26 +4,54 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
 
 namespace glsurf {
 
 namespace {
 constexpr int kMinCapacity = 65536;
+
+// The memory the kernel says is available to new allocations without
+// swapping (MemAvailable), in bytes; -1 where it does not say (not Linux).
+double available_host_memory() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key, unit;
+  double kib = 0;
+  while (meminfo >> key >> kib >> unit) {
+    if (key == "MemAvailable:") return kib * 1024.0;
+  }
+  return -1;
+}
+
 // Descriptor textures are 1024 wide with at most 16,384 rows (the smallest
 // GL_MAX_TEXTURE_SIZE we expect of a desktop GPU); the matcher's copy holds
 // 16 texels per keypoint, 32 when extended.
 constexpr int kMaxFeatures = 1 << 20;
 }
 
-Detector::Detector([[maybe_unused]] const gl::Context& context, const DetectorConfig& config,
-                   const gl::ShaderSource& shaders, HessianMethod hessian, Suppression suppression)
+std::string host_memory_problem(int width, int height, double available) {
+  const double needed = kSoftwareBytesPerPixel * width * height;
+  if (available < 0 || needed <= available) return "";
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "image of %dx%d needs about %.1f GB of memory on a software renderer, whose textures are host "
+                "memory; %.1f GB is available (use --backend cpu, or a smaller image)",
+                width, height, needed / 1e9, available / 1e9);
+  return line;
+}
+
+Detector::Detector(const gl::Context& context, const DetectorConfig& config, const gl::ShaderSource& shaders,
+                   HessianMethod hessian, Suppression suppression)
     : config_(config),
       integral_(shaders),
       hessian_(shaders, config, hessian),
       extrema_(shaders, config, suppression),
       compact_(shaders, std::max(kMinCapacity, config.max_features)),
       select_(shaders),
-      describe_(shaders, config) {
+      describe_(shaders, config),
+      host_textures_(context.info().software()) {
   GLSURF_EXPECTS(config.max_features >= 0, "max_features must be >= 0");
   const int most = config.extended ? kMaxFeatures / 2 : kMaxFeatures;
   if (config.max_features > most) {
@@ -44,6 +72,10 @@ void Detector::configure(int width, int height) {
   // Until every stage is configured, no size is: a failure part-way makes the
   // next image configure again instead of running half-configured stages.
   width_ = height_ = 0;
+  if (host_textures_) {
+    const std::string why = host_memory_problem(width, height, available_host_memory());
+    if (!why.empty()) throw Error(why);
+  }
   // 32-bit box-filter sums stay exact for lobes of up to 2^31 / 510 pixels of
   // area (lobe side l <= 1451): only filters that fit in the image matter.
   for (int o = 0; o < config_.n_octaves; ++o) {
