@@ -37,7 +37,7 @@ std::string host_memory_problem(int width, int height, double available) {
   char line[200];
   std::snprintf(line, sizeof line,
                 "image of %dx%d needs about %.1f GB of memory on a software renderer, whose textures are host "
-                "memory; %.1f GB is available (use --backend cpu, or a smaller image)",
+                "memory; %.1f GB is available",
                 width, height, needed / 1e9, available / 1e9);
   return line;
 }
@@ -69,13 +69,14 @@ Detector::Detector(const gl::Context& context, const DetectorConfig& config, con
 }
 
 void Detector::configure(int width, int height) {
+  if (host_textures_) {  // the textures of the size before are given back as the new ones are made
+    const double held = kSoftwareBytesPerPixel * width_ * height_, available = available_host_memory();
+    const std::string why = host_memory_problem(width, height, available < 0 ? available : available + held);
+    if (!why.empty()) throw Error(why);
+  }
   // Until every stage is configured, no size is: a failure part-way makes the
   // next image configure again instead of running half-configured stages.
   width_ = height_ = 0;
-  if (host_textures_) {
-    const std::string why = host_memory_problem(width, height, available_host_memory());
-    if (!why.empty()) throw Error(why);
-  }
   // 32-bit box-filter sums stay exact for lobes of up to 2^31 / 510 pixels of
   // area (lobe side l <= 1451): only filters that fit in the image matter.
   for (int o = 0; o < config_.n_octaves; ++o) {
