@@ -48,6 +48,10 @@ class Args {
 std::string backend_option(Args& args);
 DetectorConfig detector_options(Args& args);
 
+// Throws glsurf::Error "NAME: ..." when the detectors refuse the image for
+// its size (image_size_problem): for a command to refuse it before any work.
+void check_image_size(const std::string& name, const GrayImage& image, const DetectorConfig& config);
+
 // Keypoints and descriptors of `image`, read from `path`: on `detector`, or
 // on the CPU reference when it is null (`resident`: see
 // Detector::detect_and_compute). An error names the file; a point list too

@@ -206,6 +206,11 @@ DetectorConfig detector_options(Args& args) {
   return config;
 }
 
+void check_image_size(const std::string& name, const GrayImage& image, const DetectorConfig& config) {
+  const std::string why = image_size_problem(image.width, image.height, config);
+  if (!why.empty()) throw Error(name + ": " + why);
+}
+
 Features describe_file(Detector* detector, const DetectorConfig& config, const GrayImage& image,
                        const std::string& path, DescriptorTextures* resident) {
   Features features;

@@ -18,7 +18,6 @@
 #include <memory>
 #include <ostream>
 #include <string>
-#include <utility>
 
 namespace glsurf::app {
 
@@ -52,10 +51,8 @@ int match(Args args) {
   }
 
   const GrayImage a = load_gray(images[0]), b = load_gray(images[1]);
-  for (const auto& [image, name] : {std::pair<const GrayImage&, const std::string&>{a, images[0]}, {b, images[1]}}) {
-    const std::string why = image_size_problem(image.width, image.height, detector_config);
-    if (!why.empty()) throw Error(name + ": " + why);  // before the other image's work
-  }
+  check_image_size(images[0], a, detector_config);  // both before either's work
+  check_image_size(images[1], b, detector_config);
   const Homography* truth = nullptr;
   Homography truth_h{};
   if (!truth_path.empty()) {

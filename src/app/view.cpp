@@ -209,8 +209,7 @@ int view(Args args) {
     for (size_t i = 0; i < found.size(); ++i) {
       try {
         GrayImage image = load_gray(found[i]);
-        const std::string why = image_size_problem(image.width, image.height, config);
-        if (!why.empty()) throw Error(found[i] + ": " + why);
+        check_image_size(found[i], image, config);
         files.push_back(found[i]);
         images.push_back(std::move(image));
         from_directory.push_back(listed[i]);
