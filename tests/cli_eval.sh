@@ -17,7 +17,7 @@ r90=$(percent "$out" "1->2"); r15=$(percent "$out" "1->3")
 grep -q '"repeatability": 0\.' "$work/seq.json" || fail "JSON output"
 grep -qF '"detector": {"threshold": 100, "octaves": 4, "layers": 2, "sample_step": 1,' "$work/seq.json" ||
   fail "JSON names the default detector settings: $(grep detector "$work/seq.json")"
-grep -q '"pair": "1-2",.*"homography_found": true, "inliers": [1-9][0-9]*, "corner_error": [0-9]' "$work/seq.json" ||
+grep -q '"pair": "1-2",.*"homography_found": true, "inliers": [1-9][0-9]*, "corner_error": [0-9][0-9.e+-]*, "corner_error_note": null}' "$work/seq.json" ||
   fail "JSON records the homography found for 1-2: $(grep '1-2' "$work/seq.json")"
 # Settings other than the defaults are the ones recorded.
 "$glsurf" eval "$work/seq" --backend cpu --threshold 250 --sample-step 2 --upright --json "$work/set.json" >/dev/null 2>&1 ||
@@ -56,6 +56,15 @@ out=$("$glsurf" eval "$work/flat" --backend cpu --json "$work/flat.json" 2>&1) |
 echo "$out" | grep -Eq '^1->2 +[0-9]+ +0 +[0-9]+ +0 +n/a +0 +0 +0 +n/a +n/a +none$' || fail "flat img2: $out"
 grep -q '"repeatability": null, .*"matching_score": null, "precision": null,' "$work/flat.json" ||
   fail "flat img2 JSON: $(grep '1-2' "$work/flat.json")"
+grep -q '"homography_found": false, "inliers": 0, "corner_error": null, "corner_error_note": "no homography found"}' \
+  "$work/flat.json" || fail "flat img2 JSON, corner error: $(grep '1-2' "$work/flat.json")"
+# An unreadable image is an error before the table starts, not after its
+# first rows (img3 is the last pair).
+cp -r "$work/seq" "$work/broken"; printf 'P5 10 10 255\n' > "$work/broken/img3.pgm"; rm "$work/broken/img3.png"
+out=$("$glsurf" eval "$work/broken" --backend cpu 2>/dev/null)
+[ $? -eq 1 ] && [ -z "$out" ] || fail "eval with a truncated img3 printed: $out"
+err=$("$glsurf" eval "$work/broken" --backend cpu 2>&1 >/dev/null)
+echo "$err" | grep -q "img3.pgm" || fail "eval with a truncated img3: $err"
 cp "$work/seq/img2.png" "$work/gap/img3.pgm"
 err=$("$glsurf" eval "$work/gap" --backend cpu 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "img3 is there twice" || fail "eval with two img3: $err"

@@ -279,7 +279,11 @@ int eval(Args args) {
   if (!json.empty()) check_writable(json);  // before the work, not after it
   const fs::path dir = positional[0];
   const Sequence sequence = read_sequence(dir);
-  const GrayImage a = load_gray(sequence.images.at(1));
+  // Every image is read before anything is printed, so that a bad one is an
+  // error without a table half written above it.
+  std::map<int, GrayImage> images;
+  for (const auto& [k, path] : sequence.images) images.emplace(k, load_gray(path));
+  const GrayImage& a = images.at(1);
 
   std::unique_ptr<gl::Context> context;
   std::unique_ptr<Detector> detector;
@@ -296,7 +300,7 @@ int eval(Args args) {
               "repeat", "match", "correct", "<5px", "score", "precis", "corner px");
   std::string records;
   for (const auto& [k, truth] : sequence.homographies) {
-    const GrayImage b = load_gray(sequence.images.at(k));
+    const GrayImage& b = images.at(k);
     const Features fb = describe_file(detector.get(), config, b, sequence.images.at(k));
     const std::vector<Match> matches = matcher ? matcher->match(fa, fb) : cpu::match(fa, fb, MatchConfig{});
     const PairScore s = score_pair(fa, fb, matches, truth, a.width, a.height, b.width, b.height);
@@ -323,19 +327,23 @@ int eval(Args args) {
     std::printf("1->%-2d %7d %7d %7d %7d %s %7d %8d %8d %s %s %s\n", k, s.keypoints_a, s.keypoints_b, s.visible_a,
                 s.visible_b, repeatability.table, s.matches, s.correct_3px, s.correct_5px, score.table,
                 precision.table, corner);
-    char corner_json[32] = "null";  // none, n/a, or infinite (a wild estimate)
-    if (s.corner_error >= 0 && std::isfinite(s.corner_error)) {
-      std::snprintf(corner_json, sizeof corner_json, "%.6g", s.corner_error);
-    }
+    // JSON has no infinity: a corner error that is not a number is null,
+    // and corner_error_note says why.
+    char corner_json[32] = "null";
+    const char* corner_note = "null";
+    if (!s.homography_found) corner_note = "\"no homography found\"";
+    else if (std::isnan(s.corner_error)) corner_note = "\"the truth sends part of A to infinity\"";
+    else if (std::isinf(s.corner_error)) corner_note = "\"the estimate sends a corner of A to infinity\"";
+    else std::snprintf(corner_json, sizeof corner_json, "%.6g", s.corner_error);
     char record[512];
     std::snprintf(record, sizeof record,
                   "%s    {\"pair\": \"1-%d\", \"keypoints_a\": %d, \"keypoints_b\": %d, \"visible_a\": %d, "
                   "\"visible_b\": %d, \"correspondences\": %d, \"repeatability\": %s, \"matches\": %d, "
                   "\"correct_3px\": %d, \"correct_5px\": %d, \"matching_score\": %s, \"precision\": %s, "
-                  "\"homography_found\": %s, \"inliers\": %d, \"corner_error\": %s}",
+                  "\"homography_found\": %s, \"inliers\": %d, \"corner_error\": %s, \"corner_error_note\": %s}",
                   records.empty() ? "" : ",\n", k, s.keypoints_a, s.keypoints_b, s.visible_a, s.visible_b,
                   s.correspondences, repeatability.json, s.matches, s.correct_3px, s.correct_5px, score.json,
-                  precision.json, s.homography_found ? "true" : "false", s.inliers, corner_json);
+                  precision.json, s.homography_found ? "true" : "false", s.inliers, corner_json, corner_note);
     records += record;
   }
   if (!json.empty()) {
