@@ -47,13 +47,20 @@ vec2 box_mean(ivec2 o, vec2 f, ivec2 size) {
                        size, f);
 }
 
+// Positions: p is relative to the whole pixel `base` (the keypoint's), and
+// the integer corners are offset by it only after the split into whole and
+// fraction. Absolute float32 coordinates near 8,000 keep just 10 bits of
+// fraction, which put orientations of an 8K-wide image 0.013 degrees RMS
+// from the CPU's (0.001 with the split).
+//
 // h must be even (even_side): the halves' corners are the quads at o + (0 |
 // m | h, 0 | m | h), m = h / 2, fetched once for the four halves (8 fetches;
 // the centre's is not needed).
-vec2 haar(vec2 p, int h) {
+vec2 haar(ivec2 base, vec2 p, int h) {
   vec2 e = p - float(h) * 0.5 + 0.5;  // pixel-edge coordinates of the box's corner
   ivec2 o = ivec2(floor(e));
   vec2 f = e - vec2(o);
+  o += base;
   int m = h / 2;
   uvec4 q00 = quad_at(o), q10 = quad_at(o + ivec2(m, 0)), q20 = quad_at(o + ivec2(h, 0));
   uvec4 q01 = quad_at(o + ivec2(0, m)), q21 = quad_at(o + ivec2(h, m));
@@ -68,15 +75,15 @@ vec2 haar(vec2 p, int h) {
 // The gradient of the image smoothed by an h x h box, by central differences
 // of box means d either side of the real point p (src/cpu/descriptor.cpp,
 // box_gradient). A box wholly outside the image makes that component 0.
-vec2 box_gradient(vec2 p, int h, float d) {
+vec2 box_gradient(ivec2 base, vec2 p, int h, float d) {
   vec2 e = p - float(h) * 0.5 + 0.5;  // pixel-edge coordinates of the box's corner
   ivec2 size = ivec2(h);
   vec2 g = vec2(0.0);
   for (int axis = 0; axis < 2; ++axis) {
     vec2 shift = axis == 0 ? vec2(d, 0.0) : vec2(0.0, d);
     vec2 ahead = e + shift, behind = e - shift;
-    vec2 a = box_mean(ivec2(floor(ahead)), ahead - floor(ahead), size);
-    vec2 b = box_mean(ivec2(floor(behind)), behind - floor(behind), size);
+    vec2 a = box_mean(base + ivec2(floor(ahead)), ahead - floor(ahead), size);
+    vec2 b = box_mean(base + ivec2(floor(behind)), behind - floor(behind), size);
     g[axis] = a.y * b.y * (a.x - b.x);
   }
   return g;

@@ -36,6 +36,8 @@ void main() {
   if (kr.x < u_count) {
     vec4 k = texelFetch(u_list, texel_of(kr.x), 0);
     float s = 1.2 * abs(k.z) / 9.0;
+    ivec2 base = ivec2(floor(k.xy));
+    vec2 frac = k.xy - vec2(base);
     int h = even_side(2.0 * s);
     float theta = -radians(texelFetch(u_angles, texel_of(kr.x), 0).r);  // image frame
     float c = cos(theta), sn = sin(theta);
@@ -52,7 +54,7 @@ void main() {
     for (int v = 0; v < 5; ++v) {
       for (int u = 0; u < 5; ++u) {
         vec2 o = (vec2(float(col0 + u), float(row0 + v)) - 9.5) * s;
-        vec2 d = haar(k.xy + vec2(c * o.x - sn * o.y, sn * o.x + c * o.y), h);
+        vec2 d = haar(base, frac + vec2(c * o.x - sn * o.y, sn * o.x + c * o.y), h);
         float w = wu[u] * wv[v];
         vec2 r = w * vec2(c * d.x + sn * d.y, -sn * d.x + c * d.y);
 #ifdef EXTENDED

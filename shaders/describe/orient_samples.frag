@@ -41,7 +41,8 @@ void main() {
   vec4 k = texelFetch(u_list, texel_of(u_first + ki.x), 0);
   float s = 1.2 * abs(k.z) / 9.0;
   vec2 ij = texelFetch(u_lattice, ivec2(ki.y, 0), 0).xy;
-  vec2 g = box_gradient(k.xy + (u_step * s) * ij, nearest_side(2.0 * s), u_offset * s);
+  ivec2 base = ivec2(floor(k.xy));
+  vec2 g = box_gradient(base, (k.xy - vec2(base)) + (u_step * s) * ij, nearest_side(2.0 * s), u_offset * s);
   float n = length(g);
   vec2 weighted = g * exp(-dot(ij, ij) * (u_step * u_step) / (2.0 * u_sigma * u_sigma));
   o_sample = vec4(weighted, n > 0.0 ? g / n : vec2(0.0));
