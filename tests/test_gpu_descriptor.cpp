@@ -24,6 +24,7 @@
 #include "cpu/descriptor.hpp"
 #include "cpu/detector.hpp"
 #include "gl/error.hpp"
+#include "gl/gl.hpp"
 #include "io/warp.hpp"
 #include "support.hpp"
 #include "surf/detector.hpp"
@@ -288,6 +289,121 @@ TEST_CASE("keypoints far from the origin (an 8K-wide image) agree with the CPU r
   config.hessian_threshold = 0;
   config.max_features = 10000;
   compare(test::random_image(7680, 120, 7), config);
+}
+
+// A host drawing into glsurf's context may leave any GL state behind. Each
+// of these would change what some pass writes (blending adds to the targets,
+// the scissor box, colour mask, culling, wireframe polygons and discard keep
+// texels from being written, the logic op garbles the integer targets, the
+// point size widens the selection's histogram points, the depth range moves
+// the culled passes' depth; a row length, skip or bound pixel buffer moves
+// uploads and readbacks). glsurf must give the same result as from GL's
+// defaults, and leave the host's state as it found it.
+TEST_CASE("the host's GL state changes neither the result nor survives it") {
+  DetectorConfig config;
+  config.max_features = 300;  // the radix selection scatters points
+  const GrayImage image = test::random_image(200, 150, 4);
+  const Features clean = Detector(test::headless_context(), config).detect_and_compute(image);
+  REQUIRE(clean.keypoints.size() == 300);
+
+  GLuint buffers[2] = {0, 0};
+  glGenBuffers(2, buffers);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, buffers[0]);
+  glBufferData(GL_PIXEL_UNPACK_BUFFER, 1 << 20, nullptr, GL_STREAM_DRAW);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, buffers[1]);
+  glBufferData(GL_PIXEL_PACK_BUFFER, 1 << 20, nullptr, GL_STREAM_READ);
+  struct Defaults {  // GL's initial state again, whatever happens below
+    GLuint* buffers;
+    ~Defaults() {
+      for (GLenum cap : {GL_BLEND, GL_SCISSOR_TEST, GL_CULL_FACE, GL_COLOR_LOGIC_OP, GL_DEPTH_TEST, GL_STENCIL_TEST,
+                         GL_POLYGON_OFFSET_FILL, GL_PROGRAM_POINT_SIZE, GL_RASTERIZER_DISCARD})
+        glDisable(cap);
+      glBlendFunc(GL_ONE, GL_ZERO);
+      glBlendEquation(GL_FUNC_ADD);
+      glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+      glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+      glPointSize(1);
+      glDepthRange(0, 1);
+      glDepthFunc(GL_LESS);
+      glDepthMask(GL_TRUE);
+      glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+      glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+      glPixelStorei(GL_PACK_ALIGNMENT, 4);
+      glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
+      glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+      glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+      glDeleteBuffers(2, buffers);
+    }
+  } defaults{buffers};
+  for (GLenum cap : {GL_BLEND, GL_SCISSOR_TEST, GL_CULL_FACE, GL_COLOR_LOGIC_OP, GL_DEPTH_TEST, GL_STENCIL_TEST,
+                     GL_POLYGON_OFFSET_FILL, GL_PROGRAM_POINT_SIZE})
+    glEnable(cap);
+  glBlendFunc(GL_ONE, GL_ONE);
+  glBlendEquation(GL_FUNC_REVERSE_SUBTRACT);
+  glScissor(0, 0, 3, 3);
+  glCullFace(GL_FRONT_AND_BACK);
+  glLogicOp(GL_XOR);
+  glColorMask(GL_TRUE, GL_FALSE, GL_TRUE, GL_FALSE);
+  glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+  glPointSize(4);
+  glDepthRange(0, 0);
+  glDepthFunc(GL_NEVER);
+  glDepthMask(GL_FALSE);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 8);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 7);
+  glPixelStorei(GL_PACK_ALIGNMENT, 8);
+  glPixelStorei(GL_PACK_SKIP_PIXELS, 2);
+  REQUIRE(glGetError() == GL_NO_ERROR);
+
+  // A detector made under that state, used under it, and again with the
+  // rasteriser discarding everything (each pass turns that off too).
+  Detector detector(test::headless_context(), config);
+  for (const bool discard : {false, true}) {
+    if (discard) glEnable(GL_RASTERIZER_DISCARD);
+    const Features hostile = detector.detect_and_compute(image);
+    INFO("rasteriser discard " << discard);
+    REQUIRE(hostile.keypoints.size() == clean.keypoints.size());
+    int same = 0;
+    for (size_t i = 0; i < clean.keypoints.size(); ++i) {
+      const KeyPoint &a = clean.keypoints[i], &b = hostile.keypoints[i];
+      same += a.x == b.x && a.y == b.y && a.size == b.size && a.angle == b.angle && a.response == b.response;
+    }
+    CHECK(same == static_cast<int>(clean.keypoints.size()));
+    CHECK(hostile.descriptors == clean.descriptors);
+  }
+
+  // ... and it is all still there.
+  for (GLenum cap : {GL_BLEND, GL_SCISSOR_TEST, GL_CULL_FACE, GL_COLOR_LOGIC_OP, GL_DEPTH_TEST, GL_STENCIL_TEST,
+                     GL_POLYGON_OFFSET_FILL, GL_PROGRAM_POINT_SIZE, GL_RASTERIZER_DISCARD})
+    CHECK(glIsEnabled(cap) == GL_TRUE);
+  GLint v[4] = {0, 0, 0, 0};
+  glGetIntegerv(GL_BLEND_DST_RGB, v);
+  CHECK(v[0] == GL_ONE);
+  glGetIntegerv(GL_BLEND_EQUATION_RGB, v);
+  CHECK(v[0] == GL_FUNC_REVERSE_SUBTRACT);
+  glGetIntegerv(GL_DEPTH_FUNC, v);
+  CHECK(v[0] == GL_NEVER);
+  glGetIntegerv(GL_POLYGON_MODE, v);
+  CHECK(v[0] == GL_LINE);
+  GLboolean mask[4] = {0, 0, 0, 0}, depth_mask = GL_TRUE;
+  glGetBooleanv(GL_COLOR_WRITEMASK, mask);
+  CHECK((mask[0] && !mask[1] && mask[2] && !mask[3]));
+  glGetBooleanv(GL_DEPTH_WRITEMASK, &depth_mask);
+  CHECK(depth_mask == GL_FALSE);
+  GLfloat point_size = 0, depth_range[2] = {1, 1};
+  glGetFloatv(GL_POINT_SIZE, &point_size);
+  glGetFloatv(GL_DEPTH_RANGE, depth_range);
+  CHECK(point_size == 4);
+  CHECK(depth_range[1] == 0);
+  glGetIntegerv(GL_UNPACK_ROW_LENGTH, v);
+  CHECK(v[0] == 7);
+  glGetIntegerv(GL_PACK_SKIP_PIXELS, v);
+  CHECK(v[0] == 2);
+  glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, v);
+  CHECK(v[0] == static_cast<GLint>(buffers[0]));
+  glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, v);
+  CHECK(v[0] == static_cast<GLint>(buffers[1]));
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
 
 TEST_CASE("the 2-D quads (images too large for the driver's buffer textures) agree with the CPU reference") {

@@ -2,6 +2,7 @@
 
 #include "gl/error.hpp"
 #include "gl/gl.hpp"
+#include "gl/state.hpp"
 
 #include <algorithm>
 #include <utility>
@@ -117,14 +118,14 @@ std::vector<T> read_pixels(const Framebuffer& fb, int i, int x, int y, int w, in
     default: pixel_format = integer ? GL_RGBA_INTEGER : GL_RGBA; break;
   }
   std::vector<T> out(static_cast<size_t>(w) * h * n);
-  GLint previous = 0, alignment = 4;
+  GLint previous = 0;
   glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous);
-  glGetIntegerv(GL_PACK_ALIGNMENT, &alignment);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fb.id());
   glReadBuffer(GL_COLOR_ATTACHMENT0 + static_cast<GLenum>(i));
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(x, y, w, h, pixel_format, integer ? GL_UNSIGNED_INT : GL_FLOAT, out.data());
-  glPixelStorei(GL_PACK_ALIGNMENT, alignment);
+  {
+    const PixelStoreGuard store(true, 0);
+    glReadPixels(x, y, w, h, pixel_format, integer ? GL_UNSIGNED_INT : GL_FLOAT, out.data());
+  }
   glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous));
   check_gl_errors("reading back '" + fb.attachment_labels()[static_cast<size_t>(i)] + "'");
   return out;

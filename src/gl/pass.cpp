@@ -2,6 +2,7 @@
 
 #include "gl/error.hpp"
 #include "gl/gl.hpp"
+#include "gl/state.hpp"
 
 #include <chrono>
 #include <utility>
@@ -181,6 +182,7 @@ void blit_to_window(const Framebuffer& source, int window_width, int window_heig
   glBindFramebuffer(GL_READ_FRAMEBUFFER, source.id());
   glReadBuffer(GL_COLOR_ATTACHMENT0);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+  const DrawStateGuard fixed({});  // blits obey the scissor box
   glBlitFramebuffer(0, 0, source.width(), source.height(), 0, window_height, window_width, 0, GL_COLOR_BUFFER_BIT,
                     GL_LINEAR);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous_read));
@@ -192,6 +194,7 @@ void PassRunner::clear(const Framebuffer& target, const glm::vec4& value) {
   GLint previous_target = 0;
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_target);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target.id());
+  const DrawStateGuard fixed({});  // clears obey the scissor box and the colour mask
   const GLfloat v[4] = {value.x, value.y, value.z, value.w};
   for (size_t i = 0; i < target.attachment_labels().size(); ++i) {
     glClearBufferfv(GL_COLOR, static_cast<GLint>(i), v);
@@ -219,6 +222,7 @@ void PassRunner::clear_depth(const Framebuffer& target, float value) {
   GLint previous_target = 0;
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_target);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target.id());
+  const DrawStateGuard fixed({false, false, true, true});  // and the depth mask
   glClearBufferfv(GL_DEPTH, 0, &value);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(previous_target));
   if (check_every_pass_) check_gl_errors("clearing depth of '" + target.label() + "'");
@@ -273,14 +277,10 @@ void PassRunner::draw(const Region& region, const char* name, const Program& pro
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target.id());
   glViewport(region.x, region.y, region.width, region.height);
   glBindVertexArray(state.vao ? state.vao : vao_);
-  if (depth != DepthMode::Off) {
-    glEnable(GL_DEPTH_TEST);
-    glDepthFunc(depth == DepthMode::Mark ? GL_ALWAYS : GL_GREATER);
-    glDepthMask(depth == DepthMode::Mark ? GL_TRUE : GL_FALSE);
-    if (depth == DepthMode::Mark) glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
-  }
+  DrawStateGuard fixed({state.blend != Blend::None, depth != DepthMode::Off, depth == DepthMode::Mark,
+                        depth != DepthMode::Mark});
+  if (depth != DepthMode::Off) glDepthFunc(depth == DepthMode::Mark ? GL_ALWAYS : GL_GREATER);
   if (state.blend != Blend::None) {
-    glEnable(GL_BLEND);
     glBlendEquation(GL_FUNC_ADD);
     if (state.blend == Blend::Additive) {
       glBlendFunc(GL_ONE, GL_ONE);
@@ -307,13 +307,6 @@ void PassRunner::draw(const Region& region, const char* name, const Program& pro
     pending_.push_back({name, query, wall});
   } else {
     glDrawArraysInstanced(state.mode, 0, state.vertices, state.instances);
-  }
-  if (state.blend != Blend::None) glDisable(GL_BLEND);
-  if (depth != DepthMode::Off) {
-    glDisable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LESS);
-    glDepthMask(GL_TRUE);
-    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
   }
 
   // Leave nothing behind: unbind what we bound, restore target and viewport.

@@ -2,6 +2,7 @@
 
 #include "gl/error.hpp"
 #include "gl/gl.hpp"
+#include "gl/state.hpp"
 
 #include <utility>
 
@@ -64,7 +65,10 @@ Texture::Texture(int width, int height, Format format, std::string label)
   const FormatInfo fi = info(format);
   glGenTextures(1, &id_);
   BindGuard bind(id_);
-  glTexImage2D(GL_TEXTURE_2D, 0, static_cast<GLint>(fi.internal), width, height, 0, fi.format, fi.type, nullptr);
+  {
+    const PixelStoreGuard store(false, 0);  // nullptr: no data, not an offset into a bound buffer
+    glTexImage2D(GL_TEXTURE_2D, 0, static_cast<GLint>(fi.internal), width, height, 0, fi.format, fi.type, nullptr);
+  }
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
@@ -131,20 +135,17 @@ void Texture::copy_rows(const Texture& source, int first_row, int rows) {
                  "copy_rows: rows " + std::to_string(first_row) + " + " + std::to_string(rows) + " of '" +
                      source.label() + "' do not fit '" + label_ + "'");
   const FormatInfo fi = info(format_);
-  GLint previous_read = 0, previous_pack = 0, alignment = 4;
+  GLint previous_read = 0;
   glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous_read);
-  glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &previous_pack);
-  glGetIntegerv(GL_PACK_ALIGNMENT, &alignment);
   GLuint fbo = 0;
   glGenFramebuffers(1, &fbo);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
   glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, source.id(), 0);
   glReadBuffer(GL_COLOR_ATTACHMENT0);
-  glBindBuffer(GL_PIXEL_PACK_BUFFER, buffer_);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, first_row, source.width(), rows, fi.format, fi.type, nullptr);
-  glPixelStorei(GL_PACK_ALIGNMENT, alignment);
-  glBindBuffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(previous_pack));
+  {
+    const PixelStoreGuard store(true, buffer_);
+    glReadPixels(0, first_row, source.width(), rows, fi.format, fi.type, nullptr);
+  }
   glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous_read));
   glDeleteFramebuffers(1, &fbo);
   check_gl_errors("copying '" + source.label() + "' into '" + label_ + "'");
@@ -182,11 +183,8 @@ void upload_any(const Texture& t, const void* data) {
   GLSURF_EXPECTS(!t.is_buffer(), "'" + t.label() + "' is a buffer texture: fill it with copy_rows");
   const FormatInfo fi = info(t.format());
   BindGuard bind(t.id());
-  GLint alignment = 4;
-  glGetIntegerv(GL_UNPACK_ALIGNMENT, &alignment);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);  // rows of odd-width R8 images are not padded
+  const PixelStoreGuard store(false, 0);  // rows of odd-width R8 images are not padded
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, t.width(), t.height(), fi.format, fi.type, data);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, alignment);
   check_gl_errors("uploading texture '" + t.label() + "'");
 }
 
@@ -196,11 +194,8 @@ std::vector<T> download_any(const Texture& t) {
   const FormatInfo fi = info(t.format());
   std::vector<T> out(static_cast<size_t>(t.width()) * t.height() * fi.channels);
   BindGuard bind(t.id());
-  GLint alignment = 4;
-  glGetIntegerv(GL_PACK_ALIGNMENT, &alignment);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  const PixelStoreGuard store(true, 0);
   glGetTexImage(GL_TEXTURE_2D, 0, fi.format, fi.type, out.data());
-  glPixelStorei(GL_PACK_ALIGNMENT, alignment);
   check_gl_errors("reading back texture '" + t.label() + "'");
   return out;
 }
