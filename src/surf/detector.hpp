@@ -58,7 +58,9 @@ class Detector {
   // larger, the candidate atlas about 1.5 times as wide for two layers).
   std::vector<KeyPoint> detect(const GrayImage& image);
   // detect, then orientation (unless config.upright) and descriptors on the
-  // GPU; the results cross the bus once, with the keypoints. With `resident`,
+  // GPU. The results are read back once every pass has been issued: the
+  // first read (the point list) waits for the GPU, and the angles and
+  // descriptors follow without another wait. With `resident`,
   // the descriptors stay on the GPU instead, in the returned keypoints' order,
   // for Matcher::match: they are not read back (the Features come without
   // them, descriptor_size 0).
