@@ -144,4 +144,24 @@ err=$("$glsurf" view "$assets/box.png" --headless --frames 1 --hud maybe 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q -- "--hud must be on or off" || fail "view --hud maybe: $err"
 "$glsurf" detect >/dev/null 2>&1; [ $? -eq 2 ] || fail "no image exits 2"
 "$glsurf" detect "$work/in" >/dev/null 2>&1; [ $? -eq 2 ] || fail "a directory needs -o"
+err=$("$glsurf" view --pix rgb "$assets/box.png" --headless --frames 1 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q -- "--pix describes --raw frames" || fail "view --pix without --raw: $err"
+
+# Every error is one line: a newline in a file name is written as \n, and an
+# empty directory is the error alone, not a warning before it.
+err=$("$glsurf" detect --backend cpu "$work/a
+b.png" 2>&1)
+# (printf: sh's echo would turn the \n back into a newline)
+[ $? -eq 1 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && printf '%s\n' "$err" | grep -qF 'a\nb.png: cannot open file' ||
+  fail "a newline in a file name: $err"
+mkdir "$work/none"
+err=$("$glsurf" detect --backend cpu "$work/none" -o "$work/none_out" 2>&1)
+[ $? -eq 1 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] && echo "$err" | grep -q "no images to detect in" ||
+  fail "an empty directory: $err"
+# Past a file-size limit the write fails like a full disk: one line, exit 1,
+# no temporary file left (SIGXFSZ would kill the process mid-write).
+mkdir "$work/limited"
+err=$(cd "$work/limited" && ulimit -f 4 && "$glsurf" detect --backend cpu "$assets/box.png" -o x.txt 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "x.txt: write failed" || fail "detect past ulimit -f: $err"
+[ -z "$(ls -A "$work/limited")" ] || fail "detect past ulimit -f left $(ls -A "$work/limited")"
 echo "all detect checks passed"

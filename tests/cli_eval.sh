@@ -35,6 +35,12 @@ err=$("$glsurf" warp "$assets/box.png" "$work/seq" --rotate 30 2>&1)
 mkdir "$work/empty"
 (cd "$work/empty" && "$glsurf" warp "$assets/box.png" . --rotate 10 >/dev/null) || fail "warp into ."
 [ -s "$work/empty/img2.png" ] && [ -s "$work/empty/H1to2p" ] || fail "warp into .: $(ls "$work/empty")"
+# A number too large to score is an error, not a pair left out.
+mkdir "$work/huge"
+cp "$work/seq/img1.png" "$work/huge/"; cp "$work/seq/img2.png" "$work/huge/img4294967298.png"
+cp "$work/seq/H1to2p" "$work/huge/H1to4294967298p"
+err=$("$glsurf" eval "$work/huge" --backend cpu 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "sequence numbers above 999999" || fail "eval with img4294967298: $err"
 # Zero-padded names are not the sequence's: H1to02p is not H1to2p.
 mkdir "$work/padded"
 cp "$work/seq/img1.png" "$work/seq/img2.png" "$work/padded/"; cp "$work/seq/H1to2p" "$work/padded/H1to02p"

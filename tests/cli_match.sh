@@ -82,4 +82,7 @@ fi
 err=$("$glsurf" match "$assets/box.png" "$work/nowhere.png" --backend cpu --draw "$work/missing/d.png" 2>&1)
 [ $? -eq 1 ] && [ "$err" = "glsurf: error: $work/missing/d.png: cannot write (No such file or directory)" ] ||
   fail "match --draw into a missing directory: $err"
+# Pictures are PNG only: another image name is a usage error, not PNG bytes under it.
+err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu --draw "$work/d.jpg" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q -- "--draw writes PNG" && [ ! -e "$work/d.jpg" ] || fail "match --draw d.jpg: $err"
 echo "all match checks passed"

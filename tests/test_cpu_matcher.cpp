@@ -223,6 +223,22 @@ TEST_CASE("degenerate correspondences give no homography") {
   CHECK(!ransac_homography({{0, 0, 1, 1}, {5, 5, 6, 6}, {9, 1, 3, 3}}).found);  // fewer than 4
 }
 
+TEST_CASE("too few pairs for a homography still report the best fit's inlier count") {
+  // Six pairs of one exact homography: below the 8 inliers that count as a
+  // homography, but all six fit (eval's JSON reports "inliers" so).
+  const Homography truth = {1.1, 0.05, 3, -0.02, 0.9, -4, 0, 0, 1};
+  std::vector<PointPair> pairs;
+  for (const auto& c : {std::array<double, 2>{10, 20}, {500, 30}, {40, 400}, {600, 550}, {300, 200}, {120, 330}}) {
+    PointPair p{c[0], c[1], 0, 0};
+    apply(truth, p.ax, p.ay, p.bx, p.by);
+    pairs.push_back(p);
+  }
+  const HomographyResult r = ransac_homography(pairs);
+  CHECK(!r.found);
+  CHECK(r.inlier_count == 6);
+  CHECK(std::count(r.inliers.begin(), r.inliers.end(), true) == 0);  // none marked: no homography
+}
+
 TEST_CASE("homography files: Oxford text, OpenCV XML and YAML; bad ones refused") {
   const auto dir = std::filesystem::temp_directory_path();
   const Homography h = {0.76, -0.3, 225.7, 0.33, 1.01, -77, 3.5e-4, -1.4e-5, 1};

@@ -59,8 +59,17 @@ void check_image_size(const std::string& name, const GrayImage& image, const Det
 Features describe_file(Detector* detector, const DetectorConfig& config, const GrayImage& image,
                        const std::string& path, DescriptorTextures* resident = nullptr);
 
+// glsurf writes pictures as PNG only: a name for another image format
+// (out.jpg) is a usage error naming `option`, not a PNG under that name.
+void check_png_name(const std::string& option, const std::string& path);
+
+// `text` with its control characters written as escapes (a newline as \n,
+// others as \xHH), so that a message naming a file keeps to one line.
+std::string one_line(const std::string& text);
+
 // Image names from the command line, each directory replaced by its images
-// (images_in_directory; a warning on stderr when it has none), and "-" by
+// (images_in_directory; a warning on stderr when it has none and others have
+// some), and "-" by
 // /dev/stdin (an encoded image piped in). Other names are kept as given, to
 // be reported when they are loaded. `listed`, if given,
 // says for each name returned whether it came from a directory.

@@ -86,14 +86,15 @@ int detect(Args args) {
         write_features_file(target, features, format);
         written.emplace(target, file);
       }
-      std::fprintf(stderr, "%s: %zu keypoints, %dx%d, %.1f ms (%s)\n", file.c_str(), keypoints.size(),
+      std::fprintf(stderr, "%s: %zu keypoints, %dx%d, %.1f ms (%s)\n", one_line(file).c_str(), keypoints.size(),
                    image.width, image.height, ms, backend.c_str());
     } catch (const Error& e) {
-      std::fprintf(stderr, "glsurf: error: %s%s\n", e.what(),
-                   std::string(e.what()).rfind(file, 0) == 0 ? "" : (" (" + file + ")").c_str());
+      const std::string what = e.what();
+      std::fprintf(stderr, "glsurf: error: %s\n",
+                   one_line(what.rfind(file, 0) == 0 ? what : what + " (" + file + ")").c_str());
       after_failure();
     } catch (const std::bad_alloc&) {  // an image too large for this machine's memory
-      std::fprintf(stderr, "glsurf: error: %s: out of memory\n", file.c_str());
+      std::fprintf(stderr, "glsurf: error: %s: out of memory\n", one_line(file).c_str());
       after_failure();
     }
   }

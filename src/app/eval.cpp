@@ -85,9 +85,9 @@ int numbered(const std::string& name, const std::string& prefix, const std::stri
   }
   const std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
   // No leading zeros: img01 is not img1 (one file per number, as Oxford names them).
-  if (digits.size() > 6 || digits[0] == '0' || digits.find_first_not_of("0123456789") != std::string::npos) {
-    return -1;
-  }
+  if (digits[0] == '0' || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
+  // Every pair is scored, so one that cannot be is an error, not left out.
+  if (digits.size() > 6) throw Error(name + ": sequence numbers above 999999 are not supported");
   return std::stoi(digits);
 }
 

@@ -6,6 +6,8 @@
 #include "io/image.hpp"
 #include "surf/detector.hpp"
 
+#include <cctype>
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -55,7 +57,8 @@ const char* kUsage =
     "        [--backend gl|cpu] [--threshold T] [--max-features N] [--octaves N] [--layers N]\n"
     "        [--sample-step N] [--upright] [--extended] [--ratio R] [--no-mutual] [--no-sign]\n"
     "        [--max-distance D]   (--ratio: Lowe's test, default 0.8, 0 or 1 turns it off;\n"
-    "                         a homography needs 8 inliers)\n"
+    "                         --max-distance: drop matches farther apart, default 0: no limit;\n"
+    "                         a homography needs 8 inliers; --draw writes PNG)\n"
     "  view [IMAGE|DIR...|-]  images in a window with their keypoints drawn from the GPU\n"
     "        [--raw WxH [--pix gray|rgb] -]  raw frames from standard input (e.g. from ffmpeg)\n"
     "        [--headless --frames N] [--screenshot out.png] [--threshold T] [--max-features N]\n"
@@ -224,13 +227,35 @@ Features describe_file(Detector* detector, const DetectorConfig& config, const G
     std::fprintf(stderr,
                  "glsurf: warning: %s: more keypoints than the point list holds; kept the %zu strongest "
                  "(raise --threshold or set --max-features)\n",
-                 path.c_str(), features.keypoints.size());
+                 one_line(path).c_str(), features.keypoints.size());
   }
   return features;
 }
 
+void check_png_name(const std::string& option, const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (is_image_name(path) && ext != ".png") throw UsageError(option + " writes PNG: name it .png, not '" + path + "'");
+}
+
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') out += "\\n";
+    else if (u < 0x20 || u == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", u);
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> expand_image_arguments(const std::vector<std::string>& names, std::vector<bool>* listed) {
-  std::vector<std::string> files;
+  std::vector<std::string> files, empty;
   for (const std::string& name : names) {
     std::error_code ec;
     if (!std::filesystem::is_directory(name, ec)) {
@@ -239,10 +264,14 @@ std::vector<std::string> expand_image_arguments(const std::vector<std::string>& 
       continue;
     }
     const std::vector<std::string> found = images_in_directory(name);
-    if (found.empty()) std::fprintf(stderr, "glsurf: warning: %s: no images in this directory\n", name.c_str());
+    if (found.empty()) empty.push_back(name);
     files.insert(files.end(), found.begin(), found.end());
     if (listed) listed->insert(listed->end(), found.size(), true);
   }
+  // With nothing at all to read the caller's error says so, in one line.
+  if (!files.empty())
+    for (const std::string& name : empty)
+      std::fprintf(stderr, "glsurf: warning: %s: no images in this directory\n", one_line(name).c_str());
   return files;
 }
 
@@ -284,6 +313,10 @@ void Args::finish() const {
 
 int main(int argc, char** argv) {
   using namespace glsurf;
+  // Past a file-size limit (ulimit -f) a write then fails with EFBIG, which
+  // is reported and cleaned up like a full disk, instead of killing the
+  // process with temporary files left behind.
+  std::signal(SIGXFSZ, SIG_IGN);
   if (argc < 2) {
     std::fputs(app::kUsage, stderr);
     return 2;
@@ -314,19 +347,23 @@ int main(int argc, char** argv) {
     }
     return status;
   } catch (const app::UsageError& e) {
-    std::fprintf(stderr, "glsurf: error: %s (see glsurf help)\n", e.what());
+    std::fprintf(stderr, "glsurf: error: %s (see glsurf help)\n", app::one_line(e.what()).c_str());
     return 2;
   } catch (const Error& e) {
-    std::fprintf(stderr, "glsurf: error: %s\n", e.what());
+    std::fprintf(stderr, "glsurf: error: %s\n", app::one_line(e.what()).c_str());
     return 1;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "glsurf: error: out of memory\n");
     return 1;
+  } catch (const std::filesystem::filesystem_error& e) {  // a name too long, a loop of links, ...
+    std::fprintf(stderr, "glsurf: error: %s: %s\n", app::one_line(e.path1().string()).c_str(),
+                 e.code().message().c_str());
+    return 1;
   } catch (const std::logic_error& e) {
-    std::fprintf(stderr, "glsurf: internal error: %s\n", e.what());
+    std::fprintf(stderr, "glsurf: internal error: %s\n", app::one_line(e.what()).c_str());
     return 3;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "glsurf: error: %s\n", e.what());
+    std::fprintf(stderr, "glsurf: error: %s\n", app::one_line(e.what()).c_str());
     return 1;
   }
 }

@@ -32,6 +32,7 @@ int match(Args args) {
   const std::string matches_path = args.option("-o", "");
   const std::string homography_path = args.option("--homography", "");
   const std::string draw_path = args.option("--draw", "");
+  if (!draw_path.empty()) check_png_name("--draw", draw_path);
   std::string truth_path = args.option("--truth", "");
   std::vector<std::string> images = args.positionals();
   args.finish();
@@ -115,7 +116,7 @@ int match(Args args) {
   const int needed = RansacConfig{}.min_inliers;
   if (h.found) {
     std::snprintf(verdict, sizeof verdict, "%d inliers", h.inlier_count);
-  } else if (static_cast<int>(matches.size()) < needed) {
+  } else if (matches.size() < 4) {  // no fit tried
     std::snprintf(verdict, sizeof verdict, "no homography (%d inliers needed)", needed);
   } else {
     std::snprintf(verdict, sizeof verdict, "no homography (best fit %d inliers, %d needed)", h.inlier_count, needed);

@@ -155,6 +155,7 @@ int view(Args args) {
   const bool headless = args.flag("--headless");
   const int frames = args.option_int("--frames", 0, 0, 1 << 30);
   const std::string screenshot = args.option("--screenshot", "");
+  if (!screenshot.empty()) check_png_name("--screenshot", screenshot);
   const std::string hud = args.option("--hud", "on");
   if (hud != "on" && hud != "off") throw UsageError("--hud must be on or off, got '" + hud + "'");
   const bool hud_on = hud == "on";
@@ -166,7 +167,7 @@ int view(Args args) {
   config.first_step = args.option_int("--sample-step", config.first_step, 1, 8);
   int width = args.option_int("--width", 0, 0, 16384), height = args.option_int("--height", 0, 0, 16384);
   const std::string raw = args.option("--raw", "");
-  const std::string pix = args.option("--pix", "gray");
+  std::string pix = args.option("--pix", "");
   std::vector<std::string> names = args.positionals();
   args.finish();
   if (!screenshot.empty()) check_writable(screenshot);  // before the session, not after it
@@ -182,6 +183,8 @@ int view(Args args) {
     return Error(skipped == 1 ? "the one image in " + where + " could not be shown"
                               : "none of the " + std::to_string(skipped) + " images in " + where + " could be shown");
   };
+  if (!pix.empty() && raw.empty()) throw UsageError("--pix describes --raw frames; give --raw WxH too");
+  if (pix.empty()) pix = "gray";
   std::unique_ptr<RawStream> stream;
   if (!raw.empty()) {
     int rw = 0, rh = 0;
@@ -215,7 +218,7 @@ int view(Args args) {
         from_directory.push_back(listed[i]);
       } catch (const Error& e) {
         if (!listed[i]) throw;
-        std::fprintf(stderr, "glsurf: warning: %s; skipped\n", e.what());
+        std::fprintf(stderr, "glsurf: warning: %s; skipped\n", one_line(e.what()).c_str());
         ++skipped;
       }
     }
@@ -360,7 +363,8 @@ int view(Args args) {
       // found in a directory, it is skipped as an unreadable one is.
       if (stream) throw Error(std::string("standard input: ") + e.what());
       if (!from_directory[current]) throw Error(files[current] + ": " + e.what());
-      std::fprintf(stderr, "glsurf: warning: %s: %s; skipped\n", files[current].c_str(), e.what());
+      std::fprintf(stderr, "glsurf: warning: %s: %s; skipped\n", one_line(files[current]).c_str(),
+                   one_line(e.what()).c_str());
       ++skipped;
       files.erase(files.begin() + static_cast<std::ptrdiff_t>(current));
       images.erase(images.begin() + static_cast<std::ptrdiff_t>(current));
@@ -470,9 +474,10 @@ int view(Args args) {
   const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
   std::vector<double> sorted = frame_times;
   std::sort(sorted.begin(), sorted.end());
-  std::fprintf(stderr, "%d frames in %.1f s: %.1f fps, median frame %.1f ms (%s)\n", shown, seconds,
-               seconds > 0 ? shown / seconds : 0.0, sorted.empty() ? 0.0 : sorted[sorted.size() / 2],
-               renderer_name.c_str());
+  if (shown > 0) {  // with none, the error line below says so
+    std::fprintf(stderr, "%d frames in %.1f s: %.1f fps, median frame %.1f ms (%s)\n", shown, seconds,
+                 seconds > 0 ? shown / seconds : 0.0, sorted[sorted.size() / 2], renderer_name.c_str());
+  }
   if (keys.match) std::fprintf(stderr, "match mode, last frame: %d matches, %d inliers\n", last_matches, last_inliers);
   if (stream && !stream->error().empty()) {
     std::fprintf(stderr, "glsurf: error: %s; ended after %ld frames\n", stream->error().c_str(), stream->frames_read());

@@ -186,7 +186,9 @@ bool fit_homography(const std::vector<PointPair>& pairs, Homography& h) {
 HomographyResult ransac_homography(const std::vector<PointPair>& pairs, const RansacConfig& config) {
   HomographyResult best;
   best.inliers.assign(pairs.size(), false);
-  if (pairs.size() < static_cast<size_t>(std::max(4, config.min_inliers))) return best;
+  // With 4 to min_inliers - 1 pairs no fit can count, but the best one's
+  // inlier count is still reported.
+  if (pairs.size() < 4) return best;
   std::mt19937 rng(config.seed);
   std::uniform_int_distribution<size_t> pick(0, pairs.size() - 1);
   int iterations = config.max_iterations;
