@@ -148,11 +148,11 @@ std::string png_chunk(const std::string& type, const std::string& data) {
   return be32(static_cast<std::uint32_t>(data.size())) + type + data + be32(crc ^ 0xffffffffu);
 }
 
-// A 4 x 2 palette PNG (indices 0 1 2 0 / 2 1 0 1 into red, green, blue), its
-// pixels in a stored (uncompressed) zlib block, with `metadata` as a tEXt
-// chunk between IHDR and PLTE.
-std::string palette_png(const std::string& metadata) {
-  const std::string rows("\0\0\1\2\0\0\2\1\0\1", 10);  // filter byte 0, then 4 indices, per row
+// A 4 x 2 palette PNG (by default indices 0 1 2 0 / 2 1 0 1 into red, green,
+// blue), its pixels in a stored (uncompressed) zlib block, with `metadata` as
+// a tEXt chunk between IHDR and PLTE.
+std::string palette_png(const std::string& metadata,
+                        const std::string& rows = std::string("\0\0\1\2\0\0\2\1\0\1", 10)) {  // filter byte 0, then 4 indices, per row
   std::uint32_t a = 1, b = 0;                                 // Adler-32 of the rows
   for (const unsigned char c : rows) a = (a + c) % 65521, b = (b + a) % 65521;
   const std::uint32_t adler = (b << 16) | a;
@@ -264,6 +264,12 @@ TEST_CASE("load_gray reads from a pipe (which cannot seek) what it reads from th
   const std::uint8_t r = 76, g = 150, b = 29;  // BT.601 in OpenCV's fixed point: (4899, 9617, 1868) x 255 / 2^14
   CHECK(palette.pixels == std::vector<std::uint8_t>{r, g, b, r, b, g, r, g});
   CHECK(load_gray(dir.write("palette.png", palette_png(""))).pixels == palette.pixels);
+  // An index beyond the three entries would be looked up in memory stb_image
+  // never wrote (a different picture from run to run): refused, whole or piped.
+  const std::string beyond = palette_png("", std::string("\0\0\1\2\0\0\2\x07\0\1", 10));
+  CHECK_THROWS_WITH(load_gray(dir.write("beyond.png", beyond)),
+                    doctest::Contains("palette index lies beyond the 3 entries"));
+  CHECK_THROWS_WITH(through_pipe(beyond), doctest::Contains("palette index lies beyond the 3 entries"));
   // A JPEG whose frame header (the size) comes after 120 KB of metadata (two
   // APP15 segments) is read whole and decodes as the same file does.
   std::string jpeg;
@@ -505,6 +511,27 @@ TEST_CASE("load_gray checks the length of an OS/2 BMP and a colour-mapped TGA") 
   CHECK(load_gray(dir.write("map.tga", tga)).pixels == std::vector<std::uint8_t>{bt601(255, 0, 0), bt601(10, 200, 30)});
   const std::string tga_cut = dir.write("map_cut.tga", tga.substr(0, tga.size() - 1));
   CHECK_THROWS_WITH_AS(load_gray(tga_cut), doctest::Contains((tga_cut + ": truncated image data").c_str()), Error);
+}
+
+TEST_CASE("load_gray reads an 8-bit BMP with a short palette and refuses an index beyond it") {
+  ScratchImageDir dir;
+  const auto le = [](unsigned v, int bytes) {
+    std::string out;
+    for (int i = 0; i < bytes; ++i) out += static_cast<char>((v >> (8 * i)) & 255);
+    return out;
+  };
+  // 4 x 1, 8 bits a pixel, a palette of three BGRX entries (blue, green,
+  // red); 14 + 40 + 12 bytes of headers and palette, then one row of indices.
+  const auto bmp = [&](const std::string& row) {
+    return "BM" + le(70, 4) + le(0, 4) + le(66, 4) + le(40, 4) + le(4, 4) + le(1, 4) + le(1, 2) + le(8, 2) +
+           le(0, 4) + le(4, 4) + le(2835, 4) + le(2835, 4) + le(3, 4) + le(0, 4) +
+           std::string("\xff\0\0\0\0\xff\0\0\0\0\xff\0", 12) + row;
+  };
+  CHECK(load_gray(dir.write("short.bmp", bmp(std::string("\0\1\2\1", 4)))).pixels ==
+        std::vector<std::uint8_t>{bt601(0, 0, 255), bt601(0, 255, 0), bt601(255, 0, 0), bt601(0, 255, 0)});
+  // Index 200 would be looked up in memory stb_image never wrote.
+  CHECK_THROWS_WITH(load_gray(dir.write("beyond.bmp", bmp(std::string("\0\1\xc8\1", 4)))),
+                    doctest::Contains("palette index lies beyond the 3 entries"));
 }
 
 TEST_CASE("a bundled photo saved as PGM loads to the same pixels as the PNG") {

@@ -259,6 +259,10 @@ void check_rle_tga_length(const std::string& path, FILE* file, const unsigned ch
 // picture without a word. Every critical chunk's CRC (ISO 3309, as PNG
 // specifies it: over the type and the data) is checked here, up to IEND.
 
+unsigned read_be32(const unsigned char* p) {
+  return (unsigned{p[0]} << 24) | (unsigned{p[1]} << 16) | (unsigned{p[2]} << 8) | p[3];
+}
+
 bool is_png(const unsigned char* head, size_t size) {
   static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   return size >= 8 && std::memcmp(head, signature, 8) == 0;
@@ -310,15 +314,107 @@ void check_png_chunks(const std::string& path, FILE* file) {
   std::rewind(file);
 }
 
+// --- palette indices beyond the palette (PNG, BMP) ---------------------------------
+// stb_image looks up a palette index beyond a PNG's PLTE entries, or a BMP's
+// palette, in memory it never wrote, so such a (corrupt) file decodes
+// differently from run to run. Where the palette has fewer entries than the
+// pixels' bits can index, the image is decoded twice from memory with the
+// palette padded to all the entries they can index, once with black and once
+// with white: if the two pictures differ, an index lies beyond the palette.
+// (stb_image checks no CRC, so a grown PLTE keeps its old one. A TGA's index
+// beyond its colour map reads entry 0 in stb_image, wrong but the same every
+// time; that and OS/2 BMPs are not checked.)
+using Pixels = std::unique_ptr<stbi_uc, void (*)(void*)>;
+
+std::vector<unsigned char> read_whole(const std::string& path, FILE* file) {
+  if (std::fseek(file, 0, SEEK_END) != 0) throw Error(path + ": cannot read file");
+  std::vector<unsigned char> bytes(static_cast<size_t>(std::ftell(file)));
+  std::rewind(file);
+  if (std::fread(bytes.data(), 1, bytes.size(), file) != bytes.size()) throw Error(path + ": cannot read file");
+  std::rewind(file);
+  return bytes;
+}
+
+// `bytes` with `count` entries of `size` bytes, every byte `fill`, inserted at `at`.
+std::vector<unsigned char> with_entries(const std::vector<unsigned char>& bytes, size_t at, size_t count,
+                                        size_t size, unsigned char fill) {
+  std::vector<unsigned char> out(bytes.begin(), bytes.begin() + static_cast<long>(at));
+  out.insert(out.end(), count * size, fill);
+  out.insert(out.end(), bytes.begin() + static_cast<long>(at), bytes.end());
+  return out;
+}
+
+// Decodes the two paddings (make(0), make(255)) and compares them.
+template <typename Make>
+Pixels decode_padded(const std::string& path, const Make& make, size_t entries, const char* format, int& w,
+                     int& h, int& n) {
+  Pixels pictures[2] = {Pixels(nullptr, &stbi_image_free), Pixels(nullptr, &stbi_image_free)};
+  for (int k = 0; k < 2; ++k) {
+    const std::vector<unsigned char> padded = make(static_cast<unsigned char>(k == 0 ? 0 : 255));
+    pictures[k].reset(stbi_load_from_memory(padded.data(), static_cast<int>(padded.size()), &w, &h, &n, 0));
+    if (!pictures[k]) throw Error(path + ": cannot decode image (" + stbi_failure_reason() + ")");
+  }
+  if (std::memcmp(pictures[0].get(), pictures[1].get(), static_cast<size_t>(w) * h * n) != 0)
+    throw Error(path + ": corrupt " + format + " (a pixel's palette index lies beyond the " + std::to_string(entries) +
+                " entries of its palette)");
+  return std::move(pictures[0]);
+}
+
+// The pixels of `file` (its first bytes `head`), checked as above, if it is a
+// palette PNG or BMP with a short palette; nullptr otherwise. `file` is
+// rewound afterwards.
+Pixels decode_short_palette(const std::string& path, FILE* file, const unsigned char* head, size_t head_size, int& w,
+                            int& h, int& n) {
+  Pixels none(nullptr, &stbi_image_free);
+  if (is_png(head, head_size) && head_size >= 26) {
+    const int depth = head[24], colour_type = head[25];
+    if (colour_type != 3 || depth < 1 || depth > 8) return none;
+    const std::vector<unsigned char> bytes = read_whole(path, file);
+    // The chunks are whole (check_png_chunks); PLTE comes before IDAT.
+    size_t at = 8, entries = 0, plte = 0;
+    while (at + 8 <= bytes.size() && std::memcmp(&bytes[at + 4], "IDAT", 4) != 0) {
+      const size_t length = read_be32(&bytes[at]);
+      if (std::memcmp(&bytes[at + 4], "PLTE", 4) == 0) {
+        plte = at;
+        entries = length / 3;
+        break;
+      }
+      at += 12 + length;
+    }
+    const size_t full = size_t{1} << depth;
+    if (plte == 0 || entries >= full) return none;  // stb_image reports a missing PLTE
+    const auto make = [&](unsigned char fill) {
+      std::vector<unsigned char> padded = with_entries(bytes, plte + 8 + entries * 3, full - entries, 3, fill);
+      const size_t length = full * 3;
+      for (int i = 0; i < 4; ++i) padded[plte + static_cast<size_t>(i)] = static_cast<unsigned char>(length >> (24 - 8 * i));
+      return padded;
+    };
+    return decode_padded(path, make, entries, "PNG", w, h, n);
+  }
+  if (head_size >= 30 && head[0] == 'B' && head[1] == 'M') {
+    // As stb_image counts them: the entries between the info header and the pixels.
+    const unsigned offset = read_le(head + 10, 4), header = read_le(head + 14, 4), bits = read_le(head + 28, 2);
+    if (header < 40 || (bits != 1 && bits != 4 && bits != 8) || offset < 14 + header) return none;
+    const size_t entries = (offset - 14 - header) / 4, full = size_t{1} << bits;
+    if (entries == 0 || entries >= full) return none;  // none: stb_image refuses it
+    const std::vector<unsigned char> bytes = read_whole(path, file);
+    const auto make = [&](unsigned char fill) {
+      std::vector<unsigned char> padded = with_entries(bytes, 14 + header + entries * 4, full - entries, 4, fill);
+      const size_t moved = offset + (full - entries) * 4;
+      for (int i = 0; i < 4; ++i) padded[10 + static_cast<size_t>(i)] = static_cast<unsigned char>(moved >> (8 * i));
+      return padded;
+    };
+    return decode_padded(path, make, entries, "BMP", w, h, n);
+  }
+  return none;
+}
+
 // --- piped input ---------------------------------------------------------------
 // Bytes a piped image of `pixels` pixels may take: its raw size in the widest
 // format read (16-bit RGBA, 8 bytes a pixel; compressed data of real images is
 // smaller, a JPEG of pure noise about half of that), plus 1 MiB of metadata.
 long long piped_bytes_allowed(long long pixels) { return pixels * 8 + (1 << 20); }
 
-unsigned read_be32(const unsigned char* p) {
-  return (unsigned{p[0]} << 24) | (unsigned{p[1]} << 16) | (unsigned{p[2]} << 8) | p[3];
-}
 
 // Reads a pipe into memory, as much as its header says the image can take.
 // The first 64 KiB must show a known format and, but for JPEG, its size:
@@ -427,8 +523,9 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
     std::rewind(file.get());
   }
   if (is_tga(head, head_size, 9, 11)) check_rle_tga_length(path, file.get(), head);
-  std::unique_ptr<stbi_uc, void (*)(void*)> data(stbi_load_from_file(file.get(), &w, &h, &n, 0),
-                                                 &stbi_image_free);
+  Pixels data(nullptr, &stbi_image_free);
+  data = decode_short_palette(path, file.get(), head, head_size, w, h, n);
+  if (!data) data.reset(stbi_load_from_file(file.get(), &w, &h, &n, 0));
   if (!data) throw Error(path + ": cannot decode image (" + stbi_failure_reason() + ")");
 
   GrayImage out(w, h);

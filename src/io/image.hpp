@@ -33,8 +33,9 @@ struct LoadLimits {
 // weights in OpenCV's fixed point: (4899 R + 9617 G + 1868 B) / 2^14, rounded.
 // Throws glsurf::Error "PATH: reason" for a missing, unreadable, unsupported or too
 // large file, for truncated pixel data (PNM, uncompressed BMP, TGA), a critical
-// PNG chunk whose CRC-32 does not match (stb_image checks none), a PNM maxval
-// outside 1..65535 or a PNM sample above its maxval. Plain-text PNM (P2, P3),
+// PNG chunk whose CRC-32 does not match (stb_image checks none), a palette
+// index beyond a PNG's or BMP's palette (stb_image reads memory it never wrote
+// for it), a PNM maxval outside 1..65535 or a PNM sample above its maxval. Plain-text PNM (P2, P3),
 // bitmaps (P1, P4) and PAM (P7) are refused.
 GrayImage load_gray(const std::string& path, const LoadLimits& limits = {});
 
