@@ -166,6 +166,13 @@ std::string palette_png(const std::string& metadata,
          png_chunk("IEND", "");
 }
 
+// `v` as `bytes` little-endian bytes (BMP and TGA header fields).
+std::string le(unsigned v, int bytes) {
+  std::string out;
+  for (int i = 0; i < bytes; ++i) out += static_cast<char>((v >> (8 * i)) & 255);
+  return out;
+}
+
 // The expected 8-bit value of a sample, worked in floating point (the loader
 // works in integers): round half up of v * 255 / maxval.
 std::uint8_t rescaled(unsigned v, unsigned maxval) {
@@ -489,11 +496,6 @@ TEST_CASE("load_gray reads both kinds of RLE TGA packet and refuses packets that
 
 TEST_CASE("load_gray checks the length of an OS/2 BMP and a colour-mapped TGA") {
   ScratchImageDir dir;
-  const auto le = [](unsigned v, int bytes) {
-    std::string out;
-    for (int i = 0; i < bytes; ++i) out += static_cast<char>((v >> (8 * i)) & 255);
-    return out;
-  };
   // OS/2 BMP, 2x2, 24 bits: 26 bytes of headers, rows of 6 bytes padded to 8,
   // bottom row first, BGR.
   const std::string os2 = "BM" + le(42, 4) + le(0, 4) + le(26, 4) + le(12, 4) + le(2, 2) + le(2, 2) +
@@ -515,11 +517,6 @@ TEST_CASE("load_gray checks the length of an OS/2 BMP and a colour-mapped TGA") 
 
 TEST_CASE("load_gray reads an 8-bit BMP with a short palette and refuses an index beyond it") {
   ScratchImageDir dir;
-  const auto le = [](unsigned v, int bytes) {
-    std::string out;
-    for (int i = 0; i < bytes; ++i) out += static_cast<char>((v >> (8 * i)) & 255);
-    return out;
-  };
   // 4 x 1, 8 bits a pixel, a palette of three BGRX entries (blue, green,
   // red); 14 + 40 + 12 bytes of headers and palette, then one row of indices.
   const auto bmp = [&](const std::string& row) {
