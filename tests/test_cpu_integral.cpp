@@ -275,8 +275,8 @@ TEST_CASE("load_gray reads from a pipe (which cannot seek) what it reads from th
   // never wrote (a different picture from run to run): refused, whole or piped.
   const std::string beyond = palette_png("", std::string("\0\0\1\2\0\0\2\x07\0\1", 10));
   CHECK_THROWS_WITH(load_gray(dir.write("beyond.png", beyond)),
-                    doctest::Contains("palette index lies beyond the 3 entries"));
-  CHECK_THROWS_WITH(through_pipe(beyond), doctest::Contains("palette index lies beyond the 3 entries"));
+                    doctest::Contains("palette index is not below the palette's size, 3"));
+  CHECK_THROWS_WITH(through_pipe(beyond), doctest::Contains("palette index is not below the palette's size, 3"));
   // A JPEG whose frame header (the size) comes after 120 KB of metadata (two
   // APP15 segments) is read whole and decodes as the same file does.
   std::string jpeg;
@@ -528,7 +528,12 @@ TEST_CASE("load_gray reads an 8-bit BMP with a short palette and refuses an inde
         std::vector<std::uint8_t>{bt601(0, 0, 255), bt601(0, 255, 0), bt601(255, 0, 0), bt601(0, 255, 0)});
   // Index 200 would be looked up in memory stb_image never wrote.
   CHECK_THROWS_WITH(load_gray(dir.write("beyond.bmp", bmp(std::string("\0\1\xc8\1", 4)))),
-                    doctest::Contains("palette index lies beyond the 3 entries"));
+                    doctest::Contains("palette index is not below the palette's size, 3"));
+  // An offset of the pixels inside the info header would make stb_image count
+  // a negative number of palette entries, and look every index up unwritten.
+  std::string inside = bmp(std::string("\0\1\2\1", 4));
+  inside[10] = 53;
+  CHECK_THROWS_WITH(load_gray(dir.write("inside.bmp", inside)), doctest::Contains("points into the header"));
 }
 
 TEST_CASE("a bundled photo saved as PGM loads to the same pixels as the PNG") {

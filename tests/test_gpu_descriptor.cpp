@@ -296,8 +296,9 @@ TEST_CASE("keypoints far from the origin (an 8K-wide image) agree with the CPU r
 // the scissor box, colour mask, culling, wireframe polygons and discard keep
 // texels from being written, the logic op garbles the integer targets, the
 // point size widens the selection's histogram points, the depth range moves
-// the culled passes' depth; a row length, skip or bound pixel buffer moves
-// uploads and readbacks). glsurf must give the same result as from GL's
+// the culled passes' depth; a sampler object filters the integer textures
+// into incompleteness; a row length, skip, byte swap, read clamp or bound
+// pixel buffer changes uploads and readbacks). glsurf must give the same result as from GL's
 // defaults, and leave the host's state as it found it.
 TEST_CASE("the host's GL state changes neither the result nor survives it") {
   DetectorConfig config;
@@ -330,6 +331,10 @@ TEST_CASE("the host's GL state changes neither the result nor survives it") {
       glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
       glPixelStorei(GL_PACK_ALIGNMENT, 4);
       glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
+      glPixelStorei(GL_UNPACK_SWAP_BYTES, GL_FALSE);
+      glPixelStorei(GL_PACK_SWAP_BYTES, GL_FALSE);
+      glClampColor(GL_CLAMP_READ_COLOR, GL_FIXED_ONLY);
+      for (GLuint unit = 0; unit < 4; ++unit) glBindSampler(unit, 0);
       glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
       glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
       glDeleteBuffers(2, buffers);
@@ -353,6 +358,14 @@ TEST_CASE("the host's GL state changes neither the result nor survives it") {
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 7);
   glPixelStorei(GL_PACK_ALIGNMENT, 8);
   glPixelStorei(GL_PACK_SKIP_PIXELS, 2);
+  glPixelStorei(GL_UNPACK_SWAP_BYTES, GL_TRUE);
+  glPixelStorei(GL_PACK_SWAP_BYTES, GL_TRUE);
+  glClampColor(GL_CLAMP_READ_COLOR, GL_TRUE);  // float readbacks clamped to [0, 1]
+  GLuint sampler = 0;  // linear filtering on the first units
+  glGenSamplers(1, &sampler);
+  glSamplerParameteri(sampler, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glSamplerParameteri(sampler, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  for (GLuint unit = 0; unit < 4; ++unit) glBindSampler(unit, sampler);
   REQUIRE(glGetError() == GL_NO_ERROR);
 
   // A detector made under that state, used under it, and again with the
@@ -403,7 +416,17 @@ TEST_CASE("the host's GL state changes neither the result nor survives it") {
   CHECK(v[0] == static_cast<GLint>(buffers[0]));
   glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, v);
   CHECK(v[0] == static_cast<GLint>(buffers[1]));
+  glGetIntegerv(GL_UNPACK_SWAP_BYTES, v);
+  CHECK(v[0] == GL_TRUE);
+  glGetIntegerv(GL_CLAMP_READ_COLOR, v);
+  CHECK(v[0] == GL_TRUE);
+  glActiveTexture(GL_TEXTURE2);
+  glGetIntegerv(GL_SAMPLER_BINDING, v);
+  glActiveTexture(GL_TEXTURE0);
+  CHECK(v[0] == static_cast<GLint>(sampler));
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+  for (GLuint unit = 0; unit < 4; ++unit) glBindSampler(unit, 0);
+  glDeleteSamplers(1, &sampler);
 }
 
 TEST_CASE("the 2-D quads (images too large for the driver's buffer textures) agree with the CPU reference") {

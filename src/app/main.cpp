@@ -356,8 +356,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "glsurf: error: out of memory\n");
     return 1;
   } catch (const std::filesystem::filesystem_error& e) {  // a name too long, a loop of links, ...
-    std::fprintf(stderr, "glsurf: error: %s: %s\n", app::one_line(e.path1().string()).c_str(),
-                 e.code().message().c_str());
+    if (e.path1().empty()) std::fprintf(stderr, "glsurf: error: %s\n", app::one_line(e.what()).c_str());
+    else std::fprintf(stderr, "glsurf: error: %s: %s\n", app::one_line(e.path1().string()).c_str(),
+                      e.code().message().c_str());
     return 1;
   } catch (const std::logic_error& e) {
     std::fprintf(stderr, "glsurf: internal error: %s\n", app::one_line(e.what()).c_str());

@@ -264,9 +264,15 @@ void PassRunner::draw(const Region& region, const char* name, const Program& pro
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_target);
   glGetIntegerv(GL_VIEWPORT, previous_viewport);
   glUseProgram(program.id());
-  GLint unit = 0;
+  // A sampler object bound by the host would override the textures'
+  // nearest filtering (and make integer textures incomplete): none while the
+  // pass runs, the host's afterwards.
+  GLint unit = 0, host_samplers[32] = {};
+  GLSURF_EXPECTS(inputs.size() <= 32, std::string(name) + ": more than 32 inputs");
   for (const Input& in : inputs) {
     glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
+    glGetIntegerv(GL_SAMPLER_BINDING, &host_samplers[unit]);
+    glBindSampler(static_cast<GLuint>(unit), 0);
     glBindTexture(in.texture.target(), in.texture.id());
     glUniform1i(program.uniform_location(in.sampler), unit);
     ++unit;
@@ -316,6 +322,7 @@ void PassRunner::draw(const Region& region, const char* name, const Program& pro
   for (GLint i = unit - 1; i >= 0; --i) {
     glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(i));
     glBindTexture(inputs.begin()[i].texture.target(), 0);
+    glBindSampler(static_cast<GLuint>(i), static_cast<GLuint>(host_samplers[i]));
   }
   glUseProgram(0);
   ++passes_run_;

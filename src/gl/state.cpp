@@ -11,14 +11,15 @@ constexpr GLenum kGuardedCaps[DrawStateGuard::kCapCount] = {GL_BLEND,           
                                                  GL_STENCIL_TEST,    GL_CULL_FACE,          GL_RASTERIZER_DISCARD,
                                                  GL_PROGRAM_POINT_SIZE, GL_POLYGON_OFFSET_FILL, GL_COLOR_LOGIC_OP};
 
-// Pixel-store parameters (the defaults are 4 for the alignment, 0 for the
-// rest; glsurf wants 1 and 0), then the buffer binding's query.
-constexpr GLenum kPack[7] = {GL_PACK_ALIGNMENT,  GL_PACK_ROW_LENGTH,  GL_PACK_SKIP_ROWS,
-                             GL_PACK_SKIP_PIXELS, GL_PACK_IMAGE_HEIGHT, GL_PACK_SKIP_IMAGES,
-                             GL_PIXEL_PACK_BUFFER_BINDING};
-constexpr GLenum kUnpack[7] = {GL_UNPACK_ALIGNMENT,  GL_UNPACK_ROW_LENGTH,  GL_UNPACK_SKIP_ROWS,
+// Pixel-store parameters (the defaults are 4 for the alignment, 0 or false
+// for the rest; glsurf wants 1 and 0), then the buffer binding's query.
+constexpr GLenum kPack[9] = {GL_PACK_ALIGNMENT,    GL_PACK_ROW_LENGTH,  GL_PACK_SKIP_ROWS,
+                             GL_PACK_SKIP_PIXELS,  GL_PACK_IMAGE_HEIGHT, GL_PACK_SKIP_IMAGES,
+                             GL_PACK_SWAP_BYTES,   GL_PACK_LSB_FIRST,   GL_PIXEL_PACK_BUFFER_BINDING};
+constexpr GLenum kUnpack[9] = {GL_UNPACK_ALIGNMENT,   GL_UNPACK_ROW_LENGTH,  GL_UNPACK_SKIP_ROWS,
                                GL_UNPACK_SKIP_PIXELS, GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_IMAGES,
-                               GL_PIXEL_UNPACK_BUFFER_BINDING};
+                               GL_UNPACK_SWAP_BYTES,  GL_UNPACK_LSB_FIRST,   GL_PIXEL_UNPACK_BUFFER_BINDING};
+constexpr int kStoreCount = 8;  // the parameters before the binding
 
 void set_cap(GLenum cap, bool on) {
   if (on) glEnable(cap);
@@ -68,15 +69,20 @@ DrawStateGuard::~DrawStateGuard() {
 
 PixelStoreGuard::PixelStoreGuard(bool pack, unsigned buffer) : pack_(pack) {
   const GLenum* names = pack ? kPack : kUnpack;
-  for (int i = 0; i < 7; ++i) glGetIntegerv(names[i], &values_[i]);
-  for (int i = 0; i < 6; ++i) glPixelStorei(names[i], i == 0 ? 1 : 0);
+  for (int i = 0; i <= kStoreCount; ++i) glGetIntegerv(names[i], &values_[i]);
+  for (int i = 0; i < kStoreCount; ++i) glPixelStorei(names[i], i == 0 ? 1 : 0);
   glBindBuffer(pack ? GL_PIXEL_PACK_BUFFER : GL_PIXEL_UNPACK_BUFFER, buffer);
+  if (pack) {  // readbacks of float targets, unclamped
+    glGetIntegerv(GL_CLAMP_READ_COLOR, &clamp_read_);
+    glClampColor(GL_CLAMP_READ_COLOR, GL_FIXED_ONLY);
+  }
 }
 
 PixelStoreGuard::~PixelStoreGuard() {
   const GLenum* names = pack_ ? kPack : kUnpack;
-  for (int i = 0; i < 6; ++i) glPixelStorei(names[i], values_[i]);
-  glBindBuffer(pack_ ? GL_PIXEL_PACK_BUFFER : GL_PIXEL_UNPACK_BUFFER, static_cast<GLuint>(values_[6]));
+  for (int i = 0; i < kStoreCount; ++i) glPixelStorei(names[i], values_[i]);
+  glBindBuffer(pack_ ? GL_PIXEL_PACK_BUFFER : GL_PIXEL_UNPACK_BUFFER, static_cast<GLuint>(values_[kStoreCount]));
+  if (pack_) glClampColor(GL_CLAMP_READ_COLOR, static_cast<GLenum>(clamp_read_));
 }
 
 }  // namespace glsurf::gl

@@ -44,8 +44,9 @@ class DrawStateGuard {
 };
 
 // For uploads and readbacks: tightly packed rows (alignment 1, no row
-// length, no skips) and `buffer` bound as the pixel pack (pack = true) or
-// unpack buffer; 0 for client memory.
+// length, no skips, no byte swapping, most significant bit first) and
+// `buffer` bound as the pixel pack (pack = true) or unpack buffer; 0 for
+// client memory. Readbacks are not clamped (GL_CLAMP_READ_COLOR fixed only).
 class PixelStoreGuard {
  public:
   PixelStoreGuard(bool pack, unsigned buffer);
@@ -55,7 +56,8 @@ class PixelStoreGuard {
 
  private:
   bool pack_;
-  int values_[7];  // kPack or kUnpack in state.cpp: six parameters, then the buffer binding
+  int values_[9];  // kPack or kUnpack in state.cpp: eight parameters, then the buffer binding
+  int clamp_read_ = 0;
 };
 
 }  // namespace glsurf::gl

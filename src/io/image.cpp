@@ -355,8 +355,8 @@ Pixels decode_padded(const std::string& path, const Make& make, size_t entries, 
     if (!pictures[k]) throw Error(path + ": cannot decode image (" + stbi_failure_reason() + ")");
   }
   if (std::memcmp(pictures[0].get(), pictures[1].get(), static_cast<size_t>(w) * h * n) != 0)
-    throw Error(path + ": corrupt " + format + " (a pixel's palette index lies beyond the " + std::to_string(entries) +
-                " entries of its palette)");
+    throw Error(path + ": corrupt " + format + " (a pixel's palette index is not below the palette's size, " +
+                std::to_string(entries) + ")");
   return std::move(pictures[0]);
 }
 
@@ -394,7 +394,12 @@ Pixels decode_short_palette(const std::string& path, FILE* file, const unsigned 
   if (head_size >= 30 && head[0] == 'B' && head[1] == 'M') {
     // As stb_image counts them: the entries between the info header and the pixels.
     const unsigned offset = read_le(head + 10, 4), header = read_le(head + 14, 4), bits = read_le(head + 28, 2);
-    if (header < 40 || (bits != 1 && bits != 4 && bits != 8) || offset < 14 + header) return none;
+    if (header < 40 || (bits != 1 && bits != 4 && bits != 8)) return none;
+    // stb_image would count a negative number of entries and read them all
+    // from memory it never wrote.
+    if (offset < 14 + header || offset > INT_MAX)
+      throw Error(path + ": corrupt BMP (the pixel data's offset, " + std::to_string(offset) +
+                  ", points into the header)");
     const size_t entries = (offset - 14 - header) / 4, full = size_t{1} << bits;
     if (entries == 0 || entries >= full) return none;  // none: stb_image refuses it
     const std::vector<unsigned char> bytes = read_whole(path, file);
