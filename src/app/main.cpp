@@ -6,7 +6,6 @@
 #include "io/image.hpp"
 #include "surf/detector.hpp"
 
-#include <cctype>
 #include <csignal>
 #include <cstdio>
 #include <exception>
@@ -14,6 +13,8 @@
 #include <new>
 #include <stdexcept>
 #include <type_traits>
+
+#include <strings.h>
 
 namespace glsurf::app {
 
@@ -233,9 +234,8 @@ Features describe_file(Detector* detector, const DetectorConfig& config, const G
 }
 
 void check_png_name(const std::string& option, const std::string& path) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (is_image_name(path) && ext != ".png") throw UsageError(option + " writes PNG: name it .png, not '" + path + "'");
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (is_image_name(path) && strcasecmp(ext.c_str(), ".png") != 0) throw UsageError(option + " writes PNG: name it .png, not '" + path + "'");
 }
 
 std::string one_line(const std::string& text) {

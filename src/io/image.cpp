@@ -289,7 +289,7 @@ void check_png_chunks(const std::string& path, FILE* file) {
   for (;;) {
     unsigned char header[8], stored[4];
     if (std::fread(header, 1, 8, file) != 8) throw Error(path + ": truncated PNG (no IEND chunk)");
-    const std::uint32_t length = (std::uint32_t{header[0]} << 24) | (header[1] << 16) | (header[2] << 8) | header[3];
+    const std::uint32_t length = read_be32(header);
     std::string type(reinterpret_cast<const char*>(header + 4), 4);
     if (!std::all_of(type.begin(), type.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
       throw Error(path + ": corrupt PNG (a chunk type that is not four letters)");
@@ -302,7 +302,7 @@ void check_png_chunks(const std::string& path, FILE* file) {
       left -= static_cast<std::uint32_t>(want);
     }
     if (std::fread(stored, 1, 4, file) != 4) throw Error(path + ": truncated PNG (in chunk " + type + ")");
-    const std::uint32_t expected = (std::uint32_t{stored[0]} << 24) | (stored[1] << 16) | (stored[2] << 8) | stored[3];
+    const std::uint32_t expected = read_be32(stored);
     // An ancillary chunk (lower-case first letter: text, time, gamma, ...)
     // that fails is ignored, as libpng ignores it by default: none of them
     // changes the grey values read here (tRNS is alpha, which is dropped).
@@ -327,8 +327,9 @@ void check_png_chunks(const std::string& path, FILE* file) {
 using Pixels = std::unique_ptr<stbi_uc, void (*)(void*)>;
 
 std::vector<unsigned char> read_whole(const std::string& path, FILE* file) {
-  if (std::fseek(file, 0, SEEK_END) != 0) throw Error(path + ": cannot read file");
-  std::vector<unsigned char> bytes(static_cast<size_t>(std::ftell(file)));
+  const long size = std::fseek(file, 0, SEEK_END) == 0 ? std::ftell(file) : -1;
+  if (size < 0) throw Error(path + ": cannot read file");
+  std::vector<unsigned char> bytes(static_cast<size_t>(size));
   std::rewind(file);
   if (std::fread(bytes.data(), 1, bytes.size(), file) != bytes.size()) throw Error(path + ": cannot read file");
   std::rewind(file);
