@@ -155,4 +155,22 @@ TEST_CASE("a constant image has no keypoints; a too small one is an error") {
   CHECK_THROWS_AS(cpu::detect(GrayImage(24, 40, 7), coarse), Error);
 }
 
+TEST_CASE("host memory: an image that cannot fit is refused before the CPU backend starts") {
+  // Octave 0's four layers at 9 bytes a sample, the image, its integral image
+  // and 2 for the keypoints: 43 bytes a pixel, 721 MB at 4096 x 4096 (41 bytes a
+  // pixel measured there); every other pixel sampled: 16 bytes a pixel.
+  DetectorConfig config;
+  CHECK(cpu::bytes_per_pixel(config) == 43);
+  CHECK(cpu::host_memory_problem(4096, 4096, config, 0.73e9).empty());
+  const std::string why = cpu::host_memory_problem(4096, 4096, config, 0.60e9);
+  CHECK(why == "image of 4096x4096 needs about 0.7 GB of memory on the CPU backend; 0.6 GB is available");
+  CHECK(cpu::host_memory_problem(16384, 16384, config, 24e9).empty());
+  CHECK(cpu::host_memory_problem(16384, 16384, config, -1).empty());  // unknown: no refusal
+  config.first_step = 2;
+  CHECK(cpu::bytes_per_pixel(config) == 16);
+  config.first_step = 1;
+  config.n_octave_layers = 4;
+  CHECK(cpu::bytes_per_pixel(config) == 61);
+}
+
 }  // TEST_SUITE

@@ -1,6 +1,7 @@
 #include "cpu/detector.hpp"
 
 #include "gl/error.hpp"
+#include "surf/memory.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -118,11 +119,24 @@ bool solve3(const double a[3][3], const double b[3], double x[3]) {
 
 }  // namespace
 
+double bytes_per_pixel(const DetectorConfig& config) {
+  const double t = config.first_step;
+  return 1 + 4 + 9.0 * (config.n_octave_layers + 2) / (t * t) + 2;
+}
+
+std::string host_memory_problem(int width, int height, const DetectorConfig& config, double available) {
+  return memory_problem(width, height, bytes_per_pixel(config), available, "on the CPU backend");
+}
+
 std::vector<KeyPoint> detect(const GrayImage& image, const DetectorConfig& config) {
   GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1 && config.max_features >= 0 &&
                      config.hessian_threshold >= 0 && config.first_step >= 1,
                  "invalid detector configuration");
   if (const std::string why = image_size_problem(image.width, image.height, config); !why.empty()) throw Error(why);
+  if (const std::string why = host_memory_problem(image.width, image.height, config, available_host_memory());
+      !why.empty()) {
+    throw Error(why);
+  }
   const IntegralImage integral = integral_image(image);
   std::vector<KeyPoint> keypoints;
   const int layers = config.n_octave_layers + 2;

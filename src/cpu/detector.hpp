@@ -27,6 +27,7 @@
 #include "cpu/integral.hpp"
 #include "surf/keypoint.hpp"
 
+#include <string>
 #include <vector>
 
 namespace glsurf::cpu {
@@ -50,7 +51,20 @@ struct HessianResponse {
 };
 HessianResponse hessian_at(const IntegralImage& integral, int x, int y, int filter);
 
-// Throws glsurf::Error if the image is smaller than min_image_side(config).
+// Host memory the detector needs at its peak, per pixel of the image: the
+// image (1 byte), the integral image (4) and octave 0's layers, 9 bytes per
+// sample (det, trace, valid) for n_octave_layers + 2 layers sampled every
+// first_step pixels, plus 2 for the keypoints (later octaves are smaller and
+// replace octave 0's). Measured for the defaults (43 bytes): maximum RSS of
+// `glsurf detect --backend cpu` on noise, 41 bytes a pixel at 4096 x 4096
+// with 75,436 keypoints.
+double bytes_per_pixel(const DetectorConfig& config);
+// Why a width x height image does not fit in `available` bytes, or ""
+// (memory_problem, surf/memory.hpp).
+std::string host_memory_problem(int width, int height, const DetectorConfig& config, double available);
+
+// Throws glsurf::Error if the image is smaller than min_image_side(config),
+// or needs more memory than the kernel says is available (/proc/meminfo).
 std::vector<KeyPoint> detect(const GrayImage& image, const DetectorConfig& config);
 
 }  // namespace glsurf::cpu

@@ -1,29 +1,16 @@
 #include "surf/detector.hpp"
 
 #include "gl/error.hpp"
+#include "surf/memory.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <fstream>
 #include <string>
 
 namespace glsurf {
 
 namespace {
 constexpr int kMinCapacity = 65536;
-
-// The memory the kernel says is available to new allocations without
-// swapping (MemAvailable), in bytes; -1 where it does not say (not Linux).
-double available_host_memory() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key, unit;
-  double kib = 0;
-  while (meminfo >> key >> kib >> unit) {
-    if (key == "MemAvailable:") return kib * 1024.0;
-  }
-  return -1;
-}
 
 // Descriptor textures are 1024 wide with at most 16,384 rows (the smallest
 // GL_MAX_TEXTURE_SIZE we expect of a desktop GPU); the matcher's copy holds
@@ -32,14 +19,8 @@ constexpr int kMaxFeatures = 1 << 20;
 }
 
 std::string host_memory_problem(int width, int height, double available) {
-  const double needed = kSoftwareBytesPerPixel * width * height;
-  if (available < 0 || needed <= available) return "";
-  char line[200];
-  std::snprintf(line, sizeof line,
-                "image of %dx%d needs about %.1f GB of memory on a software renderer, whose textures are host "
-                "memory; %.1f GB is available",
-                width, height, needed / 1e9, available / 1e9);
-  return line;
+  return memory_problem(width, height, kSoftwareBytesPerPixel, available,
+                        "on a software renderer, whose textures are host memory");
 }
 
 Detector::Detector(const gl::Context& context, const DetectorConfig& config, const gl::ShaderSource& shaders,
