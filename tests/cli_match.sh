@@ -85,4 +85,6 @@ err=$("$glsurf" match "$assets/box.png" "$work/nowhere.png" --backend cpu --draw
 # Pictures are PNG only: another image name is a usage error, not PNG bytes under it.
 err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu --draw "$work/d.jpg" 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q -- "--draw writes PNG" && [ ! -e "$work/d.jpg" ] || fail "match --draw d.jpg: $err"
+err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu --draw "$work/d.GIF" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q -- "--draw writes PNG" && [ ! -e "$work/d.GIF" ] || fail "match --draw d.GIF: $err"
 echo "all match checks passed"

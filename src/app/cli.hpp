@@ -59,8 +59,9 @@ void check_image_size(const std::string& name, const GrayImage& image, const Det
 Features describe_file(Detector* detector, const DetectorConfig& config, const GrayImage& image,
                        const std::string& path, DescriptorTextures* resident = nullptr);
 
-// glsurf writes pictures as PNG only: a name for another image format
-// (out.jpg) is a usage error naming `option`, not a PNG under that name.
+// glsurf writes pictures as PNG only: a name with another extension
+// (out.jpg, out.gif) is a usage error naming `option`, not a PNG under that
+// name; a name without one (out) is taken as it is.
 void check_png_name(const std::string& option, const std::string& path);
 
 // `text` with its control characters written as escapes (a newline as \n,

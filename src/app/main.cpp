@@ -235,7 +235,9 @@ Features describe_file(Detector* detector, const DetectorConfig& config, const G
 
 void check_png_name(const std::string& option, const std::string& path) {
   const std::string ext = std::filesystem::path(path).extension().string();
-  if (is_image_name(path) && strcasecmp(ext.c_str(), ".png") != 0) throw UsageError(option + " writes PNG: name it .png, not '" + path + "'");
+  if (!ext.empty() && strcasecmp(ext.c_str(), ".png") != 0) {
+    throw UsageError(option + " writes PNG: name it .png, not '" + path + "'");
+  }
 }
 
 std::string one_line(const std::string& text) {
