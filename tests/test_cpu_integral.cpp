@@ -291,6 +291,12 @@ TEST_CASE("load_gray reads from a pipe (which cannot seek) what it reads from th
   const GrayImage from_file = load_gray(jpeg_file);
   CHECK(from_file.width == box.width);
   CHECK(through_pipe(padded).pixels == from_file.pixels);
+  // The same JPEG cut in half and closed with an end marker, which stb_image
+  // decodes with the lower half grey, is refused (io/jpeg_check.hpp).
+  const std::string cut = jpeg.substr(0, jpeg.size() / 2) + "\xff\xd9";
+  CHECK_THROWS_WITH_AS(load_gray(dir.write("cut.jpg", cut)),
+                       doctest::Contains("cut.jpg: corrupt JPEG (the coded data of scan 1 ends within MCU"), Error);
+  CHECK_THROWS_WITH_AS(through_pipe(cut), doctest::Contains("corrupt JPEG (the coded data"), Error);
   CHECK(all_written);
 }
 

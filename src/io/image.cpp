@@ -1,6 +1,7 @@
 #include "io/image.hpp"
 
 #include "gl/error.hpp"
+#include "io/jpeg_check.hpp"
 
 #include <algorithm>
 #include <array>
@@ -530,8 +531,15 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
   }
   if (is_tga(head, head_size, 9, 11)) check_rle_tga_length(path, file.get(), head);
   Pixels data(nullptr, &stbi_image_free);
-  data = decode_short_palette(path, file.get(), head, head_size, w, h, n);
-  if (!data) data.reset(stbi_load_from_file(file.get(), &w, &h, &n, 0));
+  if (head_size >= 2 && head[0] == 0xFF && head[1] == 0xD8) {  // JPEG: checked, then decoded from memory
+    const std::vector<unsigned char> bytes = read_whole(path, file.get());
+    if (bytes.size() > INT_MAX) throw Error(path + ": a JPEG file of more than 2 GB is not supported");
+    check_jpeg(path, bytes.data(), bytes.size());
+    data.reset(stbi_load_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &h, &n, 0));
+  } else {
+    data = decode_short_palette(path, file.get(), head, head_size, w, h, n);
+    if (!data) data.reset(stbi_load_from_file(file.get(), &w, &h, &n, 0));
+  }
   if (!data) throw Error(path + ": cannot decode image (" + stbi_failure_reason() + ")");
 
   GrayImage out(w, h);

@@ -1,0 +1,39 @@
+// A structural check of a JPEG file, run before stb_image decodes it.
+//
+// stb_image fills whatever its entropy decoder cannot read with zeros and
+// says nothing: a file cut short but closed with an end marker, a frame
+// header that claims more rows than the data holds, or restart markers that
+// are missing all decode to a picture whose lower part is flat grey. This
+// walks the markers and Huffman-decodes every scan, without dequantising or
+// transforming anything, and refuses a file whose coded data cannot give
+// every block of the frame:
+//
+// - a scan whose data ends (at a marker or the end of the file) before its
+//   last MCU, or that needs a Huffman code no table defines;
+// - a restart interval whose MCUs are not followed by the next restart
+//   marker (RST0..RST7 in turn);
+// - a Huffman table whose code lengths do not form a prefix code (more than
+//   256 codes, or more codes of a length than it can hold), or a scan that
+//   uses a table never defined;
+// - a coefficient index beyond the scan's band (a run past coefficient 63);
+// - a frame component that no scan codes, and for a progressive frame, a
+//   coefficient whose successive approximation does not end at bit 0 (the
+//   later scans of the file are missing), or that is refined out of order.
+//
+// Tolerated, as decoders do and with no effect on the picture: bytes between
+// segments, bytes after a scan's last MCU, and a missing end marker after
+// complete scans. Frames stb_image does not decode (lossless, hierarchical,
+// arithmetic-coded, not 8-bit, a height given later by DNL) are left to it
+// to refuse.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace glsurf {
+
+// Throws glsurf::Error "PATH: corrupt JPEG (reason)" when the file fails the
+// check. `data` is the whole file, from its SOI marker.
+void check_jpeg(const std::string& path, const unsigned char* data, size_t size);
+
+}  // namespace glsurf

@@ -1,0 +1,174 @@
+// The JPEG check (io/jpeg_check.hpp): files from two encoders pass, and each
+// kind of damage it names is refused with its reason. Valid files: stb's
+// writer (baseline, grey and colour, 4:2:0 and 4:4:4, sizes that are not
+// whole MCUs) and libjpeg-turbo's cjpeg (tests/data: progressive with
+// restart intervals, baseline with restart markers; see tests/data/README.md).
+#include <doctest/doctest.h>
+
+#include "gl/error.hpp"
+#include "io/jpeg_check.hpp"
+
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <stb_image_write.h>
+
+using namespace glsurf;
+
+namespace {
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE(in);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A smooth pattern with some texture, so that blocks have AC coefficients.
+std::string stb_jpeg(int w, int h, int channels, int quality) {
+  std::vector<unsigned char> pixels(static_cast<size_t>(w) * h * channels);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      for (int c = 0; c < channels; ++c) {
+        pixels[(static_cast<size_t>(y) * w + x) * channels + c] =
+            static_cast<unsigned char>((x * 7 + y * 3 + c * 50 + (x * y) % 23) & 255);
+      }
+  std::string out;
+  REQUIRE(stbi_write_jpg_to_func([](void* to, void* data, int size) {
+    static_cast<std::string*>(to)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+  }, &out, w, h, channels, pixels.data(), quality));
+  return out;
+}
+
+void check(const std::string& bytes) {
+  check_jpeg("x.jpg", reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+}
+
+// Positions of marker `code` (0xFF code) in the file.
+std::vector<size_t> markers(const std::string& bytes, unsigned char code) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i + 1 < bytes.size(); ++i) {
+    if (static_cast<unsigned char>(bytes[i]) == 0xFF && static_cast<unsigned char>(bytes[i + 1]) == code) out.push_back(i);
+  }
+  return out;
+}
+
+// Where the entropy-coded data of the first scan starts.
+size_t first_scan_data(const std::string& bytes) {
+  const size_t sos = markers(bytes, 0xDA).at(0);
+  return sos + 2 + ((static_cast<unsigned char>(bytes[sos + 2]) << 8) | static_cast<unsigned char>(bytes[sos + 3]));
+}
+
+const std::string kEoi("\xff\xd9", 2);
+
+}  // namespace
+
+TEST_SUITE("cpu") {
+
+TEST_CASE("JPEG check: files from stb's writer and from libjpeg-turbo pass") {
+  for (const int channels : {1, 3})
+    for (const int quality : {50, 90, 100})  // stb subsamples chroma 2x2 up to 90
+      for (const auto& [w, h] : std::vector<std::pair<int, int>>{{1, 1}, {8, 8}, {17, 9}, {33, 31}, {200, 150}}) {
+        INFO(channels << " channels, quality " << quality << ", " << w << "x" << h);
+        CHECK_NOTHROW(check(stb_jpeg(w, h, channels, quality)));
+      }
+  CHECK_NOTHROW(check(read_bytes(GLSURF_TEST_DATA_DIR "/box_progressive.jpg")));
+  CHECK_NOTHROW(check(read_bytes(GLSURF_TEST_DATA_DIR "/box_restart.jpg")));
+  // Tolerated: no end marker after whole scans, and bytes between segments.
+  const std::string jpeg = stb_jpeg(64, 48, 3, 90);
+  CHECK_NOTHROW(check(jpeg.substr(0, jpeg.size() - 2)));
+  CHECK_NOTHROW(check(jpeg.substr(0, jpeg.size() - 2) + "junk" + kEoi));
+  // Not a JPEG: left to stb_image to name.
+  CHECK_NOTHROW(check("GIF89a"));
+}
+
+TEST_CASE("JPEG check: data that ends early is refused, also when an end marker closes it") {
+  const std::string baseline = stb_jpeg(200, 150, 3, 90);
+  const std::string progressive = read_bytes(GLSURF_TEST_DATA_DIR "/box_progressive.jpg");
+  for (const std::string* jpeg : {&baseline, &progressive}) {
+    // A cut in the baseline file's one scan leaves that scan short; one in
+    // the progressive file may fall in a segment between its scans instead.
+    const char* reason = jpeg == &baseline ? "ends within MCU" : "corrupt JPEG";
+    const size_t start = first_scan_data(*jpeg);
+    for (const double at : {0.1, 0.5, 0.9}) {
+      const size_t cut = start + static_cast<size_t>(at * (jpeg->size() - 2 - start));
+      INFO("cut at " << cut << " of " << jpeg->size());
+      CHECK_THROWS_WITH_AS(check(jpeg->substr(0, cut) + kEoi), doctest::Contains(reason), Error);
+      CHECK_THROWS_WITH_AS(check(jpeg->substr(0, cut)), doctest::Contains(reason), Error);
+    }
+  }
+  // A frame header that claims more rows than the data holds (the 1 KB file
+  // that claimed 16384 x 16384 kept the CPU backend busy for 107 s): the
+  // first rows decode, then the data ends.
+  std::string taller = baseline;
+  const size_t sof = markers(taller, 0xC0).at(0);
+  taller[sof + 5] = '\x40';  // height 16384
+  taller[sof + 6] = '\x00';
+  CHECK_THROWS_WITH_AS(check(taller), doctest::Contains("the coded data of scan 1 ends within MCU"), Error);
+  // 13 x 1024 MCUs of 16 x 16 pixels (stb's writer subsamples chroma 2 x 2 up to quality 90).
+  CHECK_THROWS_WITH(check(taller), doctest::Contains("of 13312)"));
+}
+
+TEST_CASE("JPEG check: missing or misnumbered restart markers are refused") {
+  const std::string jpeg = read_bytes(GLSURF_TEST_DATA_DIR "/box_restart.jpg");
+  const std::vector<size_t> rst = markers(jpeg, 0xD3);  // RST3: after the fourth interval
+  REQUIRE(rst.size() == 1);
+  CHECK_THROWS_WITH_AS(check(jpeg.substr(0, rst[0]) + jpeg.substr(rst[0] + 2)),
+                       doctest::Contains("scan 1 lacks restart marker RST3 after MCU 28 of 70"), Error);
+  std::string misnumbered = jpeg;
+  misnumbered[rst[0] + 1] = '\xd4';
+  CHECK_THROWS_WITH_AS(check(misnumbered), doctest::Contains("lacks restart marker RST3"), Error);
+  // A restart interval (DRI) in a file whose encoder wrote no markers. stb's
+  // writer codes grey as YCbCr too, here in 4 x 3 MCUs of 16 x 16 pixels.
+  const std::string plain = stb_jpeg(64, 48, 1, 90);
+  const std::string dri = plain.substr(0, 2) + std::string("\xff\xdd\x00\x04\x00\x05", 6) + plain.substr(2);
+  CHECK_THROWS_WITH_AS(check(dri), doctest::Contains("lacks restart marker RST0 after MCU 5 of 12"), Error);
+}
+
+TEST_CASE("JPEG check: bad Huffman tables and codes are refused") {
+  const std::string jpeg = stb_jpeg(64, 48, 1, 90);
+  const size_t dht = markers(jpeg, 0xC4).at(0);
+  // Counts summing past 256 (stb_image wrote past an array of its own).
+  std::string many = jpeg;
+  for (int i = 0; i < 16; ++i) many[dht + 5 + i] = '\x20';
+  CHECK_THROWS_WITH_AS(check(many), doctest::Contains("a Huffman table of 512 codes (256 at most)"), Error);
+  // Three codes of length 1: not a prefix code.
+  std::string three = jpeg;
+  three[dht + 5] = '\x03';
+  CHECK_THROWS_WITH_AS(check(three), doctest::Contains("not a prefix code"), Error);
+  // Ones where a code should be: stb's DC table (the standard one) has no
+  // code of nine 1 bits.
+  std::string ones = jpeg;
+  const size_t data = first_scan_data(ones);
+  ones.replace(data, 4, std::string("\xff\x00\xff\x00", 4));
+  CHECK_THROWS_WITH_AS(check(ones), doctest::Contains("holds a Huffman code that its table does not define"), Error);
+  // A scan naming a table never defined (AC table 3).
+  std::string undefined = jpeg;
+  const size_t sos = markers(undefined, 0xDA).at(0);
+  undefined[sos + 6] = '\x03';
+  CHECK_THROWS_WITH_AS(check(undefined), doctest::Contains("a Huffman table never defined"), Error);
+}
+
+TEST_CASE("JPEG check: a progressive file with scans missing or out of order is refused") {
+  const std::string jpeg = read_bytes(GLSURF_TEST_DATA_DIR "/box_progressive.jpg");
+  const std::vector<size_t> sos = markers(jpeg, 0xDA);
+  REQUIRE(sos.size() == 10);
+  // The last scan (the luma AC refinement to bit 0) left out.
+  CHECK_THROWS_WITH_AS(check(jpeg.substr(0, sos.back()) + kEoi),
+                       doctest::Contains("component 1 of 3: coefficient 1 is refined only down to bit 1 (scans missing)"),
+                       Error);
+  // Only the first DC scan (to bit 1): the DC terms are not refined and the
+  // AC terms are in no scan.
+  CHECK_THROWS_WITH_AS(check(jpeg.substr(0, sos[1]) + kEoi),
+                       doctest::Contains("component 1 of 3: coefficient 0 is refined only down to bit 1"), Error);
+  // A refinement whose first scan is missing.
+  for (size_t i = 1; i + 1 < sos.size(); ++i) {
+    const std::string dropped = jpeg.substr(0, sos[i]) + jpeg.substr(sos[i + 1]);
+    INFO("scan " << i + 1 << " dropped");
+    CHECK_THROWS_AS(check(dropped), Error);
+  }
+}
+
+}  // TEST_SUITE
