@@ -500,7 +500,7 @@ TEST_CASE("load_gray reads both kinds of RLE TGA packet and refuses packets that
   CHECK_THROWS_WITH_AS(load_gray(cut), (cut + ": truncated image data (RLE packets for 4 of 8 pixels)").c_str(), Error);
 }
 
-TEST_CASE("load_gray checks the length of an OS/2 BMP and a colour-mapped TGA") {
+TEST_CASE("load_gray checks the length of an OS/2 BMP and a colour-mapped TGA, and the TGA's indices") {
   ScratchImageDir dir;
   // OS/2 BMP, 2x2, 24 bits: 26 bytes of headers, rows of 6 bytes padded to 8,
   // bottom row first, BGR.
@@ -519,6 +519,22 @@ TEST_CASE("load_gray checks the length of an OS/2 BMP and a colour-mapped TGA") 
   CHECK(load_gray(dir.write("map.tga", tga)).pixels == std::vector<std::uint8_t>{bt601(255, 0, 0), bt601(10, 200, 30)});
   const std::string tga_cut = dir.write("map_cut.tga", tga.substr(0, tga.size() - 1));
   CHECK_THROWS_WITH_AS(load_gray(tga_cut), doctest::Contains((tga_cut + ": truncated image data").c_str()), Error);
+  // An index at or beyond the map's two entries: stb_image shows entry 0 there.
+  CHECK_THROWS_WITH_AS(load_gray(dir.write("map_beyond.tga", tga.substr(0, tga.size() - 1) + "\x02")),
+                       doctest::Contains("corrupt TGA (pixel 1's colour-map index, 2, is not below the map's length, 2)"),
+                       Error);
+  // The same image run-length coded (type 9): a raw packet of two pixels
+  // (count byte 1), or a run of two (count byte 128 + 1).
+  std::string rle = tga.substr(0, tga.size() - 2);
+  rle[2] = 9;
+  CHECK(load_gray(dir.write("map_rle.tga", rle + std::string("\x01\x01\x00", 3))).pixels ==
+        std::vector<std::uint8_t>{bt601(255, 0, 0), bt601(10, 200, 30)});
+  CHECK(load_gray(dir.write("map_run.tga", rle + std::string("\x81\x01", 2))).pixels ==
+        std::vector<std::uint8_t>{bt601(255, 0, 0), bt601(255, 0, 0)});
+  CHECK_THROWS_WITH_AS(load_gray(dir.write("map_rle_beyond.tga", rle + std::string("\x01\x01\xff", 3))),
+                       doctest::Contains("pixel 1's colour-map index, 255, is not below the map's length, 2"), Error);
+  CHECK_THROWS_WITH_AS(load_gray(dir.write("map_run_beyond.tga", rle + std::string("\x81\x07", 2))),
+                       doctest::Contains("pixel 0's colour-map index, 7, is not below"), Error);
 }
 
 TEST_CASE("load_gray reads an 8-bit BMP with a short palette and refuses an index beyond it") {

@@ -254,6 +254,51 @@ void check_rle_tga_length(const std::string& path, FILE* file, const unsigned ch
   std::rewind(file);
 }
 
+// The whole of `file`, which is rewound afterwards.
+std::vector<unsigned char> read_whole(const std::string& path, FILE* file) {
+  const long size = std::fseek(file, 0, SEEK_END) == 0 ? std::ftell(file) : -1;
+  if (size < 0) throw Error(path + ": cannot read file");
+  std::vector<unsigned char> bytes(static_cast<size_t>(size));
+  std::rewind(file);
+  if (std::fread(bytes.data(), 1, bytes.size(), file) != bytes.size()) throw Error(path + ": cannot read file");
+  std::rewind(file);
+  return bytes;
+}
+
+// A colour-mapped TGA (image types 1 and 9) whose pixel holds an index at or
+// beyond its map's length: stb_image shows entry 0 there, a picture that is
+// not the file's. The indices (8 or 16 bits, as stb_image reads them) are
+// read from where stb_image reads them, which skips the map's first-entry
+// field as bytes; the file's length was checked before.
+void check_tga_indices(const std::string& path, FILE* file, const unsigned char* head) {
+  if (head[1] != 1 || (head[2] != 1 && head[2] != 9) || (head[16] != 8 && head[16] != 16)) return;
+  const unsigned first = read_le(head + 3, 2), length = read_le(head + 5, 2), entry_bits = head[7];
+  const size_t index_bytes = head[16] / 8;
+  const size_t total = static_cast<size_t>(read_le(head + 12, 2)) * read_le(head + 14, 2);
+  const std::vector<unsigned char> bytes = read_whole(path, file);
+  size_t at = 18 + size_t{head[0]} + first + size_t{length} * ((entry_bits + 7) / 8);
+  const auto check_index = [&](size_t pixel) {
+    if (at + index_bytes > bytes.size()) return;  // stb_image reads zeros there: index 0
+    const unsigned index = read_le(&bytes[at], static_cast<int>(index_bytes));
+    if (index >= length) {
+      throw Error(path + ": corrupt TGA (pixel " + std::to_string(pixel) + "'s colour-map index, " +
+                  std::to_string(index) + ", is not below the map's length, " + std::to_string(length) + ")");
+    }
+    at += index_bytes;
+  };
+  for (size_t pixel = 0; pixel < total;) {
+    if (head[2] == 1) {
+      check_index(pixel++);
+      continue;
+    }
+    if (at >= bytes.size()) return;
+    const unsigned c = bytes[at++];
+    const size_t count = std::min<size_t>((c & 127) + 1, total - pixel);
+    for (size_t i = 0; i < (c & 128 ? 1 : count); ++i) check_index(pixel + i);
+    pixel += count;
+  }
+}
+
 // --- PNG: chunk checksums -----------------------------------------------------
 // stb_image checks neither a PNG chunk's CRC-32 nor zlib's Adler-32, so a
 // flipped bit in the compressed pixels decodes, most of the time, to a wrong
@@ -323,19 +368,9 @@ void check_png_chunks(const std::string& path, FILE* file) {
 // palette padded to all the entries they can index, once with black and once
 // with white: if the two pictures differ, an index lies beyond the palette.
 // (stb_image checks no CRC, so a grown PLTE keeps its old one. A TGA's index
-// beyond its colour map reads entry 0 in stb_image, wrong but the same every
-// time; that and OS/2 BMPs are not checked.)
+// beyond its colour map is checked by check_tga_indices; OS/2 BMPs are not
+// checked.)
 using Pixels = std::unique_ptr<stbi_uc, void (*)(void*)>;
-
-std::vector<unsigned char> read_whole(const std::string& path, FILE* file) {
-  const long size = std::fseek(file, 0, SEEK_END) == 0 ? std::ftell(file) : -1;
-  if (size < 0) throw Error(path + ": cannot read file");
-  std::vector<unsigned char> bytes(static_cast<size_t>(size));
-  std::rewind(file);
-  if (std::fread(bytes.data(), 1, bytes.size(), file) != bytes.size()) throw Error(path + ": cannot read file");
-  std::rewind(file);
-  return bytes;
-}
 
 // `bytes` with `count` entries of `size` bytes, every byte `fill`, inserted at `at`.
 std::vector<unsigned char> with_entries(const std::vector<unsigned char>& bytes, size_t at, size_t count,
@@ -530,6 +565,7 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
     std::rewind(file.get());
   }
   if (is_tga(head, head_size, 9, 11)) check_rle_tga_length(path, file.get(), head);
+  if (is_tga(head, head_size, 1, 11)) check_tga_indices(path, file.get(), head);
   Pixels data(nullptr, &stbi_image_free);
   if (head_size >= 2 && head[0] == 0xFF && head[1] == 0xD8) {  // JPEG: checked, then decoded from memory
     const std::vector<unsigned char> bytes = read_whole(path, file.get());
