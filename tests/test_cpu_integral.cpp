@@ -537,7 +537,7 @@ TEST_CASE("load_gray checks the length of an OS/2 BMP and a colour-mapped TGA, a
                        doctest::Contains("pixel 0's colour-map index, 7, is not below"), Error);
 }
 
-TEST_CASE("load_gray reads an 8-bit BMP with a short palette and refuses an index beyond it") {
+TEST_CASE("load_gray reads an 8-bit BMP (also OS/2) with a short palette and refuses an index beyond it") {
   ScratchImageDir dir;
   // 4 x 1, 8 bits a pixel, a palette of three BGRX entries (blue, green,
   // red); 14 + 40 + 12 bytes of headers and palette, then one row of indices.
@@ -556,6 +556,20 @@ TEST_CASE("load_gray reads an 8-bit BMP with a short palette and refuses an inde
   std::string inside = bmp(std::string("\0\1\2\1", 4));
   inside[10] = 53;
   CHECK_THROWS_WITH(load_gray(dir.write("inside.bmp", inside)), doctest::Contains("points into the header"));
+  // The same as an OS/2 BMP (12-byte header, 3-byte entries). stb_image
+  // counts 4 entries fewer than there are, and showed these from memory it
+  // never wrote.
+  const auto os2 = [&](const std::string& row) {
+    return "BM" + le(39, 4) + le(0, 4) + le(35, 4) + le(12, 4) + le(4, 2) + le(1, 2) + le(1, 2) + le(8, 2) +
+           std::string("\xff\0\0\0\xff\0\0\0\xff", 9) + row;
+  };
+  CHECK(load_gray(dir.write("os2.bmp", os2(std::string("\0\1\2\1", 4)))).pixels ==
+        std::vector<std::uint8_t>{bt601(0, 0, 255), bt601(0, 255, 0), bt601(255, 0, 0), bt601(0, 255, 0)});
+  CHECK_THROWS_WITH(load_gray(dir.write("os2_beyond.bmp", os2(std::string("\0\1\xc8\1", 4)))),
+                    doctest::Contains("palette index is not below the palette's size, 3"));
+  std::string os2_inside = os2(std::string("\0\1\2\1", 4));
+  os2_inside[10] = 20;
+  CHECK_THROWS_WITH(load_gray(dir.write("os2_inside.bmp", os2_inside)), doctest::Contains("points into the header"));
 }
 
 TEST_CASE("a bundled photo saved as PGM loads to the same pixels as the PNG") {

@@ -368,8 +368,7 @@ void check_png_chunks(const std::string& path, FILE* file) {
 // palette padded to all the entries they can index, once with black and once
 // with white: if the two pictures differ, an index lies beyond the palette.
 // (stb_image checks no CRC, so a grown PLTE keeps its old one. A TGA's index
-// beyond its colour map is checked by check_tga_indices; OS/2 BMPs are not
-// checked.)
+// beyond its colour map is checked by check_tga_indices.)
 using Pixels = std::unique_ptr<stbi_uc, void (*)(void*)>;
 
 // `bytes` with `count` entries of `size` bytes, every byte `fill`, inserted at `at`.
@@ -427,6 +426,27 @@ Pixels decode_short_palette(const std::string& path, FILE* file, const unsigned 
       return padded;
     };
     return decode_padded(path, make, entries, "PNG", w, h, n);
+  }
+  if (head_size >= 26 && head[0] == 'B' && head[1] == 'M' && read_le(head + 14, 4) == 12) {
+    // OS/2 (BITMAPCOREHEADER): entries of 3 bytes from byte 26. stb_image
+    // counts 4 fewer than there are ((offset - 38) / 3), so the last 4 were
+    // shown from memory it never wrote even in a valid file; it is given 4
+    // padding entries more than the indices need.
+    const unsigned offset = read_le(head + 10, 4), bits = read_le(head + 24, 2);
+    if (bits != 1 && bits != 4 && bits != 8) return none;
+    if (offset < 26 || offset > INT_MAX)
+      throw Error(path + ": corrupt BMP (the pixel data's offset, " + std::to_string(offset) +
+                  ", points into the header)");
+    const size_t entries = (offset - 26) / 3, full = size_t{1} << bits;
+    if (entries >= full + 4) return none;
+    const std::vector<unsigned char> bytes = read_whole(path, file);
+    const auto make = [&](unsigned char fill) {
+      std::vector<unsigned char> padded = with_entries(bytes, 26 + entries * 3, full + 4 - entries, 3, fill);
+      const size_t moved = offset + (full + 4 - entries) * 3;
+      for (int i = 0; i < 4; ++i) padded[10 + static_cast<size_t>(i)] = static_cast<unsigned char>(moved >> (8 * i));
+      return padded;
+    };
+    return decode_padded(path, make, entries, "BMP", w, h, n);
   }
   if (head_size >= 30 && head[0] == 'B' && head[1] == 'M') {
     // As stb_image counts them: the entries between the info header and the pixels.
