@@ -28,6 +28,7 @@ struct HuffmanTable {
     for (int length = 1; length <= 16; ++length) {
       offset[length] = k - code;
       for (int i = 0; i < counts[length - 1]; ++i, ++code, ++k) {
+        if (code >= 1 << length) return false;  // before `fast` is written with it
         symbols[k] = values[k];
         if (length <= kFastBits) {
           const int shift = kFastBits - length;
@@ -35,7 +36,6 @@ struct HuffmanTable {
         }
       }
       max_code[length] = counts[length - 1] ? code - 1 : -1;
-      if (code > 1 << length) return false;
       code <<= 1;
     }
     defined = true;
@@ -83,6 +83,23 @@ class BitReader {
     return true;
   }
 
+  // After a scan's last MCU: whether the bytes past the current one, up to
+  // the next marker, are all zero. Some cameras pad a scan with zeros; coded
+  // data there means the decode fell out of step with the encoder's.
+  bool only_zeros_left() {
+    fill();
+    if (const int whole = file_bits_ / 8; whole > 0) {
+      const std::uint64_t v = acc_ >> (bits_ - file_bits_);
+      if ((whole >= 8 ? v : v & ((std::uint64_t{1} << (8 * whole)) - 1)) != 0) return false;
+    }
+    if (at_marker_) return true;
+    for (size_t p = pos_; p < size_; ++p) {
+      if (data_[p] == 0xFF) return p + 1 < size_ && data_[p + 1] != 0x00;  // a marker, or a stuffed 0xFF
+      if (data_[p] != 0) return false;
+    }
+    return true;
+  }
+
   // Where to look for the next marker once the scan is done.
   size_t resume() const { return at_marker_ ? marker_ : pos_; }
 
@@ -121,6 +138,7 @@ unsigned be16(const unsigned char* p) { return static_cast<unsigned>(p[0]) << 8 
 
 struct Component {
   int id = 0, h = 1, v = 1;
+  int table = 0;                         // quantization table
   int blocks_x = 0, blocks_y = 0;        // blocks holding image data
   bool coded = false;                    // in some scan (sequential)
   std::array<int, 64> bit{};             // progressive: last point transform of each coefficient, -1 none yet
@@ -137,9 +155,9 @@ class Checker {
     for (;;) {
       while (pos < size_ && data_[pos] != 0xFF) ++pos;  // bytes between segments
       while (pos < size_ && data_[pos] == 0xFF) ++pos;  // fill bytes
-      if (pos >= size_) return finish();                // no end marker: fine if every scan was whole
+      if (pos >= size_) return finish(false);           // no end marker: fine if every scan was whole
       const int marker = data_[pos++];
-      if (marker == 0xD9) return finish();
+      if (marker == 0xD9) return finish(true);
       // No length: stuffed data (0x00) and restart markers past a scan's
       // last MCU, TEM, SOI.
       if (marker == 0x00 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) continue;
@@ -155,6 +173,8 @@ class Checker {
         return;  // lossless, hierarchical or arithmetic-coded: stb_image refuses them
       } else if (marker == 0xC4) {
         huffman_tables(segment, length);
+      } else if (marker == 0xDB) {
+        quantization_tables(segment, length);
       } else if (marker == 0xDD) {
         if (length < 2) fail("a restart interval segment too short");
         restart_interval_ = static_cast<int>(be16(segment));
@@ -183,7 +203,8 @@ class Checker {
       comp.id = s[6 + 3 * c];
       comp.h = s[7 + 3 * c] >> 4;
       comp.v = s[7 + 3 * c] & 15;
-      if (comp.h < 1 || comp.h > 4 || comp.v < 1 || comp.v > 4) return false;
+      comp.table = s[8 + 3 * c];
+      if (comp.h < 1 || comp.h > 4 || comp.v < 1 || comp.v > 4 || comp.table > 3) return false;
       max_h_ = std::max(max_h_, comp.h);
       max_v_ = std::max(max_v_, comp.v);
       comp.bit.fill(-1);
@@ -192,9 +213,22 @@ class Checker {
     for (Component& c : components_) {
       c.blocks_x = ((width_ * c.h + max_h_ - 1) / max_h_ + 7) / 8;
       c.blocks_y = ((height_ * c.v + max_v_ - 1) / max_v_ + 7) / 8;
-      if (progressive_) c.nonzero.assign(static_cast<size_t>(c.blocks_x) * c.blocks_y, 0);
     }
     return true;
+  }
+
+  // stb_image dequantises with whatever its memory held for a table the
+  // file never defines.
+  void quantization_tables(const unsigned char* s, size_t n) {
+    while (n > 0) {
+      const int precision = s[0] >> 4, id = s[0] & 15;
+      const size_t size = 1 + 64 * static_cast<size_t>(precision + 1);
+      if (precision > 1 || id > 3) fail("a quantization table with precision " + std::to_string(precision) + ", id " + std::to_string(id));
+      if (n < size) fail("a quantization table segment too short");
+      quantization_[id] = true;
+      s += size;
+      n -= size;
+    }
   }
 
   void huffman_tables(const unsigned char* s, size_t n) {
@@ -243,6 +277,10 @@ class Checker {
       const HuffmanTable* ac = &ac_[ac_id];
       if ((dc_scan && ah == 0 && !dc->defined) || (ac_scan && !ac->defined)) fail("a scan uses a Huffman table never defined");
       c->coded = true;
+      if (progressive_ && ss > 0 && c->nonzero.empty()) {  // at its first AC scan, not from the frame header alone
+        c->nonzero.assign(static_cast<size_t>(c->blocks_x) * c->blocks_y, 0);
+      }
+      if (!quantization_[c->table]) fail("a scan of a component whose quantization table is never defined");
       if (progressive_) {
         for (int k = ss; k <= se; ++k) {
           if (c->bit[k] != (ah == 0 ? -1 : ah)) {
@@ -296,6 +334,9 @@ class Checker {
         fail("the coded data of scan " + std::to_string(scans_) + " ends within MCU " + std::to_string(m + 1) + " of " +
              std::to_string(total));
       }
+    }
+    if (!bits.only_zeros_left()) {
+      fail("the coded data of scan " + std::to_string(scans_) + " goes on past its last MCU (out of step)");
     }
     return bits.resume();
   }
@@ -406,17 +447,20 @@ class Checker {
     fail("scan " + std::to_string(scans_) + " codes a coefficient beyond its block or band");
   }
 
-  void finish() const {
+  // The standard lets a progressive file leave coefficients out, or stop
+  // refining them before bit 0 (libjpeg's encoder takes such scripts), so
+  // that is refused only in a file that also lacks its end marker: one cut
+  // between two scans.
+  void finish(bool end_marker) const {
     for (size_t i = 0; i < components_.size(); ++i) {
       const Component& c = components_[i];
       const std::string which = "component " + std::to_string(i + 1) + " of " + std::to_string(components_.size());
       if (!c.coded) fail(which + " is in no scan");
-      if (!progressive_) continue;
+      if (!progressive_ || end_marker) continue;
       for (int k = 0; k < 64; ++k) {
-        if (c.bit[k] < 0) fail(which + ": coefficient " + std::to_string(k) + " is in no scan (scans missing)");
-        if (c.bit[k] > 0) {
-          fail(which + ": coefficient " + std::to_string(k) + " is refined only down to bit " + std::to_string(c.bit[k]) +
-               " (scans missing)");
+        if (c.bit[k] != 0) {
+          fail("the file ends without an end marker, and " + which + "'s coefficient " + std::to_string(k) +
+               (c.bit[k] < 0 ? " is in no scan" : " is refined only down to bit " + std::to_string(c.bit[k])));
         }
       }
     }
@@ -430,6 +474,7 @@ class Checker {
   int width_ = 0, height_ = 0, max_h_ = 1, max_v_ = 1;
   int restart_interval_ = 0, scans_ = 0;
   std::array<HuffmanTable, 4> dc_{}, ac_{};
+  std::array<bool, 4> quantization_{};
 };
 
 }  // namespace

@@ -16,13 +16,19 @@
 //   256 codes, or more codes of a length than it can hold), or a scan that
 //   uses a table never defined;
 // - a coefficient index beyond the scan's band (a run past coefficient 63);
-// - a frame component that no scan codes, and for a progressive frame, a
-//   coefficient whose successive approximation does not end at bit 0 (the
-//   later scans of the file are missing), or that is refined out of order.
+// - coded data that goes on past a scan's last MCU (anything but zero bytes:
+//   the decode is out of step with the encoder);
+// - a component whose quantization table is never defined (stb_image
+//   dequantises it with whatever its memory held);
+// - a frame component that no scan codes; in a progressive frame, a
+//   coefficient refined before its first scan or out of order; and in one
+//   that ends without an end marker (cut between two scans), a coefficient
+//   whose successive approximation does not reach bit 0. With an end marker
+//   that is valid: the standard lets a progression stop early.
 //
 // Tolerated, as decoders do and with no effect on the picture: bytes between
-// segments, bytes after a scan's last MCU, and a missing end marker after
-// complete scans. Frames stb_image does not decode (lossless, hierarchical,
+// segments, zero bytes after a scan's last MCU (some cameras write them), and
+// a missing end marker after complete scans. Frames stb_image does not decode (lossless, hierarchical,
 // arithmetic-coded, not 8-bit, a height given later by DNL) are left to it
 // to refuse.
 #pragma once
