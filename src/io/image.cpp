@@ -277,24 +277,28 @@ void check_tga_indices(const std::string& path, FILE* file, const unsigned char*
   const size_t total = static_cast<size_t>(read_le(head + 12, 2)) * read_le(head + 14, 2);
   const std::vector<unsigned char> bytes = read_whole(path, file);
   size_t at = 18 + size_t{head[0]} + first + size_t{length} * ((entry_bits + 7) / 8);
+  // False past the end of the file, where stb_image reads zeros: index 0.
   const auto check_index = [&](size_t pixel) {
-    if (at + index_bytes > bytes.size()) return;  // stb_image reads zeros there: index 0
+    if (at + index_bytes > bytes.size()) return false;
     const unsigned index = read_le(&bytes[at], static_cast<int>(index_bytes));
     if (index >= length) {
       throw Error(path + ": corrupt TGA (pixel " + std::to_string(pixel) + "'s colour-map index, " +
                   std::to_string(index) + ", is not below the map's length, " + std::to_string(length) + ")");
     }
     at += index_bytes;
+    return true;
   };
   for (size_t pixel = 0; pixel < total;) {
     if (head[2] == 1) {
-      check_index(pixel++);
+      if (!check_index(pixel++)) return;
       continue;
     }
     if (at >= bytes.size()) return;
     const unsigned c = bytes[at++];
     const size_t count = std::min<size_t>((c & 127) + 1, total - pixel);
-    for (size_t i = 0; i < (c & 128 ? 1 : count); ++i) check_index(pixel + i);
+    for (size_t i = 0; i < (c & 128 ? 1 : count); ++i) {
+      if (!check_index(pixel + i)) return;
+    }
     pixel += count;
   }
 }
