@@ -431,42 +431,30 @@ Pixels decode_short_palette(const std::string& path, FILE* file, const unsigned 
     };
     return decode_padded(path, make, entries, "PNG", w, h, n);
   }
-  if (head_size >= 26 && head[0] == 'B' && head[1] == 'M' && read_le(head + 14, 4) == 12) {
-    // OS/2 (BITMAPCOREHEADER): entries of 3 bytes from byte 26. stb_image
-    // counts 4 fewer than there are ((offset - 38) / 3), so the last 4 were
-    // shown from memory it never wrote even in a valid file; it is given 4
-    // padding entries more than the indices need.
-    const unsigned offset = read_le(head + 10, 4), bits = read_le(head + 24, 2);
+  if (head_size >= 26 && head[0] == 'B' && head[1] == 'M') {
+    // As stb_image reads the palette: the entries between the info header
+    // and the pixels, of 4 bytes, or of 3 in an OS/2 BMP (BITMAPCOREHEADER,
+    // 12 bytes). Of those it counts 4 fewer than there are ((offset - 38) /
+    // 3), so it showed the last 4 from memory it never wrote even in a valid
+    // file; it is given 4 padding entries beyond what the indices reach.
+    const unsigned offset = read_le(head + 10, 4), header = read_le(head + 14, 4);
+    const bool os2 = header == 12;
+    if (!os2 && (header < 40 || head_size < 30)) return none;
+    const unsigned bits = read_le(head + (os2 ? 24 : 28), 2);
     if (bits != 1 && bits != 4 && bits != 8) return none;
-    if (offset < 26 || offset > INT_MAX)
-      throw Error(path + ": corrupt BMP (the pixel data's offset, " + std::to_string(offset) +
-                  ", points into the header)");
-    const size_t entries = (offset - 26) / 3, full = size_t{1} << bits;
-    if (entries >= full + 4) return none;
-    const std::vector<unsigned char> bytes = read_whole(path, file);
-    const auto make = [&](unsigned char fill) {
-      std::vector<unsigned char> padded = with_entries(bytes, 26 + entries * 3, full + 4 - entries, 3, fill);
-      const size_t moved = offset + (full + 4 - entries) * 3;
-      for (int i = 0; i < 4; ++i) padded[10 + static_cast<size_t>(i)] = static_cast<unsigned char>(moved >> (8 * i));
-      return padded;
-    };
-    return decode_padded(path, make, entries, "BMP", w, h, n);
-  }
-  if (head_size >= 30 && head[0] == 'B' && head[1] == 'M') {
-    // As stb_image counts them: the entries between the info header and the pixels.
-    const unsigned offset = read_le(head + 10, 4), header = read_le(head + 14, 4), bits = read_le(head + 28, 2);
-    if (header < 40 || (bits != 1 && bits != 4 && bits != 8)) return none;
+    const size_t start = 14 + size_t{header}, entry = os2 ? 3 : 4, unread = os2 ? 4 : 0;
     // stb_image would count a negative number of entries and read them all
     // from memory it never wrote.
-    if (offset < 14 + header || offset > INT_MAX)
+    if (offset < start || offset > INT_MAX)
       throw Error(path + ": corrupt BMP (the pixel data's offset, " + std::to_string(offset) +
                   ", points into the header)");
-    const size_t entries = (offset - 14 - header) / 4, full = size_t{1} << bits;
-    if (entries == 0 || entries >= full) return none;  // none: stb_image refuses it
+    const size_t entries = (offset - start) / entry, full = size_t{1} << bits;
+    if (entries >= full + unread || (entries == 0 && !os2)) return none;  // none: stb_image refuses it
+    const size_t added = full + unread - entries;
     const std::vector<unsigned char> bytes = read_whole(path, file);
     const auto make = [&](unsigned char fill) {
-      std::vector<unsigned char> padded = with_entries(bytes, 14 + header + entries * 4, full - entries, 4, fill);
-      const size_t moved = offset + (full - entries) * 4;
+      std::vector<unsigned char> padded = with_entries(bytes, start + entries * entry, added, entry, fill);
+      const size_t moved = offset + added * entry;
       for (int i = 0; i < 4; ++i) padded[10 + static_cast<size_t>(i)] = static_cast<unsigned char>(moved >> (8 * i));
       return padded;
     };

@@ -35,9 +35,11 @@ struct LoadLimits {
 // large file, for truncated pixel data (PNM, uncompressed BMP, TGA), a critical
 // PNG chunk whose CRC-32 does not match (stb_image checks none), a palette
 // index beyond a PNG's or BMP's palette (stb_image reads memory it never wrote
-// for it) or a TGA's colour map (it shows entry 0), a JPEG whose coded data cannot give every block of its frame
-// (io/jpeg_check.hpp; stb_image fills the rest with grey), a PNM maxval outside 1..65535 or a PNM sample above its maxval. Plain-text PNM (P2, P3),
-// bitmaps (P1, P4) and PAM (P7) are refused.
+// for it) or a TGA's colour map (it shows entry 0), a JPEG whose coded data
+// cannot give every block of its frame (io/jpeg_check.hpp; stb_image fills
+// the rest with grey), a PNM maxval outside 1..65535 or a PNM sample above
+// its maxval. Plain-text PNM (P2, P3), bitmaps (P1, P4) and PAM (P7) are
+// refused.
 GrayImage load_gray(const std::string& path, const LoadLimits& limits = {});
 
 // Whether `path` names a file of a format load_gray reads, by its extension in

@@ -17,8 +17,8 @@ constexpr int kFastBits = 9;  // codes this short are decoded by one table look-
 struct HuffmanTable {
   bool defined = false;
   std::array<std::uint8_t, 256> symbols{};
-  std::array<int, 17> max_code{};  // largest code of each length, -1 when none
-  std::array<int, 17> offset{};    // a code of length l is symbols[offset[l] + code]
+  std::array<int, 17> max_code{};                    // largest code of each length, -1 when none
+  std::array<int, 17> offset{};                      // a code of length l is symbols[offset[l] + code]
   std::array<std::uint16_t, 1 << kFastBits> fast{};  // length << 8 | symbol; 0: longer
 
   // False when the counts do not form a prefix code.
@@ -32,7 +32,8 @@ struct HuffmanTable {
         symbols[k] = values[k];
         if (length <= kFastBits) {
           const int shift = kFastBits - length;
-          for (int j = 0; j < 1 << shift; ++j) fast[(code << shift) | j] = static_cast<std::uint16_t>(length << 8 | values[k]);
+          for (int j = 0; j < 1 << shift; ++j)
+            fast[(code << shift) | j] = static_cast<std::uint16_t>(length << 8 | values[k]);
         }
       }
       max_code[length] = counts[length - 1] ? code - 1 : -1;
@@ -138,16 +139,17 @@ unsigned be16(const unsigned char* p) { return static_cast<unsigned>(p[0]) << 8 
 
 struct Component {
   int id = 0, h = 1, v = 1;
-  int table = 0;                         // quantization table
-  int blocks_x = 0, blocks_y = 0;        // blocks holding image data
-  bool coded = false;                    // in some scan (sequential)
-  std::array<int, 64> bit{};             // progressive: last point transform of each coefficient, -1 none yet
-  std::vector<std::uint64_t> nonzero;    // progressive: coefficients of each block that are not zero
+  int table = 0;                       // quantization table
+  int blocks_x = 0, blocks_y = 0;      // blocks holding image data
+  bool coded = false;                  // in some scan
+  std::array<int, 64> bit{};           // progressive: last point transform of each coefficient, -1 none yet
+  std::vector<std::uint64_t> nonzero;  // progressive: coefficients of each block that are not zero
 };
 
 class Checker {
  public:
-  Checker(const std::string& path, const unsigned char* data, size_t size) : path_(path), data_(data), size_(size) {}
+  Checker(const std::string& path, const unsigned char* data, size_t size)
+      : path_(path), data_(data), size_(size) {}
 
   void run() {
     if (size_ < 2 || data_[0] != 0xFF || data_[1] != 0xD8) return;  // not a JPEG: stb_image says so
@@ -186,7 +188,9 @@ class Checker {
   }
 
  private:
-  [[noreturn]] void fail(const std::string& why) const { throw Error(path_ + ": corrupt JPEG (" + why + ")"); }
+  [[noreturn]] void fail(const std::string& why) const {
+    throw Error(path_ + ": corrupt JPEG (" + why + ")");
+  }
 
   // False for frames stb_image does not decode (it refuses them itself).
   bool frame(bool progressive, const unsigned char* s, size_t n) {
@@ -223,7 +227,9 @@ class Checker {
     while (n > 0) {
       const int precision = s[0] >> 4, id = s[0] & 15;
       const size_t size = 1 + 64 * static_cast<size_t>(precision + 1);
-      if (precision > 1 || id > 3) fail("a quantization table with precision " + std::to_string(precision) + ", id " + std::to_string(id));
+      if (precision > 1 || id > 3)
+        fail("a quantization table with precision " + std::to_string(precision) + ", id " +
+             std::to_string(id));
       if (n < size) fail("a quantization table segment too short");
       quantization_[id] = true;
       s += size;
@@ -235,7 +241,8 @@ class Checker {
     while (n > 0) {
       if (n < 17) fail("a Huffman table segment too short");
       const int table_class = s[0] >> 4, id = s[0] & 15;
-      if (table_class > 1 || id > 3) fail("a Huffman table with class " + std::to_string(table_class) + ", id " + std::to_string(id));
+      if (table_class > 1 || id > 3)
+        fail("a Huffman table with class " + std::to_string(table_class) + ", id " + std::to_string(id));
       size_t total = 0;
       for (int i = 1; i <= 16; ++i) total += s[i];
       if (total > 256) fail("a Huffman table of " + std::to_string(total) + " codes (256 at most)");
@@ -259,9 +266,11 @@ class Checker {
     ++scans_;
     const size_t count = n > 0 ? s[0] : 0;
     if (count < 1 || count > 4 || n < 4 + 2 * count) fail("a bad scan header");
-    const int ss = s[1 + 2 * count], se = s[2 + 2 * count], ah = s[3 + 2 * count] >> 4, al = s[3 + 2 * count] & 15;
+    const int ss = s[1 + 2 * count], se = s[2 + 2 * count], ah = s[3 + 2 * count] >> 4,
+              al = s[3 + 2 * count] & 15;
     const bool dc_scan = !progressive_ || ss == 0, ac_scan = !progressive_ || ss > 0;
-    if (progressive_ && (ss > se || se > 63 || (ss == 0 && se != 0) || (ss > 0 && count != 1) || (ah > 0 && al != ah - 1))) {
+    if (progressive_ &&
+        (ss > se || se > 63 || (ss == 0 && se != 0) || (ss > 0 && count != 1) || (ah > 0 && al != ah - 1))) {
       fail("scan " + std::to_string(scans_) + " has a bad spectral band or point transform");
     }
     std::vector<ScanComponent> comps;
@@ -275,16 +284,19 @@ class Checker {
       if (dc_id > 3 || ac_id > 3) fail("a scan names Huffman table ids beyond 3");
       const HuffmanTable* dc = &dc_[dc_id];
       const HuffmanTable* ac = &ac_[ac_id];
-      if ((dc_scan && ah == 0 && !dc->defined) || (ac_scan && !ac->defined)) fail("a scan uses a Huffman table never defined");
+      if ((dc_scan && ah == 0 && !dc->defined) || (ac_scan && !ac->defined))
+        fail("a scan uses a Huffman table never defined");
       c->coded = true;
-      if (progressive_ && ss > 0 && c->nonzero.empty()) {  // at its first AC scan, not from the frame header alone
+      if (progressive_ && ss > 0 &&
+          c->nonzero.empty()) {  // at its first AC scan, not from the frame header alone
         c->nonzero.assign(static_cast<size_t>(c->blocks_x) * c->blocks_y, 0);
       }
       if (!quantization_[c->table]) fail("a scan of a component whose quantization table is never defined");
       if (progressive_) {
         for (int k = ss; k <= se; ++k) {
           if (c->bit[k] != (ah == 0 ? -1 : ah)) {
-            fail("scan " + std::to_string(scans_) + " codes a coefficient out of turn (successive approximation)");
+            fail("scan " + std::to_string(scans_) +
+                 " codes a coefficient out of turn (successive approximation)");
           }
           c->bit[k] = al;
         }
@@ -321,18 +333,23 @@ class Checker {
             if (!progressive_) {
               sequential_block(bits, *sc.dc, *sc.ac);
             } else if (ss == 0) {
-              if (ah == 0) bits.skip(dc_category(bits, *sc.dc));
-              else bits.skip(1);
+              if (ah == 0)
+                bits.skip(dc_category(bits, *sc.dc));
+              else
+                bits.skip(1);
             } else {
-              std::uint64_t& nonzero = sc.c->nonzero[static_cast<size_t>(my * v + y) * sc.c->blocks_x + mx * h + x];
-              if (ah == 0) first_ac(bits, *sc.ac, ss, se, eob_run, nonzero);
-              else refine_ac(bits, *sc.ac, ss, se, eob_run, nonzero);
+              std::uint64_t& nonzero =
+                  sc.c->nonzero[static_cast<size_t>(my * v + y) * sc.c->blocks_x + mx * h + x];
+              if (ah == 0)
+                first_ac(bits, *sc.ac, ss, se, eob_run, nonzero);
+              else
+                refine_ac(bits, *sc.ac, ss, se, eob_run, nonzero);
             }
           }
       }
       if (bits.overrun()) {
-        fail("the coded data of scan " + std::to_string(scans_) + " ends within MCU " + std::to_string(m + 1) + " of " +
-             std::to_string(total));
+        fail("the coded data of scan " + std::to_string(scans_) + " ends within MCU " +
+             std::to_string(m + 1) + " of " + std::to_string(total));
       }
     }
     if (!bits.only_zeros_left()) {
@@ -426,8 +443,10 @@ class Checker {
         // Past the nonzero coefficients (a correction bit each) and r zero
         // ones, to the zero coefficient this symbol makes nonzero.
         for (; k <= se; ++k) {
-          if (nonzero >> k & 1) bits.skip(1);
-          else if (--r < 0) break;
+          if (nonzero >> k & 1)
+            bits.skip(1);
+          else if (--r < 0)
+            break;
         }
         if (s != 0) {
           if (k > se) beyond_band();
@@ -454,13 +473,15 @@ class Checker {
   void finish(bool end_marker) const {
     for (size_t i = 0; i < components_.size(); ++i) {
       const Component& c = components_[i];
-      const std::string which = "component " + std::to_string(i + 1) + " of " + std::to_string(components_.size());
+      const std::string which =
+          "component " + std::to_string(i + 1) + " of " + std::to_string(components_.size());
       if (!c.coded) fail(which + " is in no scan");
       if (!progressive_ || end_marker) continue;
       for (int k = 0; k < 64; ++k) {
         if (c.bit[k] != 0) {
-          fail("the file ends without an end marker, and " + which + "'s coefficient " + std::to_string(k) +
-               (c.bit[k] < 0 ? " is in no scan" : " is refined only down to bit " + std::to_string(c.bit[k])));
+          fail(
+              "the file ends without an end marker, and " + which + "'s coefficient " + std::to_string(k) +
+              (c.bit[k] < 0 ? " is in no scan" : " is refined only down to bit " + std::to_string(c.bit[k])));
         }
       }
     }

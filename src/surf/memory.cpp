@@ -15,7 +15,8 @@ double available_host_memory() {
   return -1;
 }
 
-std::string memory_problem(int width, int height, double bytes_per_pixel, double available, const std::string& where) {
+std::string memory_problem(int width, int height, double bytes_per_pixel, double available,
+                           const std::string& where) {
   const double needed = bytes_per_pixel * width * height;
   if (available < 0 || needed <= available) return "";
   char figures[120];

@@ -16,6 +16,7 @@ double available_host_memory();
 // cannot fit in `available` bytes: "image of WxH needs about N GB of memory
 // <where>; M GB is available", or "" when it fits or `available` is unknown
 // (< 0).
-std::string memory_problem(int width, int height, double bytes_per_pixel, double available, const std::string& where);
+std::string memory_problem(int width, int height, double bytes_per_pixel, double available,
+                           const std::string& where);
 
 }  // namespace glsurf
