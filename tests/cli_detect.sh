@@ -164,4 +164,40 @@ mkdir "$work/limited"
 err=$(cd "$work/limited" && ulimit -f 4 && "$glsurf" detect --backend cpu "$assets/box.png" -o x.txt 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "x.txt: write failed" || fail "detect past ulimit -f: $err"
 [ -z "$(ls -A "$work/limited")" ] || fail "detect past ulimit -f left $(ls -A "$work/limited")"
+# glsurf describe: the keypoints of a feature file described again. On the
+# CPU reference, the same computation as detect's, so the same file; on the
+# GPU, the same keypoints in the same order (the descriptors' agreement is
+# tested in test_gpu_descriptor.cpp). A keypoint outside the image is
+# refused, naming it, with no output; so is a missing file.
+"$glsurf" detect "$assets/box.png" --backend cpu -o "$work/dc.txt" 2>/dev/null || fail "detect for describe"
+"$glsurf" describe "$assets/box.png" "$work/dc.txt" --backend cpu -o "$work/dd.txt" 2>/dev/null || fail "describe cpu"
+cmp -s "$work/dc.txt" "$work/dd.txt" || fail "describe --backend cpu differs from detect --backend cpu"
+"$glsurf" describe "$assets/box.png" "$work/dc.txt" --format bin -o "$work/dg.bin" 2>/dev/null || fail "describe gl"
+"$glsurf" describe "$assets/box.png" "$work/dg.bin" --upright -o "$work/du.txt" 2>/dev/null || fail "describe a bin file"
+[ "$(cut -d' ' -f1-3 "$work/du.txt")" = "$(cut -d' ' -f1-3 "$work/dc.txt")" ] || fail "describe keeps the keypoints"
+[ "$(sed -n 2p "$work/du.txt" | cut -d' ' -f4)" = 0 ] || fail "describe --upright: angle 0"
+printf '2 0\n10 10 9 0 0 1 0\n324 10 9 0 0 1 0\n' > "$work/outside.txt"
+err=$("$glsurf" describe "$assets/box.png" "$work/outside.txt" -o "$work/do.txt" 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "outside.txt: keypoint 1: (324, 10) is outside the 324 x 223 image" ||
+  fail "describe a keypoint outside: $err"
+[ ! -e "$work/do.txt" ] || fail "describe a keypoint outside left an output"
+err=$("$glsurf" describe "$assets/box.png" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "describe needs an image and a feature file" || fail "describe one argument: $err"
+# /dev/stdout redirected to a file, with the summary line on stderr sent
+# there too: the features first, then the summary, nothing overwritten
+# (written through /dev/stdout opened again, the summary landed on the
+# header). "-" is standard output, not a file named "-".
+"$glsurf" detect --backend cpu "$assets/box.png" -o /dev/stdout > "$work/so.txt" 2>&1 || fail "detect -o /dev/stdout"
+head -n 1 "$work/so.txt" | grep -Eq '^[0-9]+ 64$' || fail "-o /dev/stdout > file: header $(head -c 80 "$work/so.txt")"
+[ "$(wc -l < "$work/so.txt")" -eq $(($(head -n 1 "$work/so.txt" | cut -d' ' -f1) + 2)) ] &&
+  tail -n 1 "$work/so.txt" | grep -q "keypoints, 324x223" || fail "-o /dev/stdout > file: $(tail -c 200 "$work/so.txt")"
+(cd "$work" && "$glsurf" detect --backend cpu "$assets/box.png" -o - 2>/dev/null > dash.txt) || fail "detect -o -"
+[ ! -e "$work/-" ] && cmp -s "$work/dash.txt" "$work/dc.txt" || fail "detect -o - is standard output"
+# An output that is one of the inputs is refused before anything is written.
+cp "$assets/box.png" "$work/in.png"
+err=$("$glsurf" detect --backend cpu "$work/in.png" -o "$work/in.png" 2>&1)
+[ $? -ne 0 ] && echo "$err" | grep -q "would overwrite the input" && cmp -s "$work/in.png" "$assets/box.png" ||
+  fail "detect -o INPUT: $err"
+err=$("$glsurf" describe "$work/in.png" "$work/dc.txt" --backend cpu -o "$work/dc.txt" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "would overwrite the input" || fail "describe -o FEATURES: $err"
 echo "all detect checks passed"

@@ -167,4 +167,16 @@ grep -qF 'say \"hi\"",' "$work/odd.json" || fail "quotes escaped in JSON: $(head
 # The blurred image is flat: no keypoints, so no homography, and JSON says so.
 grep -q '"homography_found": false, "inliers": 0, "corner_error": null' "$work/odd.json" ||
   fail "JSON without a homography: $(grep pair "$work/odd.json")"
+# A sequence image too small to detect in is refused before the table starts,
+# not after the rows above it; --json naming a file of the sequence is refused.
+cp -r "$work/seq" "$work/small"; rm "$work/small/img3.png"
+{ printf 'P5 15 15 255\n'; head -c 225 /dev/zero; } > "$work/small/img3.pgm"
+out=$("$glsurf" eval "$work/small" --backend cpu 2>/dev/null)
+[ $? -eq 1 ] && [ -z "$out" ] || fail "eval with a 15 x 15 img3 printed: $out"
+err=$("$glsurf" eval "$work/seq" --backend cpu --json "$work/seq/H1to2p" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "would overwrite the input" || fail "eval --json H1to2p: $err"
+# A blur too small to matter leaves the image as it is (a sigma whose square
+# underflows once made it black).
+"$glsurf" warp "$assets/box.png" "$work/tiny" --blur 0,1e-163 >/dev/null || fail "warp --blur 0,1e-163"
+cmp -s "$work/tiny/img2.png" "$work/tiny/img3.png" || fail "warp --blur 1e-163 changed the image"
 echo "all eval checks passed"

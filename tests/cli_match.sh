@@ -87,4 +87,8 @@ err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu
 [ $? -eq 2 ] && echo "$err" | grep -q -- "--draw writes PNG" && [ ! -e "$work/d.jpg" ] || fail "match --draw d.jpg: $err"
 err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu --draw "$work/d.GIF" 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q -- "--draw writes PNG" && [ ! -e "$work/d.GIF" ] || fail "match --draw d.GIF: $err"
+cp "$assets/box_in_scene.png" "$work/scene.png"
+err=$("$glsurf" match "$assets/box.png" "$work/scene.png" --backend cpu --draw "$work/scene.png" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q -- "--draw .*scene.png would overwrite the input" &&
+  cmp -s "$work/scene.png" "$assets/box_in_scene.png" || fail "match --draw B: $err"
 echo "all match checks passed"

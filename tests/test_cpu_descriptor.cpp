@@ -5,12 +5,14 @@
 
 #include "cpu/descriptor.hpp"
 #include "cpu/detector.hpp"
+#include "gl/error.hpp"
 #include "io/image.hpp"
 #include "support.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 using namespace glsurf;
 
@@ -173,6 +175,85 @@ TEST_CASE("an exact 90-degree rotation turns orientations by 90 and keeps descri
   REQUIRE(repeated > 0.5 * a.size());
   CHECK(turned_by_90 >= 0.9 * repeated);
   CHECK(matched >= 0.8 * repeated);
+}
+
+TEST_CASE("compute() describes given keypoints as detect_and_compute describes its own") {
+  const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+  for (const bool upright : {false, true}) {
+    DetectorConfig config;
+    config.upright = upright;
+    const Features detected = cpu::detect_and_compute(image, config);
+    std::vector<KeyPoint> given = detected.keypoints;
+    for (KeyPoint& k : given) k.angle = 123;  // recomputed, not kept
+    std::reverse(given.begin(), given.end());  // the order is the caller's
+    const Features f = cpu::compute(image, given, config);
+    REQUIRE(f.keypoints.size() == detected.keypoints.size());
+    REQUIRE(f.descriptor_size == 64);
+    const size_t n = f.keypoints.size();
+    int same = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const KeyPoint &a = f.keypoints[i], &b = detected.keypoints[n - 1 - i];
+      same += a.x == b.x && a.y == b.y && a.size == b.size && a.response == b.response && a.octave == b.octave &&
+              a.laplacian == b.laplacian && a.angle == b.angle &&
+              std::equal(f.descriptor(i), f.descriptor(i) + 64, detected.descriptor(n - 1 - i));
+    }
+    CHECK(same == static_cast<int>(n));
+  }
+}
+
+TEST_CASE("a keypoint on a flat patch has angle 0 and a zero descriptor") {
+  // No gradient anywhere: no direction to choose and nothing to describe.
+  // Sub-pixel positions and sizes whose box sides and fractions differ, so
+  // that box means with different weights must still cancel exactly.
+  const GrayImage flat(64, 48, 77);
+  std::vector<KeyPoint> given;
+  for (const float size : {9.0f, 13.7f, 22.2f, 51.0f}) {
+    for (const float x : {-0.5f, 10.3f, 31.77f, 63.5f}) {
+      KeyPoint k;
+      k.x = x;
+      k.y = 0.61f * x + 3.1f;
+      k.size = size;
+      given.push_back(k);
+    }
+  }
+  for (const bool extended : {false, true}) {
+    DetectorConfig config;
+    config.extended = extended;
+    const Features f = cpu::compute(flat, given, config);
+    int zero = 0;
+    for (size_t i = 0; i < given.size(); ++i) {
+      const float* d = f.descriptor(i);
+      zero += f.keypoints[i].angle == 0.0f && std::all_of(d, d + f.descriptor_size, [](float v) { return v == 0.0f; });
+    }
+    CHECK(zero == static_cast<int>(given.size()));
+  }
+}
+
+TEST_CASE("compute() refuses keypoints outside the image or of no size, naming them") {
+  KeyPoint inside;
+  inside.x = -0.5f;
+  inside.y = 47.5f;
+  inside.size = cpu::kMaxKeypointSize;
+  CHECK(cpu::keypoint_problem(inside, 64, 48).empty());
+  const auto problem = [](float x, float y, float size) {
+    KeyPoint k;
+    k.x = x;
+    k.y = y;
+    k.size = size;
+    return cpu::keypoint_problem(k, 64, 48);
+  };
+  CHECK(problem(-0.51f, 10, 9).find("outside the 64 x 48 image") != std::string::npos);
+  CHECK(problem(10, 47.6f, 9).find("outside") != std::string::npos);
+  CHECK(problem(63.6f, 10, 9).find("outside") != std::string::npos);
+  CHECK(problem(10, 10, 0).find("size 0 is not in (0, 15000]") != std::string::npos);
+  CHECK(problem(10, 10, -3).find("size") != std::string::npos);
+  CHECK(problem(10, 10, 15001).find("size") != std::string::npos);
+  CHECK(problem(std::nanf(""), 10, 9).find("finite") != std::string::npos);
+  CHECK(problem(10, 10, std::numeric_limits<float>::infinity()).find("finite") != std::string::npos);
+  std::vector<KeyPoint> given(3, inside);
+  given[2].x = 100;
+  CHECK_THROWS_WITH_AS(cpu::compute(GrayImage(64, 48, 0), given, DetectorConfig{}),
+                       doctest::Contains("keypoint 2: (100, 47.5) is outside"), Error);
 }
 
 }  // TEST_SUITE

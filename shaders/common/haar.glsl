@@ -38,8 +38,15 @@ vec2 mean_of_quads(uvec4 lo, uvec4 x, uvec4 y, uvec4 hi, ivec2 o, ivec2 size, ve
   vec4 weights = vec4(1.0 - f.x, f.x, 1.0 - f.x, f.x) * vec4(1.0 - f.y, 1.0 - f.y, f.y, f.y) *
                  vec4(greaterThan(areas, vec4(0.0)));
   float total = weights.x + weights.y + weights.z + weights.w;
-  float sum = dot(weights, vec4(sums) / max(areas, vec4(1.0)));
-  return total > 0.0 ? vec2(sum / total, 1.0) : vec2(0.0);
+  // Weighted about the first box left in (src/cpu/descriptor.cpp,
+  // box_mean): where the four means are equal (a flat patch) the result is
+  // exactly that mean whatever the weights, so differences of box means with
+  // different fractions are exactly 0 there, not rounding noise that gives a
+  // flat patch an orientation.
+  vec4 means = vec4(sums) / max(areas, vec4(1.0));
+  float first = weights.x > 0.0 ? means.x : weights.y > 0.0 ? means.y : weights.z > 0.0 ? means.z : means.w;
+  float sum = dot(weights, means - first);
+  return total > 0.0 ? vec2(first + sum / total, 1.0) : vec2(0.0);
 }
 
 vec2 box_mean(ivec2 o, vec2 f, ivec2 size) {

@@ -59,6 +59,11 @@ void check_image_size(const std::string& name, const GrayImage& image, const Det
 Features describe_file(Detector* detector, const DetectorConfig& config, const GrayImage& image,
                        const std::string& path, DescriptorTextures* resident = nullptr);
 
+// Throws UsageError when `output` (given with `option`) is the same regular
+// file as one of `inputs` (by device and inode: also through another name
+// or a link), which writing it would destroy.
+void check_not_an_input(const std::string& option, const std::string& output, const std::vector<std::string>& inputs);
+
 // glsurf writes pictures as PNG only: a name with another extension
 // (out.jpg, out.gif) is a usage error naming `option`, not a PNG under that
 // name; a name without one (out) is taken as it is.
@@ -89,6 +94,7 @@ gl::Context headless_or_hint();
 
 int bench(Args args);
 int detect(Args args);
+int describe(Args args);
 int match(Args args);
 int view(Args args);
 int warp(Args args);

@@ -67,6 +67,7 @@ int detect(Args args) {
     try {
       const std::string target =
           batch ? (fs::path(out) / (fs::path(file).stem().string() + "." + format_name)).string() : out;
+      if (!target.empty()) check_not_an_input("-o", target, {file});
       if (const auto it = written.find(target); it != written.end()) {
         throw Error(file + ": its output " + target + " would overwrite that of " + it->second);
       }

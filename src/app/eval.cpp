@@ -225,11 +225,13 @@ int warp(Args args) {
     // Photometry: Gaussian blur, brightness offset, Gaussian noise.
     if (!blur.empty() && blur[k] > 0) {
       const double sigma = blur[k];
-      // Wider than the image changes nothing (edges are clamped).
+      // Wider than the image changes nothing (edges are clamped). The
+      // exponent is formed as (i / sigma)^2: 2 sigma^2 underflows to 0 for
+      // a sigma near 1e-163, and 0 / 0 at the centre made the image black.
       const int radius = static_cast<int>(std::min(std::ceil(3 * sigma), static_cast<double>(std::max(image.width, image.height))));
       std::vector<double> kernel(static_cast<size_t>(2 * radius + 1));
       double total = 0;
-      for (int i = -radius; i <= radius; ++i) total += kernel[static_cast<size_t>(i + radius)] = std::exp(-i * i / (2 * sigma * sigma));
+      for (int i = -radius; i <= radius; ++i) total += kernel[static_cast<size_t>(i + radius)] = std::exp(-0.5 * (i / sigma) * (i / sigma));
       for (double& w : kernel) w /= total;
       std::vector<double> tmp(warped.size());
       for (int pass = 0; pass < 2; ++pass) {
@@ -279,10 +281,17 @@ int eval(Args args) {
   if (!json.empty()) check_writable(json);  // before the work, not after it
   const fs::path dir = positional[0];
   const Sequence sequence = read_sequence(dir);
-  // Every image is read before anything is printed, so that a bad one is an
-  // error without a table half written above it.
+  // Every image is read and its size checked before anything is printed,
+  // so that a bad one is an error without a table half written above it.
   std::map<int, GrayImage> images;
   for (const auto& [k, path] : sequence.images) images.emplace(k, load_gray(path));
+  for (const auto& [k, image] : images) check_image_size(sequence.images.at(k), image, config);
+  if (!json.empty()) {
+    std::vector<std::string> inputs;
+    for (const auto& [k, path] : sequence.images) inputs.push_back(path);
+    for (const auto& [k, h] : sequence.homographies) inputs.push_back((dir / ("H1to" + std::to_string(k) + "p")).string());
+    check_not_an_input("--json", json, inputs);
+  }
   const GrayImage& a = images.at(1);
 
   std::unique_ptr<gl::Context> context;

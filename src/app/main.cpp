@@ -51,6 +51,10 @@ const char* kUsage =
     "                         several: OUT is a directory, one NAME.txt|.bin per image;\n"
     "                         --sample-step: the first octave's sampling step, doubling per octave\n"
     "                         (1 as OpenCV, the default; OpenSURF's 2 is faster, finds fewer points)\n"
+    "  describe IMAGE FEATURES\n"
+    "                         orientation and descriptors of the keypoints of a feature file in\n"
+    "                         IMAGE (x, y, size, laplacian kept; angles recomputed)\n"
+    "        [-o OUT] [--backend gl|cpu] [--upright] [--extended] [--format txt|bin]\n"
     "  match [A B]            detect, describe and match two images, verify with a homography;\n"
     "                         with no images, the bundled graf1/graf3 pair and its ground truth;\n"
     "                         one of them may be - (piped in)\n"
@@ -233,6 +237,16 @@ Features describe_file(Detector* detector, const DetectorConfig& config, const G
   return features;
 }
 
+void check_not_an_input(const std::string& option, const std::string& output, const std::vector<std::string>& inputs) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(output, error)) return;
+  for (const std::string& input : inputs) {
+    if (!input.empty() && std::filesystem::equivalent(output, input, error) && !error) {
+      throw UsageError(option + " " + output + " would overwrite the input " + input);
+    }
+  }
+}
+
 void check_png_name(const std::string& option, const std::string& path) {
   const std::string ext = std::filesystem::path(path).extension().string();
   if (!ext.empty() && strcasecmp(ext.c_str(), ".png") != 0) {
@@ -330,6 +344,7 @@ int main(int argc, char** argv) {
     if (command == "info") status = app::info(std::move(args));
     if (command == "bench") status = app::bench(std::move(args));
     if (command == "detect") status = app::detect(std::move(args));
+    if (command == "describe") status = app::describe(std::move(args));
     if (command == "match") status = app::match(std::move(args));
     if (command == "view") status = app::view(std::move(args));
     if (command == "warp") status = app::warp(std::move(args));

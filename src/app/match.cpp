@@ -47,8 +47,11 @@ int match(Args args) {
   if (images[0] == "/dev/stdin" && images[1] == "/dev/stdin") {
     throw UsageError("only one of the two images can be piped in (-)");
   }
-  for (const std::string& path : {matches_path, homography_path, draw_path}) {
-    if (!path.empty()) check_writable(path);  // before the work, not after it
+  for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"-o", matches_path},
+                                     {"--homography", homography_path}, {"--draw", draw_path}}) {
+    if (path.empty()) continue;
+    check_not_an_input(option, path, {images[0], images[1], truth_path});
+    check_writable(path);  // before the work, not after it
   }
 
   const GrayImage a = load_gray(images[0]), b = load_gray(images[1]);

@@ -1,9 +1,11 @@
 #include "cpu/descriptor.hpp"
 
 #include "cpu/detector.hpp"
+#include "gl/error.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 namespace glsurf::cpu {
 
@@ -27,24 +29,29 @@ double clipped_mean(const IntegralImage& s, int x0, int y0, int x1, int y1, bool
 // pixel-edge coordinates e: bilinear interpolation between the four
 // pixel-aligned boxes around it, which for a piecewise-constant image is the
 // exact area mean. Aligned boxes are clipped to the image; those wholly
-// outside are left out (and the weights renormalised).
+// outside are left out (and the weights renormalised). The means are
+// weighted about the first one left in, so that where all are equal (a flat
+// patch) the result is exactly that mean: differences of box means with
+// different fractions are then exactly 0, not rounding noise that gives a
+// flat patch an orientation (the shaders do the same).
 double box_mean(const IntegralImage& s, double ex, double ey, int w, int h, bool& inside) {
   const int i0 = static_cast<int>(std::floor(ex)), j0 = static_cast<int>(std::floor(ey));
   const double a = ex - i0, b = ey - j0;
-  double sum = 0, weights = 0;
+  double sum = 0, weights = 0, first = 0;
   for (int q = 0; q < 2; ++q) {
     for (int p = 0; p < 2; ++p) {
       const double weight = (p ? a : 1 - a) * (q ? b : 1 - b);
       bool in = false;
       const double m = clipped_mean(s, i0 + p, j0 + q, i0 + p + w, j0 + q + h, in);
       if (in && weight > 0) {
-        sum += weight * m;
+        if (weights == 0) first = m;
+        sum += weight * (m - first);
         weights += weight;
       }
     }
   }
   inside = weights > 0;
-  return inside ? sum / weights : 0.0;
+  return inside ? first + sum / weights : 0.0;
 }
 
 // Haar responses of side h (even) centred on the real point (px, py): the box
@@ -245,6 +252,32 @@ Features detect_and_compute(const GrayImage& image, const DetectorConfig& config
   f.keypoints = detect(image, config);
   f.descriptor_size = descriptor_size(config);
   f.descriptors = describe_all(integral_image(image), f.keypoints, config);
+  return f;
+}
+
+std::string keypoint_problem(const KeyPoint& k, int width, int height) {
+  std::ostringstream why;
+  if (!std::isfinite(k.x) || !std::isfinite(k.y) || !std::isfinite(k.size)) {
+    why << "x, y and size must be finite numbers";
+  } else if (k.x < -0.5f || k.x > width - 0.5f || k.y < -0.5f || k.y > height - 0.5f) {
+    why << "(" << k.x << ", " << k.y << ") is outside the " << width << " x " << height
+        << " image (x from -0.5 to " << width - 0.5 << ", y from -0.5 to " << height - 0.5 << ")";
+  } else if (!(k.size > 0) || k.size > kMaxKeypointSize) {
+    why << "size " << k.size << " is not in (0, " << kMaxKeypointSize << "]";
+  }
+  return why.str();
+}
+
+Features compute(const GrayImage& image, std::vector<KeyPoint> keypoints, const DetectorConfig& config) {
+  for (size_t i = 0; i < keypoints.size(); ++i) {
+    if (const std::string why = keypoint_problem(keypoints[i], image.width, image.height); !why.empty()) {
+      throw Error("keypoint " + std::to_string(i) + ": " + why);
+    }
+  }
+  Features f;
+  f.descriptor_size = descriptor_size(config);
+  f.descriptors = describe_all(integral_image(image), keypoints, config);
+  f.keypoints = std::move(keypoints);
   return f;
 }
 

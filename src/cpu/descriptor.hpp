@@ -116,4 +116,22 @@ std::vector<float> describe_all(const IntegralImage& integral, std::vector<KeyPo
 // cpu::detect, then orientation and descriptors: the --backend cpu path.
 Features detect_and_compute(const GrayImage& image, const DetectorConfig& config);
 
+// The largest keypoint size compute() takes: its boxes (sides ~0.27 size,
+// at most 4,096 here) hold at most 4096^2 pixels, so that the GPU's 32-bit
+// box sums stay exact on an image of any size.
+constexpr float kMaxKeypointSize = 15000.0f;
+
+// Why `keypoint` cannot be described in a width x height image, or "" when
+// it can: x, y and size must be finite, the position inside the image
+// ([-0.5, width - 0.5] x [-0.5, height - 0.5], pixel centres at integers)
+// and 0 < size <= kMaxKeypointSize. The other fields do not matter.
+std::string keypoint_problem(const KeyPoint& keypoint, int width, int height);
+
+// Orientation (unless config.upright) and descriptors of given keypoints
+// (from another detector, a tracker, a file): as detect_and_compute, but the
+// keypoints keep their order and every field except the angle. Only
+// config.upright and config.extended matter. Throws glsurf::Error naming the
+// first keypoint that keypoint_problem refuses.
+Features compute(const GrayImage& image, std::vector<KeyPoint> keypoints, const DetectorConfig& config);
+
 }  // namespace glsurf::cpu

@@ -10,11 +10,13 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <system_error>
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace glsurf {
@@ -37,6 +39,22 @@ void write_to(const std::string& file, const std::string& path, bool binary, boo
   if (!out) throw Error(path + ": write failed");
 }
 
+// 1 or 2 when `path` is "-" (standard output) or names the file that
+// standard output or standard error already has open (/dev/stdout with
+// `> file`), 0 otherwise. Such a file is written through that stream:
+// opened again, it would have its own position, and the process's own
+// lines on the stream would overwrite what was written through the name.
+int standard_stream_of(const std::string& path) {
+  if (path == "-") return 1;
+  struct stat named {};
+  if (::stat(path.c_str(), &named) != 0) return 0;
+  for (const int fd : {1, 2}) {
+    struct stat open_file {};
+    if (::fstat(fd, &open_file) == 0 && open_file.st_dev == named.st_dev && open_file.st_ino == named.st_ino) return fd;
+  }
+  return 0;
+}
+
 // Where `path` is written: in place (devices, pipes, what /dev/stdout and the
 // like lead to, even a regular file: `-o /dev/stdout >> all.txt`), or by a
 // temporary beside `target` renamed onto it (a regular file or a new name; a
@@ -49,6 +67,7 @@ struct Destination {
 Destination destination_of(const std::string& path) {
   std::error_code error;
   const fs::file_status status = fs::status(path, error);  // follows links
+  if (path == "-") return {true, path};  // standard output
   if (fs::is_directory(status)) throw Error(path + ": is a directory");
   const bool special = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
   if (fs::exists(status) && (special || !fs::is_regular_file(status))) return {true, path};
@@ -205,6 +224,14 @@ OutputFiles::~OutputFiles() {
 void OutputFiles::add(const std::string& path, bool binary, const std::function<void(std::ostream&)>& write) {
   const Destination d = destination_of(path);
   if (d.in_place) {
+    if (const int fd = standard_stream_of(path)) {
+      std::ostream& out = fd == 1 ? std::cout : std::cerr;
+      std::fflush(nullptr);  // what printf wrote so far comes first
+      write(out);
+      out.flush();
+      if (!out) throw Error(path + ": write failed");
+      return;
+    }
     write_to(path, path, binary, true, write);
     return;
   }

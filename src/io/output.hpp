@@ -9,7 +9,10 @@
 //
 // Targets that exist and are not regular files (/dev/null, a pipe), or that
 // are named under /dev or /proc (/dev/stdout, even when it leads to a regular
-// file), cannot be replaced and are written directly, when added. Another
+// file), cannot be replaced and are written directly, when added. "-", and a
+// name for the file that standard output or error has open (/dev/stdout
+// with `> file`), are written through that stream, so that the process's
+// own lines on it follow instead of overwriting. Another
 // symbolic link is followed: the file it points to is replaced, not the link.
 // Two outputs of one batch may not name the same file.
 #pragma once

@@ -1,5 +1,6 @@
 #include "surf/detector.hpp"
 
+#include "cpu/descriptor.hpp"
 #include "gl/error.hpp"
 #include "surf/memory.hpp"
 
@@ -156,6 +157,50 @@ Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures
     order.resize(f.keypoints.size());
   }
   if (resident) describe_.gather(runner_, compact_.list(), order, *resident);
+  return f;
+}
+
+Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoints) {
+  if (const std::string why = image_size_problem(image.width, image.height, config_); !why.empty()) throw Error(why);
+  for (size_t i = 0; i < keypoints.size(); ++i) {
+    if (const std::string why = cpu::keypoint_problem(keypoints[i], image.width, image.height); !why.empty()) {
+      throw Error("keypoint " + std::to_string(i) + ": " + why);
+    }
+  }
+  if (image.width != width_ || image.height != height_) configure(image.width, image.height);
+  listed_ = 0;  // the point list no longer matches the angles
+  Features f;
+  f.descriptor_size = descriptor_size(config_);
+  f.descriptors.reserve(keypoints.size() * static_cast<size_t>(f.descriptor_size));
+  if (keypoints.empty()) return f;
+  image_.upload(image.pixels.data());
+  runner_.after_transfer();
+  const gl::Texture& integral = integral_.run(runner_, image_);
+  constexpr int kWidth = CompactStage::kListWidth;
+  const int chunk = compact_.capacity();
+  std::vector<float> angles, descriptors;
+  for (size_t first = 0; first < keypoints.size(); first += static_cast<size_t>(chunk)) {
+    const int n = static_cast<int>(std::min(keypoints.size() - first, static_cast<size_t>(chunk)));
+    const int rows = (n + kWidth - 1) / kWidth;
+    if (given_.height() < rows) given_ = gl::Texture(kWidth, rows, gl::Format::RGBA32F, "given keypoints");
+    // The point list's layout (compact.hpp): x, y, size * laplacian, response.
+    std::vector<float> list(static_cast<size_t>(4) * kWidth * static_cast<size_t>(given_.height()), 0.0f);
+    for (int i = 0; i < n; ++i) {
+      const KeyPoint& k = keypoints[first + static_cast<size_t>(i)];
+      float* texel = &list[4 * static_cast<size_t>(i)];
+      texel[0] = k.x;
+      texel[1] = k.y;
+      texel[2] = k.laplacian < 0 ? -k.size : k.size;
+      texel[3] = k.response;
+    }
+    given_.upload(list.data());
+    runner_.after_transfer();
+    describe_.run(runner_, given_, integral, n);
+    describe_.read(n, angles, descriptors, /*with_descriptors=*/true);
+    for (int i = 0; i < n; ++i) keypoints[first + static_cast<size_t>(i)].angle = angles[static_cast<size_t>(i)];
+    f.descriptors.insert(f.descriptors.end(), descriptors.begin(), descriptors.end());
+  }
+  f.keypoints = std::move(keypoints);
   return f;
 }
 

@@ -65,6 +65,12 @@ class Detector {
   // for Matcher::match: they are not read back (the Features come without
   // them, descriptor_size 0).
   Features detect_and_compute(const GrayImage& image, DescriptorTextures* resident = nullptr);
+  // Orientation (unless config.upright) and descriptors of given keypoints,
+  // as cpu::compute: they keep their order and every field but the angle.
+  // Throws glsurf::Error naming the first keypoint cpu::keypoint_problem
+  // refuses, or for an image detect() refuses. Any number of keypoints, in
+  // chunks of the point list's capacity. Afterwards last_on_gpu() is empty.
+  Features compute(const GrayImage& image, std::vector<KeyPoint> keypoints);
 
   // Detection (and orientation unless upright) left on the GPU for drawing:
   // the point list (RGBA32F x, y, size * laplacian, response) and the angles
@@ -108,6 +114,7 @@ class Detector {
   SelectStage select_;
   DescribeStage describe_;
   gl::Texture image_;
+  gl::Texture given_;  // compute(): a chunk of the given keypoints as a point list
   bool host_textures_ = false;  // a software renderer: textures live in host memory
   int width_ = 0, height_ = 0;
   int candidates_ = 0;

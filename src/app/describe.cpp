@@ -1,0 +1,69 @@
+// glsurf describe — orientation and descriptors of given keypoints (a
+// feature file, as detect writes it, or from another detector) in one image,
+// on the GPU or the CPU reference: OpenCV's compute() beside detect's
+// detectAndCompute().
+#include "app/cli.hpp"
+#include "cpu/descriptor.hpp"
+#include "gl/context.hpp"
+#include "gl/error.hpp"
+#include "io/features.hpp"
+#include "io/image.hpp"
+#include "io/output.hpp"
+#include "surf/detector.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+namespace glsurf::app {
+
+int describe(Args args) {
+  const std::string backend = backend_option(args);
+  DetectorConfig config;
+  config.upright = args.flag("--upright");
+  config.extended = args.flag("--extended");
+  const std::string format_name = args.option("--format", "txt");
+  if (format_name != "txt" && format_name != "bin") throw UsageError("--format must be txt or bin");
+  const FeatureFormat format = format_name == "txt" ? FeatureFormat::Txt : FeatureFormat::Bin;
+  const std::string out = args.option("-o", "");
+  const std::vector<std::string> names = args.positionals();
+  args.finish();
+  if (names.size() != 2) throw UsageError("describe needs an image and a feature file");
+  const std::string& image_name = names[0];
+  const std::string& keypoints_name = names[1];
+  if (!out.empty()) {
+    check_not_an_input("-o", out, names);
+    check_writable(out);  // before the work, not after it
+  }
+
+  const GrayImage image = load_gray(image_name == "-" ? "/dev/stdin" : image_name);
+  std::vector<KeyPoint> keypoints = read_features_file(keypoints_name).keypoints;
+  std::unique_ptr<gl::Context> context;
+  std::unique_ptr<Detector> detector;
+  if (backend == "gl") {
+    check_image_size(image_name, image, config);  // the GPU stages are sized as the detector's
+    context = std::make_unique<gl::Context>(headless_or_hint());
+    detector = std::make_unique<Detector>(*context, config);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  Features features;
+  try {
+    features = detector ? detector->compute(image, std::move(keypoints)) : cpu::compute(image, std::move(keypoints), config);
+  } catch (const Error& e) {
+    throw Error(keypoints_name + ": " + e.what());
+  }
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (out.empty()) {
+    write_features(std::cout, features, format);
+    std::cout.flush();
+    if (!std::cout) throw Error("standard output: write failed");
+  } else {
+    write_features_file(out, features, format);
+  }
+  std::fprintf(stderr, "%s: %zu keypoints described, %dx%d, %.1f ms (%s)\n", one_line(image_name).c_str(),
+               features.keypoints.size(), image.width, image.height, ms, backend.c_str());
+  return 0;
+}
+
+}  // namespace glsurf::app
