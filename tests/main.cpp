@@ -28,6 +28,18 @@ void ScratchShaderDir::write(const std::string& path, const std::string& text) c
   std::ofstream(root / path) << text;
 }
 
+std::vector<KeyPoint> flat_patch_keypoints() {
+  std::vector<KeyPoint> given;
+  for (const float size : {9.0f, 13.7f, 22.2f, 51.0f}) {
+    for (const float x : {-0.5f, 10.3f, 31.77f, 63.5f}) {
+      KeyPoint k;
+      k.x = x, k.y = 0.61f * x + 3.1f, k.size = size;
+      given.push_back(k);
+    }
+  }
+  return given;
+}
+
 GrayImage random_image(int width, int height, unsigned seed) {
   GrayImage image(width, height);
   std::mt19937 rng(seed);

@@ -5,6 +5,7 @@
 #include "cpu/integral.hpp"
 #include "gl/context.hpp"
 #include "io/image.hpp"
+#include "surf/keypoint.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -28,6 +29,11 @@ struct ScratchShaderDir {
 };
 
 GrayImage random_image(int width, int height, unsigned seed);
+
+// Keypoints for a flat 64 x 48 image: sub-pixel positions (the border's
+// too) and sizes whose box sides and fractions differ, so that box means
+// with different weights must still cancel exactly.
+std::vector<KeyPoint> flat_patch_keypoints();
 
 // "" when equal, else a description of the first differing entry.
 std::string first_difference(const std::vector<std::uint32_t>& gpu, const cpu::IntegralImage& cpu);

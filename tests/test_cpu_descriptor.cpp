@@ -203,19 +203,8 @@ TEST_CASE("compute() describes given keypoints as detect_and_compute describes i
 
 TEST_CASE("a keypoint on a flat patch has angle 0 and a zero descriptor") {
   // No gradient anywhere: no direction to choose and nothing to describe.
-  // Sub-pixel positions and sizes whose box sides and fractions differ, so
-  // that box means with different weights must still cancel exactly.
   const GrayImage flat(64, 48, 77);
-  std::vector<KeyPoint> given;
-  for (const float size : {9.0f, 13.7f, 22.2f, 51.0f}) {
-    for (const float x : {-0.5f, 10.3f, 31.77f, 63.5f}) {
-      KeyPoint k;
-      k.x = x;
-      k.y = 0.61f * x + 3.1f;
-      k.size = size;
-      given.push_back(k);
-    }
-  }
+  const std::vector<KeyPoint> given = test::flat_patch_keypoints();
   for (const bool extended : {false, true}) {
     DetectorConfig config;
     config.extended = extended;

@@ -538,14 +538,7 @@ TEST_CASE("GPU compute(): a flat patch has angle 0 and a zero descriptor, as on 
   // float32 rounding noise in the orientation samples gave such keypoints
   // angles of 90 or 180 degrees, where the CPU reference gave 0.
   const GrayImage flat(64, 48, 77);
-  std::vector<KeyPoint> given;
-  for (const float size : {9.0f, 13.7f, 22.2f, 51.0f}) {
-    for (const float x : {-0.5f, 10.3f, 31.77f, 63.5f}) {
-      KeyPoint k;
-      k.x = x, k.y = 0.61f * x + 3.1f, k.size = size;
-      given.push_back(k);
-    }
-  }
+  std::vector<KeyPoint> given = test::flat_patch_keypoints();
   Detector detector(test::headless_context(), DetectorConfig{});
   const Features f = detector.compute(flat, given);
   int zero = 0;

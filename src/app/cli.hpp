@@ -46,6 +46,8 @@ class Args {
 // --threshold --max-features --octaves --layers --sample-step --upright
 // --extended.
 std::string backend_option(Args& args);
+// --format txt|bin (default txt): the name, also the feature files' extension.
+std::string format_option(Args& args);
 DetectorConfig detector_options(Args& args);
 
 // Throws glsurf::Error "NAME: ..." when the detectors refuse the image for

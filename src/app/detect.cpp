@@ -24,8 +24,7 @@ namespace fs = std::filesystem;
 int detect(Args args) {
   const std::string backend = backend_option(args);
   const DetectorConfig config = detector_options(args);
-  const std::string format_name = args.option("--format", "txt");
-  if (format_name != "txt" && format_name != "bin") throw UsageError("--format must be txt or bin");
+  const std::string format_name = format_option(args);
   const FeatureFormat format = format_name == "txt" ? FeatureFormat::Txt : FeatureFormat::Bin;
   const std::string out = args.option("-o", "");
   const std::vector<std::string> names = args.positionals();

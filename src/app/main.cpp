@@ -202,6 +202,12 @@ std::string backend_option(Args& args) {
   return backend;
 }
 
+std::string format_option(Args& args) {
+  const std::string format = args.option("--format", "txt");
+  if (format != "txt" && format != "bin") throw UsageError("--format must be txt or bin");
+  return format;
+}
+
 DetectorConfig detector_options(Args& args) {
   DetectorConfig config;
   config.hessian_threshold = args.option_float("--threshold", config.hessian_threshold, 0.0f, 1e12f);
