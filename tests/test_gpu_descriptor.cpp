@@ -467,7 +467,8 @@ void compare_given(const GrayImage& image, const std::vector<KeyPoint>& given, c
     kept += g.x == k.x && g.y == k.y && g.size == k.size && g.response == k.response && g.laplacian == k.laplacian;
     close += dot(gpu.descriptor(i), cpu.descriptor(i), n) >= 0.999;
     if (config.upright) continue;
-    if (cpu::orientation(integral, given[i], true).runner_up < 0.999f * cpu::orientation(integral, given[i]).strength) {
+    const cpu::Orientation o = cpu::orientation(integral, given[i], true);
+    if (o.runner_up < 0.999f * o.strength) {
       ++unambiguous;
       const double e = std::remainder(g.angle - cpu.keypoints[i].angle, 360.0);
       squared_angle_error += e * e;
