@@ -173,6 +173,13 @@ cp -r "$work/seq" "$work/small"; rm "$work/small/img3.png"
 { printf 'P5 15 15 255\n'; head -c 225 /dev/zero; } > "$work/small/img3.pgm"
 out=$("$glsurf" eval "$work/small" --backend cpu 2>/dev/null)
 [ $? -eq 1 ] && [ -z "$out" ] || fail "eval with a 15 x 15 img3 printed: $out"
+# So is one too wide for the GPU's candidate atlas (1.5 W with two layers;
+# llvmpipe allows 16,384 texels a side).
+rm "$work/small/img3.pgm"
+{ printf 'P5 11000 30 255\n'; head -c 330000 /dev/zero; } > "$work/small/img3.pgm"
+out=$("$glsurf" eval "$work/small" 2>"$work/wide.err")
+[ $? -eq 1 ] && [ -z "$out" ] && grep -q "img3.pgm: image of 11000x30 is too large: its candidate atlas" "$work/wide.err" ||
+  fail "eval with an 11000 x 30 img3 printed: $out $(cat "$work/wide.err")"
 err=$("$glsurf" eval "$work/seq" --backend cpu --json "$work/seq/H1to2p" 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q "would overwrite the input" || fail "eval --json H1to2p: $err"
 # A blur too small to matter leaves the image as it is (a sigma whose square

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -321,6 +322,41 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
     CHECK_THROWS_WITH_AS(detector.detect(GrayImage(22, 100, 0)),
                          doctest::Contains("smaller than the smallest filter"), Error);
     CHECK(detector.detect(GrayImage(64, 48, 128)).empty());  // constant: nothing to find
+  }
+
+  TEST_CASE("images too wide for the candidate atlas are refused before any stage is built") {
+    // The atlas (extrema.hpp) puts octave 0's maps side by side and the other
+    // octaves' to their right, each of the latter no wider than octave 1's
+    // grid of ceil(W / 2) columns: W + ceil(W / 2) wide with one map per
+    // octave (1 or 2 layers), 2 W + 2 ceil(W / 2) with two (3 or 4 layers).
+    const int max = test::headless_context().info().max_texture_size;
+    for (const int layers : {2, 3}) {
+      DetectorConfig config;
+      config.n_octave_layers = layers;
+      const int maps = (layers + 1) / 2;
+      int widest = 1;  // the widest image whose atlas fits
+      while (maps * ((widest + 1) + (widest + 2) / 2) <= max) ++widest;
+      Detector detector(test::headless_context(), config);
+      INFO(layers << " layers, widest accepted " << widest);
+      CHECK(detector.size_problem(widest, 30).empty());
+      const std::string why = detector.size_problem(widest + 1, 30);
+      CHECK(why.find("candidate atlas needs " + std::to_string(maps * ((widest + 1) + (widest + 2) / 2)) + "x30") !=
+            std::string::npos);
+      // Refused at once: building the other stages for such an image first
+      // took 5 s on llvmpipe (at 2,000 rows).
+      const GrayImage tall(widest + 1, 2000, 0);
+      const auto t0 = std::chrono::steady_clock::now();
+      CHECK_THROWS_WITH_AS(detector.detect(tall), doctest::Contains("candidate atlas"), Error);
+      CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < 1.0);
+    }
+    // The widest image with two layers still runs, and the detector is whole
+    // after a refusal.
+    Detector detector(test::headless_context(), DetectorConfig{});
+    CHECK_THROWS_AS(detector.detect(GrayImage(max, 30, 0)), Error);
+    int widest = 1;
+    while ((widest + 1) + (widest + 2) / 2 <= max) ++widest;
+    CHECK(detector.detect(GrayImage(widest, 30, 0)).empty());
+    CHECK(detector.detect(GrayImage(64, 48, 128)).empty());
   }
 
 }  // TEST_SUITE

@@ -51,8 +51,10 @@ std::string format_option(Args& args);
 DetectorConfig detector_options(Args& args);
 
 // Throws glsurf::Error "NAME: ..." when the detectors refuse the image for
-// its size (image_size_problem): for a command to refuse it before any work.
-void check_image_size(const std::string& name, const GrayImage& image, const DetectorConfig& config);
+// its size (image_size_problem; with a GPU `detector`, also its textures'
+// limits: Detector::size_problem): for a command to refuse it before any work.
+void check_image_size(const std::string& name, const GrayImage& image, const DetectorConfig& config,
+                      const Detector* detector = nullptr);
 
 // Keypoints and descriptors of `image`, read from `path`: on `detector`, or
 // on the CPU reference when it is null (`resident`: see

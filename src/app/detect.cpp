@@ -71,7 +71,7 @@ int detect(Args args) {
         throw Error(file + ": its output " + target + " would overwrite that of " + it->second);
       }
       const GrayImage image = load_gray(file);
-      check_image_size(file, image, config);  // refused before the detector sees it
+      check_image_size(file, image, config, detector.get());  // refused before the detector sees it
       const auto t0 = std::chrono::steady_clock::now();
       detecting = true;
       const Features features = describe_file(detector.get(), config, image, file);

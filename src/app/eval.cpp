@@ -301,6 +301,7 @@ int eval(Args args) {
     context = std::make_unique<gl::Context>(headless_or_hint());
     detector = std::make_unique<Detector>(*context, config);
     matcher = std::make_unique<Matcher>(*context, MatchConfig{});
+    for (const auto& [k, image] : images) check_image_size(sequence.images.at(k), image, config, detector.get());
   }
   const Features fa = describe_file(detector.get(), config, a, sequence.images.at(1));
   std::printf("%s (%s backend; ratio 0.8 + mutual matching; correct = reprojection error < 3 px)\n",

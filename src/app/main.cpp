@@ -220,8 +220,10 @@ DetectorConfig detector_options(Args& args) {
   return config;
 }
 
-void check_image_size(const std::string& name, const GrayImage& image, const DetectorConfig& config) {
-  const std::string why = image_size_problem(image.width, image.height, config);
+void check_image_size(const std::string& name, const GrayImage& image, const DetectorConfig& config,
+                      const Detector* detector) {
+  const std::string why = detector ? detector->size_problem(image.width, image.height)
+                                   : image_size_problem(image.width, image.height, config);
   if (!why.empty()) throw Error(name + ": " + why);
 }
 

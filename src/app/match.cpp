@@ -71,6 +71,8 @@ int match(Args args) {
     std::unique_ptr<gl::Context> context;
     context = std::make_unique<gl::Context>(headless_or_hint());
     Detector detector(*context, detector_config);
+    check_image_size(images[0], a, detector_config, &detector);  // and the textures' limits
+    check_image_size(images[1], b, detector_config, &detector);
     DescriptorTextures ra, rb;  // the descriptors stay on the GPU for matching
     fa = describe_file(&detector, detector_config, a, images[0], &ra);
     fb = describe_file(&detector, detector_config, b, images[1], &rb);

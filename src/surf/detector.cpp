@@ -50,7 +50,39 @@ Detector::Detector(const gl::Context& context, const DetectorConfig& config, con
   }
 }
 
+std::string Detector::size_problem(int width, int height) const {
+  if (std::string why = image_size_problem(width, height, config_); !why.empty()) return why;
+  const int max_size = gl::max_texture_size();
+  const auto too_large = [&](const char* what, glm::ivec2 size, const char* hint) -> std::string {
+    if (size.x <= max_size && size.y <= max_size) return "";
+    return "image of " + std::to_string(width) + "x" + std::to_string(height) + " is too large: its " + what +
+           " needs " + std::to_string(size.x) + "x" + std::to_string(size.y) + " texels and the driver allows " +
+           std::to_string(max_size) + " per side" + hint;
+  };
+  // W + 2: the descriptors' copy of the integral image as quads has a border.
+  if (std::string why = too_large("integral image", {width + 2, height + 2}, ""); !why.empty()) return why;
+  glm::ivec2 atlas;
+  atlas_layout(width, height, config_, atlas);
+  const char* hint = config_.n_octave_layers > 2 ? " (fewer --layers narrow it)" : "";
+  if (std::string why = too_large("candidate atlas", atlas, hint); !why.empty()) return why;
+  // 32-bit box-filter sums stay exact for lobes of up to 2^31 / 510 pixels of
+  // area (lobe side l <= 1451): only filters that fit in the image matter.
+  for (int o = 0; o < config_.n_octaves; ++o) {
+    for (int l = 0; l < config_.n_octave_layers + 2; ++l) {
+      const int side = filter_size(o, l);
+      if (side <= std::min(width, height) && side / 3 > 1451) {
+        return "filter side " + std::to_string(side) + " (octave " + std::to_string(o) +
+               ") is beyond the GPU's exact 32-bit box sums; use fewer --octaves or --backend cpu";
+      }
+    }
+  }
+  return "";
+}
+
 void Detector::configure(int width, int height) {
+  // Refused before anything is allocated (on llvmpipe the stages of a large
+  // image take seconds and gigabytes to build).
+  if (const std::string why = size_problem(width, height); !why.empty()) throw Error(why);
   if (host_textures_) {  // the textures of the size before are given back as the new ones are made
     const double held = kSoftwareBytesPerPixel * width_ * height_, available = available_host_memory();
     const std::string why = host_memory_problem(width, height, available < 0 ? available : available + held);
@@ -59,17 +91,6 @@ void Detector::configure(int width, int height) {
   // Until every stage is configured, no size is: a failure part-way makes the
   // next image configure again instead of running half-configured stages.
   width_ = height_ = 0;
-  // 32-bit box-filter sums stay exact for lobes of up to 2^31 / 510 pixels of
-  // area (lobe side l <= 1451): only filters that fit in the image matter.
-  for (int o = 0; o < config_.n_octaves; ++o) {
-    for (int l = 0; l < config_.n_octave_layers + 2; ++l) {
-      const int side = filter_size(o, l);
-      if (side <= std::min(width, height) && side / 3 > 1451) {
-        throw Error("filter side " + std::to_string(side) + " (octave " + std::to_string(o) +
-                    ") is beyond the GPU's exact 32-bit box sums; use fewer --octaves or --backend cpu");
-      }
-    }
-  }
   integral_.configure(width, height);
   hessian_.configure(width, height);
   extrema_.configure(hessian_, width, height);
@@ -161,7 +182,7 @@ Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures
 }
 
 Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoints) {
-  if (const std::string why = image_size_problem(image.width, image.height, config_); !why.empty()) throw Error(why);
+  if (const std::string why = size_problem(image.width, image.height); !why.empty()) throw Error(why);
   for (size_t i = 0; i < keypoints.size(); ++i) {
     if (const std::string why = cpu::keypoint_problem(keypoints[i], image.width, image.height); !why.empty()) {
       throw Error("keypoint " + std::to_string(i) + ": " + why);

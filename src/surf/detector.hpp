@@ -53,9 +53,16 @@ class Detector {
            const gl::ShaderSource& shaders = gl::ShaderSource::from_environment(),
            HessianMethod hessian = HessianMethod::MultiPass, Suppression suppression = Suppression::EarlyZ);
 
-  // Throws glsurf::Error for an image smaller than the smallest filter or
-  // larger than the driver's textures allow (the integral image is one texel
-  // larger, the candidate atlas about 1.5 times as wide for two layers).
+  // Why the detector refuses a width x height image, or "" when it takes
+  // it: smaller than the smallest filter, needing a texture larger than the
+  // driver allows (the integral image (W + 2) x (H + 2) texels with its
+  // border, the candidate atlas about 1.5 W wide with two layers per octave
+  // and 3 W with three or four), or a filter beyond exact 32-bit box sums.
+  // Asks the current context for its limit and allocates nothing: commands
+  // call it before any work, and every stage is sized only after it passes.
+  std::string size_problem(int width, int height) const;
+
+  // Throws glsurf::Error with size_problem's answer for an image it refuses.
   std::vector<KeyPoint> detect(const GrayImage& image);
   // detect, then orientation (unless config.upright) and descriptors on the
   // GPU. The results are read back once every pass has been issued: the

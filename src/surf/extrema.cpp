@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <glm/common.hpp>
+
 #include "gl/error.hpp"
 
 namespace glsurf {
@@ -16,24 +18,35 @@ ExtremaStage::ExtremaStage(const gl::ShaderSource& shaders, const DetectorConfig
       mark_(shaders, "common/fullscreen.vert", "detect/nms_mark.frag"),
       mark_pair_(shaders, "common/fullscreen.vert", "detect/nms_mark_pair.frag") {}
 
-void ExtremaStage::configure(const HessianStage& hessian, int width, int height) {
-  const int maps = maps_per_octave();
+std::vector<AtlasRect> atlas_layout(int width, int height, const DetectorConfig& config, glm::ivec2& size) {
+  const int maps = (config.n_octave_layers + 1) / 2;
+  const glm::ivec2 first_grid = octave_grid(width, height, sample_step(0, config.first_step));
   std::vector<AtlasRect> rects;
-  int atlas_w = 0, atlas_h = 0, column_y = 0;
-  const glm::ivec2 first_grid = hessian.octaves().front().grid;
-  for (const HessianOctave& oct : hessian.octaves()) {
+  size = glm::ivec2(0);
+  int column_y = 0;
+  for (int o = 0; o < config.n_octaves; ++o) {
+    const glm::ivec2 grid = octave_grid(width, height, sample_step(o, config.first_step));
     for (int m = 0; m < maps; ++m) {
-      AtlasRect r{oct.octave, 2 * m + 1, m * oct.grid.x, 0, oct.grid.x, oct.grid.y};
-      if (oct.octave > 0) {
-        r.x = maps * first_grid.x + m * oct.grid.x;
+      AtlasRect r{o, 2 * m + 1, m * grid.x, 0, grid.x, grid.y};
+      if (o > 0) {
+        r.x = maps * first_grid.x + m * grid.x;
         r.y = column_y;
       }
-      atlas_w = std::max(atlas_w, r.x + r.width);
-      atlas_h = std::max(atlas_h, r.y + r.height);
+      size = glm::max(size, glm::ivec2(r.x + r.width, r.y + r.height));
       rects.push_back(r);
     }
-    if (oct.octave > 0) column_y += oct.grid.y;
+    if (o > 0) column_y += grid.y;
   }
+  return rects;
+}
+
+void ExtremaStage::configure(const HessianStage& hessian, int width, int height) {
+  GLSURF_EXPECTS(hessian.octaves().size() == static_cast<size_t>(config_.n_octaves) &&
+                     hessian.octaves().front().grid == octave_grid(width, height, config_.first_step),
+                 "the Hessian stage is configured for another size");
+  glm::ivec2 size;
+  std::vector<AtlasRect> rects = atlas_layout(width, height, config_, size);
+  const int atlas_w = size.x, atlas_h = size.y;
   const int max_size = gl::max_texture_size();
   if (atlas_w > max_size || atlas_h > max_size) {
     throw Error("image of " + std::to_string(width) + "x" + std::to_string(height) + " is too large: its " +

@@ -46,6 +46,11 @@ struct AtlasRect {
   int x = 0, y = 0, width = 0, height = 0;
 };
 
+// The maps of a width x height image in the atlas (the layout above), octave
+// by octave; `size` gets the atlas's size. Needs no GL: the detector checks
+// the size against the driver's limit before it allocates anything.
+std::vector<AtlasRect> atlas_layout(int width, int height, const DetectorConfig& config, glm::ivec2& size);
+
 enum class Suppression { EarlyZ, SinglePass };
 
 class ExtremaStage {

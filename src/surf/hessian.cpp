@@ -51,7 +51,7 @@ void HessianStage::configure(int width, int height) {
     HessianOctave oct;
     oct.octave = o;
     oct.step = sample_step(o, config_.first_step);
-    oct.grid = glm::ivec2((width - 1) / oct.step + 1, (height - 1) / oct.step + 1);
+    oct.grid = octave_grid(width, height, oct.step);
     for (int g = 0; g * 4 < layers; ++g) {
       glm::ivec4 f(0);
       for (int k = 0; k < 4 && 4 * g + k < layers; ++k) f[k] = filter_size(o, 4 * g + k);

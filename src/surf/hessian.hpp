@@ -44,6 +44,11 @@ namespace glsurf {
 
 enum class HessianMethod { MultiPass, SinglePass };
 
+// The sample grid of an octave sampled every `step` pixels: ceil(W / step) x ceil(H / step).
+inline glm::ivec2 octave_grid(int width, int height, int step) {
+  return {(width - 1) / step + 1, (height - 1) / step + 1};
+}
+
 struct HessianOctave {
   int octave = 0, step = 1;
   glm::ivec2 grid{0, 0};
