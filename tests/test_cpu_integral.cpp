@@ -148,22 +148,57 @@ std::string png_chunk(const std::string& type, const std::string& data) {
   return be32(static_cast<std::uint32_t>(data.size())) + type + data + be32(crc ^ 0xffffffffu);
 }
 
+// A zlib stream of `bytes` in stored (uncompressed) deflate blocks.
+std::string zlib_stored(const std::string& bytes) {
+  std::uint32_t a = 1, b = 0;  // Adler-32
+  for (const unsigned char c : bytes) a = (a + c) % 65521, b = (b + a) % 65521;
+  const std::uint32_t adler = (b << 16) | a;
+  std::string out("\x78\x01", 2);
+  size_t at = 0;
+  do {
+    const size_t n = std::min<size_t>(65535, bytes.size() - at);
+    const bool last = at + n == bytes.size();
+    out += static_cast<char>(last ? 1 : 0);
+    out += {static_cast<char>(n & 255), static_cast<char>(n >> 8), static_cast<char>(~n & 255),
+            static_cast<char>((~n >> 8) & 255)};
+    out += bytes.substr(at, n);
+    at += n;
+  } while (at < bytes.size());
+  return out + std::string{static_cast<char>(adler >> 24), static_cast<char>(adler >> 16),
+                           static_cast<char>(adler >> 8), static_cast<char>(adler)};
+}
+
+// A PNG of the given IHDR, IDAT data before zlib (each row a filter byte and
+// its pixels) and chunks between IHDR and IDAT.
+std::string png(const std::string& ihdr, const std::string& rows, const std::string& chunks = "") {
+  return std::string("\x89PNG\r\n\x1a\n", 8) + png_chunk("IHDR", ihdr) + chunks +
+         png_chunk("IDAT", zlib_stored(rows)) + png_chunk("IEND", "");
+}
+
 // A 4 x 2 palette PNG (by default indices 0 1 2 0 / 2 1 0 1 into red, green,
-// blue), its pixels in a stored (uncompressed) zlib block, with `metadata` as
-// a tEXt chunk between IHDR and PLTE.
+// blue), with `metadata` as a tEXt chunk between IHDR and PLTE.
 std::string palette_png(const std::string& metadata,
                         const std::string& rows = std::string("\0\0\1\2\0\0\2\1\0\1", 10)) {  // filter byte 0, then 4 indices, per row
-  std::uint32_t a = 1, b = 0;                                 // Adler-32 of the rows
-  for (const unsigned char c : rows) a = (a + c) % 65521, b = (b + a) % 65521;
-  const std::uint32_t adler = (b << 16) | a;
-  const std::string zlib = std::string("\x78\x01\x01\x0a\x00\xf5\xff", 7) + rows +
-                           std::string{static_cast<char>(adler >> 24), static_cast<char>(adler >> 16),
-                                       static_cast<char>(adler >> 8), static_cast<char>(adler)};
-  return std::string("\x89PNG\r\n\x1a\n", 8) +
-         png_chunk("IHDR", std::string("\0\0\0\4\0\0\0\2\x08\x03\0\0\0", 13)) +
-         (metadata.empty() ? "" : png_chunk("tEXt", std::string("Comment\0", 8) + metadata)) +
-         png_chunk("PLTE", std::string("\xff\0\0\0\xff\0\0\0\xff", 9)) + png_chunk("IDAT", zlib) +
-         png_chunk("IEND", "");
+  return png(std::string("\0\0\0\4\0\0\0\2\x08\x03\0\0\0", 13),
+             rows,
+             (metadata.empty() ? "" : png_chunk("tEXt", std::string("Comment\0", 8) + metadata)) +
+                 png_chunk("PLTE", std::string("\xff\0\0\0\xff\0\0\0\xff", 9)));
+}
+
+// A 16-bit PNG of w x h pixels of `channels` samples (1 grey, 3 RGB), row by row.
+std::string png16(int w, int h, int channels, const std::vector<unsigned>& samples) {
+  std::string rows;
+  for (int y = 0; y < h; ++y) {
+    rows += '\0';
+    for (int i = 0; i < w * channels; ++i) {
+      const unsigned v = samples[static_cast<size_t>(y) * w * channels + i];
+      rows += {static_cast<char>(v >> 8), static_cast<char>(v & 255)};
+    }
+  }
+  const std::string ihdr = {0, 0, static_cast<char>(w >> 8), static_cast<char>(w & 255), 0, 0,
+                            static_cast<char>(h >> 8), static_cast<char>(h & 255), 16,
+                            static_cast<char>(channels == 1 ? 0 : 2), 0, 0, 0};
+  return png(ihdr, rows);
 }
 
 // `v` as `bytes` little-endian bytes (BMP and TGA header fields).
@@ -331,6 +366,27 @@ TEST_CASE("load_gray rescales PNM samples of any maxval to 0..255") {
   CHECK(load_gray(dir.write("h.pgm", pnm("P5 1 1 1000\n", {500}, 2))).pixels[0] == 128);
   CHECK(load_gray(dir.write("h.pgm", pnm("P5 2 1 65535\n", {255, 32768}, 2))).pixels ==
         std::vector<std::uint8_t>{1, 128});
+}
+
+TEST_CASE("a 16-bit PNG is rounded to 8 bits as a 16-bit PNM is, not truncated to its top byte") {
+  ScratchImageDir dir;
+  std::vector<unsigned> every(65536);
+  for (unsigned v = 0; v < every.size(); ++v) every[v] = v;
+  const GrayImage png = load_gray(dir.write("every.png", png16(256, 256, 1, every)));
+  const GrayImage pgm = load_gray(dir.write("every.pgm", pnm("P5 256 256 65535\n", every, 2)));
+  REQUIRE(png.width == 256);
+  REQUIRE(png.height == 256);
+  CHECK(png.pixels == pgm.pixels);
+  int differ = 0;
+  for (unsigned v = 0; v < every.size(); ++v) differ += png.pixels[v] != rescaled(v, 65535);
+  CHECK(differ == 0);
+  CHECK(png.pixels[255] == 1);  // its top byte is 0
+  // Colour: each channel is rescaled, then weighted.
+  const std::vector<unsigned> rgb = {65535, 0, 0, 40000, 800, 65280};
+  const GrayImage deep = load_gray(dir.write("deep.png", png16(2, 1, 3, rgb)));
+  CHECK(deep.pixels == load_gray(dir.write("deep.ppm", pnm("P6 2 1 65535\n", rgb, 2))).pixels);
+  CHECK(deep.pixels == std::vector<std::uint8_t>{bt601(255, 0, 0), bt601(rescaled(40000, 65535), rescaled(800, 65535),
+                                                                          rescaled(65280, 65535))});
 }
 
 TEST_CASE("load_gray converts a PPM to grey as it does a PNG") {

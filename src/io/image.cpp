@@ -375,6 +375,18 @@ void check_png_chunks(const std::string& path, FILE* file) {
 // beyond its colour map is checked by check_tga_indices.)
 using Pixels = std::unique_ptr<stbi_uc, void (*)(void*)>;
 
+// The grey image of w x h pixels of n samples each (grey, grey + alpha, RGB,
+// RGBA), every sample made 8-bit by `to_8bit`.
+template <typename Sample, typename To8Bit>
+GrayImage gray_of(const Sample* p, int w, int h, int n, const To8Bit& to_8bit) {
+  GrayImage out(w, h);
+  const size_t count = static_cast<size_t>(w) * h;
+  for (size_t i = 0; i < count; ++i, p += n) {
+    out.pixels[i] = n <= 2 ? to_8bit(p[0]) : bt601_gray(to_8bit(p[0]), to_8bit(p[1]), to_8bit(p[2]));
+  }
+  return out;
+}
+
 // `bytes` with `count` entries of `size` bytes, every byte `fill`, inserted at `at`.
 std::vector<unsigned char> with_entries(const std::vector<unsigned char>& bytes, size_t at, size_t count,
                                         size_t size, unsigned char fill) {
@@ -584,19 +596,19 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
     if (bytes.size() > INT_MAX) throw Error(path + ": a JPEG file of more than 2 GB is not supported");
     check_jpeg(path, bytes.data(), bytes.size());
     data.reset(stbi_load_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &h, &n, 0));
+  } else if (stbi_is_16_bit_from_file(file.get())) {
+    // A 16-bit PNG. stb_image would keep each sample's top byte; rounded to
+    // 8 bits here instead, as a 16-bit PNM's samples are.
+    const std::unique_ptr<stbi_us, void (*)(void*)> samples(stbi_load_from_file_16(file.get(), &w, &h, &n, 0),
+                                                            &stbi_image_free);
+    if (!samples) throw Error(path + ": cannot decode image (" + stbi_failure_reason() + ")");
+    return gray_of(samples.get(), w, h, n, [](unsigned v) { return static_cast<std::uint8_t>((v * 255 + 32767) / 65535); });
   } else {
     data = decode_short_palette(path, file.get(), head, head_size, w, h, n);
     if (!data) data.reset(stbi_load_from_file(file.get(), &w, &h, &n, 0));
   }
   if (!data) throw Error(path + ": cannot decode image (" + stbi_failure_reason() + ")");
-
-  GrayImage out(w, h);
-  const size_t count = static_cast<size_t>(w) * h;
-  const stbi_uc* p = data.get();
-  for (size_t i = 0; i < count; ++i, p += n) {
-    out.pixels[i] = n <= 2 ? p[0] : bt601_gray(p[0], p[1], p[2]);  // grey (+alpha) or colour
-  }
-  return out;
+  return gray_of(data.get(), w, h, n, [](unsigned v) { return static_cast<std::uint8_t>(v); });
 }
 
 bool is_image_name(const std::string& path) {

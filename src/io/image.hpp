@@ -29,7 +29,8 @@ struct LoadLimits {
 
 // Loads PNG, JPEG, BMP, TGA (stb_image) and binary PGM/PPM (P5/P6, read here: maxval
 // 1..65535, 8-bit samples below 256, 16-bit big-endian from 256, rescaled to 0..255
-// as round(v * 255 / maxval)) and converts colour to grey with the ITU-R BT.601
+// as round(v * 255 / maxval); 16-bit PNG samples as round(v * 255 / 65535), where
+// stb_image keeps their top byte) and converts colour to grey with the ITU-R BT.601
 // weights in OpenCV's fixed point: (4899 R + 9617 G + 1868 B) / 2^14, rounded.
 // Throws glsurf::Error "PATH: reason" for a missing, unreadable, unsupported or too
 // large file, for truncated pixel data (PNM, uncompressed BMP, TGA), a critical
