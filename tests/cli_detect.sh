@@ -29,6 +29,12 @@ ns=$(head -n 1 "$work/s.txt" | cut -d' ' -f1)
 err=$("$glsurf" detect "$assets/box.png" --sample-step 0 -o "$work/z.txt" 2>&1)
 [ $? -ne 0 ] && echo "$err" | grep -q -- "--sample-step" || fail "--sample-step 0 refused: $err"
 [ ! -e "$work/z.txt" ] || fail "no output for --sample-step 0"
+# An option or flag given twice is named, not called an unexpected argument.
+err=$("$glsurf" detect "$assets/box.png" --threshold 10 --threshold 20 -o "$work/z.txt" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "option --threshold given twice" || fail "--threshold twice: $err"
+err=$("$glsurf" detect "$assets/box.png" --upright --backend cpu --upright -o "$work/z.txt" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "option --upright given twice" || fail "--upright twice: $err"
+[ ! -e "$work/z.txt" ] || fail "no output for an option given twice"
 
 # Devices are written, never replaced (as root a rename would turn /dev/null
 # into a file); a full standard output is an error, not a silent success.

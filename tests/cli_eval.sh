@@ -182,6 +182,10 @@ out=$("$glsurf" eval "$work/small" 2>"$work/wide.err")
   fail "eval with an 11000 x 30 img3 printed: $out $(cat "$work/wide.err")"
 err=$("$glsurf" eval "$work/seq" --backend cpu --json "$work/seq/H1to2p" 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q "would overwrite the input" || fail "eval --json H1to2p: $err"
+# The image may be piped in as -, as for detect: the same sequence.
+"$glsurf" warp - "$work/piped" --rotate 10 < "$assets/box.png" >/dev/null || fail "warp - < box.png"
+"$glsurf" warp "$assets/box.png" "$work/named" --rotate 10 >/dev/null || fail "warp box.png"
+cmp -s "$work/piped/img2.png" "$work/named/img2.png" || fail "warp -: img2 differs from the named file's"
 # A blur too small to matter leaves the image as it is (a sigma whose square
 # underflows once made it black).
 "$glsurf" warp "$assets/box.png" "$work/tiny" --blur 0,1e-163 >/dev/null || fail "warp --blur 0,1e-163"

@@ -24,6 +24,8 @@ class UsageError : public Error {
 
 // Remaining command-line words after the subcommand; options are taken out as
 // they are read, and finish() rejects whatever is left.
+// The words after the command. An option or flag is taken once: given twice
+// it is a UsageError naming it.
 class Args {
  public:
   Args(std::vector<std::string> words) : words_(std::move(words)) {}
@@ -39,8 +41,12 @@ class Args {
   void finish() const;  // throws glsurf::Error naming an unknown option
 
  private:
+  void refuse_again(const std::string& name) const;  // a UsageError if `name` is still there
   std::vector<std::string> words_;
 };
+
+// The file an image argument names: "-" is an image piped in (/dev/stdin).
+inline std::string input_path(const std::string& name) { return name == "-" ? "/dev/stdin" : name; }
 
 // Options shared by the commands that detect: --backend gl|cpu, and
 // --threshold --max-features --octaves --layers --sample-step --upright

@@ -36,7 +36,7 @@ int describe(Args args) {
     check_writable(out);  // before the work, not after it
   }
 
-  const GrayImage image = load_gray(image_name == "-" ? "/dev/stdin" : image_name);
+  const GrayImage image = load_gray(input_path(image_name));
   std::vector<KeyPoint> keypoints = read_features_file(keypoints_name).keypoints;
   std::unique_ptr<gl::Context> context;
   std::unique_ptr<Detector> detector;

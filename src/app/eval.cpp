@@ -152,7 +152,7 @@ int warp(Args args) {
     steps = list->size();
   }
   if (steps == 0) throw UsageError("warp needs at least one of --rotate --scale --perspective --blur --brightness --noise");
-  const GrayImage image = load_gray(positional[0]);
+  const GrayImage image = load_gray(input_path(positional[0]));
   const std::string out = positional[1];
   // Every transform is checked before anything is written.
   const double cx = (image.width - 1) / 2.0, cy = (image.height - 1) / 2.0;

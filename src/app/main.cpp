@@ -6,6 +6,7 @@
 #include "io/image.hpp"
 #include "surf/detector.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <exception>
@@ -71,7 +72,7 @@ const char* kUsage =
     "        keys: space pause, n/p next/previous, +/- threshold, u upright, m match mode,\n"
     "              r set reference, s screenshot, h help, q/Esc quit\n"
     "  warp IMAGE OUTDIR      a synthetic sequence img1..imgN + H1to2p..H1toNp (Oxford format)\n"
-    "                         in OUTDIR, which must be new or empty\n"
+    "                         in OUTDIR, which must be new or empty; IMAGE may be - (piped in)\n"
     "        [--rotate A,..] [--scale S,..] [--perspective P,..] [--blur SIGMA,..]\n"
     "        [--brightness B,..] [--noise SIGMA,..]   (equal-length lists; one image per value)\n"
     "  eval SEQDIR            repeatability, correct matches, matching score, precision and\n"
@@ -104,10 +105,15 @@ bool Args::flag(const std::string& name) {
   for (auto it = words_.begin(); it != words_.end(); ++it) {
     if (*it == name) {
       words_.erase(it);
+      refuse_again(name);
       return true;
     }
   }
   return false;
+}
+
+void Args::refuse_again(const std::string& name) const {
+  if (std::find(words_.begin(), words_.end(), name) != words_.end()) throw UsageError("option " + name + " given twice");
 }
 
 std::string Args::option(const std::string& name, const std::string& fallback) {
@@ -116,6 +122,7 @@ std::string Args::option(const std::string& name, const std::string& fallback) {
       if (it + 1 == words_.end() || (it + 1)->empty()) throw UsageError("option " + name + " needs a value");
       std::string value = *(it + 1);
       words_.erase(it, it + 2);
+      refuse_again(name);
       return value;
     }
   }
@@ -283,7 +290,7 @@ std::vector<std::string> expand_image_arguments(const std::vector<std::string>& 
   for (const std::string& name : names) {
     std::error_code ec;
     if (!std::filesystem::is_directory(name, ec)) {
-      files.push_back(name == "-" ? "/dev/stdin" : name);  // "-": an image piped in
+      files.push_back(input_path(name));
       if (listed) listed->push_back(false);
       continue;
     }

@@ -41,9 +41,7 @@ int match(Args args) {
     if (truth_path.empty()) truth_path = GLSURF_ASSET_DIR "/H1to3p.xml";
   }
   if (images.size() != 2) throw UsageError("match needs two images (or none, for the bundled pair)");
-  for (std::string& image : images) {
-    if (image == "-") image = "/dev/stdin";  // an image piped in, as for detect
-  }
+  for (std::string& image : images) image = input_path(image);
   if (images[0] == "/dev/stdin" && images[1] == "/dev/stdin") {
     throw UsageError("only one of the two images can be piped in (-)");
   }
