@@ -97,6 +97,14 @@ TEST_CASE("JPEG check: files from stb's writer and from libjpeg-turbo pass") {
   // Other bytes after the last MCU: coded data out of step with the encoder.
   CHECK_THROWS_WITH_AS(check(jpeg.substr(0, jpeg.size() - 2) + "junk" + kEoi),
                        doctest::Contains("the coded data of scan 1 goes on past its last MCU (out of step)"), Error);
+  // A fill byte before a stuffed zero: 0xFF 0xFF 0x00 is coded 0xFF to
+  // stb_image and libjpeg (both skip repeated 0xFF), not a marker that ends
+  // the scan early; past the last MCU it is coded data like any other.
+  const size_t stuffed = jpeg.find(std::string("\xff\x00", 2), first_scan_data(jpeg));
+  REQUIRE(stuffed < jpeg.size() - 2);
+  CHECK_NOTHROW(check(jpeg.substr(0, stuffed) + "\xff" + jpeg.substr(stuffed)));
+  CHECK_THROWS_WITH_AS(check(jpeg.substr(0, jpeg.size() - 2) + std::string("\0\xff\xff\0", 4) + kEoi),
+                       doctest::Contains("goes on past its last MCU"), Error);
   // Not a JPEG: left to stb_image to name.
   CHECK_NOTHROW(check("GIF89a"));
 }

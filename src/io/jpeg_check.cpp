@@ -74,8 +74,7 @@ class BitReader {
   bool restart(int n) {
     fill();
     if (!at_marker_ || file_bits_ >= 8) return false;
-    size_t p = marker_;
-    while (p < size_ && data_[p] == 0xFF) ++p;
+    const size_t p = past_fill(marker_);
     if (p >= size_ || data_[p] != 0xD0 + n) return false;
     pos_ = p + 1;
     acc_ = 0;
@@ -95,7 +94,10 @@ class BitReader {
     }
     if (at_marker_) return true;
     for (size_t p = pos_; p < size_; ++p) {
-      if (data_[p] == 0xFF) return p + 1 < size_ && data_[p + 1] != 0x00;  // a marker, or a stuffed 0xFF
+      if (data_[p] == 0xFF) {  // a marker, or a stuffed 0xFF
+        const size_t code = past_fill(p);
+        return code < size_ && data_[code] != 0x00;
+      }
       if (data_[p] != 0) return false;
     }
     return true;
@@ -105,6 +107,14 @@ class BitReader {
   size_t resume() const { return at_marker_ ? marker_ : pos_; }
 
  private:
+  // Past the 0xFF bytes from `p`: where the code after a 0xFF lies. Fill
+  // bytes may repeat the 0xFF, and stb_image and libjpeg skip them there, in
+  // coded data too: 0xFF 0xFF 0x00 is a stuffed 0xFF to them, not a marker.
+  size_t past_fill(size_t p) const {
+    while (p < size_ && data_[p] == 0xFF) ++p;
+    return p;
+  }
+
   void fill() {
     while (bits_ <= 56) {
       unsigned byte = 0;
@@ -112,9 +122,9 @@ class BitReader {
         if (pos_ < size_ && data_[pos_] != 0xFF) {
           byte = data_[pos_++];
           file_bits_ += 8;
-        } else if (pos_ + 1 < size_ && data_[pos_ + 1] == 0x00) {
+        } else if (const size_t zero = past_fill(pos_); zero < size_ && data_[zero] == 0x00) {
           byte = 0xFF;
-          pos_ += 2;
+          pos_ = zero + 1;
           file_bits_ += 8;
         } else {  // a marker, or the end of the file
           at_marker_ = true;
