@@ -23,9 +23,8 @@ class UsageError : public Error {
 };
 
 // Remaining command-line words after the subcommand; options are taken out as
-// they are read, and finish() rejects whatever is left.
-// The words after the command. An option or flag is taken once: given twice
-// it is a UsageError naming it.
+// they are read, and finish() rejects whatever is left, naming an option or
+// flag that was read and given again.
 class Args {
  public:
   Args(std::vector<std::string> words) : words_(std::move(words)) {}
@@ -41,8 +40,8 @@ class Args {
   void finish() const;  // throws glsurf::Error naming an unknown option
 
  private:
-  void refuse_again(const std::string& name) const;  // a UsageError if `name` is still there
   std::vector<std::string> words_;
+  std::vector<std::string> taken_;  // options and flags read
 };
 
 // The file an image argument names: "-" is an image piped in (/dev/stdin).

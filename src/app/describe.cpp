@@ -41,9 +41,10 @@ int describe(Args args) {
   std::unique_ptr<gl::Context> context;
   std::unique_ptr<Detector> detector;
   if (backend == "gl") {
+    check_image_size(image_name, image, config);  // the GPU stages are sized as the detector's
     context = std::make_unique<gl::Context>(headless_or_hint());
     detector = std::make_unique<Detector>(*context, config);
-    check_image_size(image_name, image, config, detector.get());  // the GPU stages are sized as the detector's
+    check_image_size(image_name, image, config, detector.get());  // and the driver's limits
   }
   const auto t0 = std::chrono::steady_clock::now();
   Features features;

@@ -105,15 +105,11 @@ bool Args::flag(const std::string& name) {
   for (auto it = words_.begin(); it != words_.end(); ++it) {
     if (*it == name) {
       words_.erase(it);
-      refuse_again(name);
+      taken_.push_back(name);
       return true;
     }
   }
   return false;
-}
-
-void Args::refuse_again(const std::string& name) const {
-  if (std::find(words_.begin(), words_.end(), name) != words_.end()) throw UsageError("option " + name + " given twice");
 }
 
 std::string Args::option(const std::string& name, const std::string& fallback) {
@@ -122,7 +118,7 @@ std::string Args::option(const std::string& name, const std::string& fallback) {
       if (it + 1 == words_.end() || (it + 1)->empty()) throw UsageError("option " + name + " needs a value");
       std::string value = *(it + 1);
       words_.erase(it, it + 2);
-      refuse_again(name);
+      taken_.push_back(name);
       return value;
     }
   }
@@ -337,6 +333,13 @@ std::vector<std::string> Args::positionals() {
 }
 
 void Args::finish() const {
+  // Checked once every option has taken its value, so a value that happens
+  // to be an option's name is not taken for that option given again.
+  for (const std::string& word : words_) {
+    if (std::find(taken_.begin(), taken_.end(), word) != taken_.end()) {
+      throw UsageError("option " + word + " given twice");
+    }
+  }
   if (!words_.empty()) throw UsageError("unexpected argument '" + words_.front() + "'");
 }
 

@@ -57,6 +57,14 @@ int max_buffer_texels() {
 
 int max_buffer_texels(int cap) { return cap >= 0 ? std::min(cap, max_buffer_texels()) : max_buffer_texels(); }
 
+std::string texture_size_problem(int width, int height, const std::string& what, int need_width, int need_height) {
+  const int max_size = max_texture_size();
+  if (need_width <= max_size && need_height <= max_size) return "";
+  return "image of " + std::to_string(width) + "x" + std::to_string(height) + " is too large: its " + what + " needs " +
+         std::to_string(need_width) + "x" + std::to_string(need_height) + " texels and the driver allows " +
+         std::to_string(max_size) + " per side";
+}
+
 void finish() { glFinish(); }
 
 void check_gl_errors(const std::string& where) {

@@ -46,6 +46,10 @@ int max_buffer_texels();
 // GL_MAX_TEXTURE_BUFFER_SIZE, or `cap` when that is smaller (cap < 0: no cap;
 // the stages' limit_buffer_texels hooks for tests).
 int max_buffer_texels(int cap);
+// "image of WxH is too large: its WHAT needs AxB texels and the driver allows
+// N per side" when a texture of need_width x need_height texels made for a
+// width x height image exceeds GL_MAX_TEXTURE_SIZE; "" when it fits.
+std::string texture_size_problem(int width, int height, const std::string& what, int need_width, int need_height);
 
 // Waits until the GPU has finished all work (for wall-clock timing).
 void finish();

@@ -44,27 +44,16 @@ Detector::Detector(const gl::Context& context, const DetectorConfig& config, con
   GLSURF_EXPECTS(config.hessian_threshold >= 0, "hessian_threshold must be >= 0");
   GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1 && config.first_step >= 1,
                  "invalid detector configuration");
-  if (config.n_octaves * ((config.n_octave_layers + 1) / 2) > 32) {
+  if (config.n_octaves * maps_per_octave(config) > 32) {
     throw Error("the GPU detector handles at most 32 candidate maps: n_octaves * ceil(n_octave_layers / 2) = " +
-                std::to_string(config.n_octaves * ((config.n_octave_layers + 1) / 2)));
+                std::to_string(config.n_octaves * maps_per_octave(config)));
   }
 }
 
 std::string Detector::size_problem(int width, int height) const {
   if (std::string why = image_size_problem(width, height, config_); !why.empty()) return why;
-  const int max_size = gl::max_texture_size();
-  const auto too_large = [&](const char* what, glm::ivec2 size, const char* hint) -> std::string {
-    if (size.x <= max_size && size.y <= max_size) return "";
-    return "image of " + std::to_string(width) + "x" + std::to_string(height) + " is too large: its " + what +
-           " needs " + std::to_string(size.x) + "x" + std::to_string(size.y) + " texels and the driver allows " +
-           std::to_string(max_size) + " per side" + hint;
-  };
-  // W + 2: the descriptors' copy of the integral image as quads has a border.
-  if (std::string why = too_large("integral image", {width + 2, height + 2}, ""); !why.empty()) return why;
-  glm::ivec2 atlas;
-  atlas_layout(width, height, config_, atlas);
-  const char* hint = config_.n_octave_layers > 2 ? " (fewer --layers narrow it)" : "";
-  if (std::string why = too_large("candidate atlas", atlas, hint); !why.empty()) return why;
+  if (std::string why = integral_size_problem(width, height); !why.empty()) return why;
+  if (std::string why = atlas_size_problem(width, height, config_); !why.empty()) return why;
   // 32-bit box-filter sums stay exact for lobes of up to 2^31 / 510 pixels of
   // area (lobe side l <= 1451): only filters that fit in the image matter.
   for (int o = 0; o < config_.n_octaves; ++o) {

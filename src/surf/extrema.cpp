@@ -19,7 +19,7 @@ ExtremaStage::ExtremaStage(const gl::ShaderSource& shaders, const DetectorConfig
       mark_pair_(shaders, "common/fullscreen.vert", "detect/nms_mark_pair.frag") {}
 
 std::vector<AtlasRect> atlas_layout(int width, int height, const DetectorConfig& config, glm::ivec2& size) {
-  const int maps = (config.n_octave_layers + 1) / 2;
+  const int maps = maps_per_octave(config);
   const glm::ivec2 first_grid = octave_grid(width, height, sample_step(0, config.first_step));
   std::vector<AtlasRect> rects;
   size = glm::ivec2(0);
@@ -40,19 +40,21 @@ std::vector<AtlasRect> atlas_layout(int width, int height, const DetectorConfig&
   return rects;
 }
 
+std::string atlas_size_problem(int width, int height, const DetectorConfig& config) {
+  glm::ivec2 size;
+  atlas_layout(width, height, config, size);
+  const std::string why = gl::texture_size_problem(width, height, "candidate atlas", size.x, size.y);
+  return why.empty() || config.n_octave_layers <= 2 ? why : why + " (fewer --layers narrow it)";
+}
+
 void ExtremaStage::configure(const HessianStage& hessian, int width, int height) {
   GLSURF_EXPECTS(hessian.octaves().size() == static_cast<size_t>(config_.n_octaves) &&
                      hessian.octaves().front().grid == octave_grid(width, height, config_.first_step),
                  "the Hessian stage is configured for another size");
   glm::ivec2 size;
   std::vector<AtlasRect> rects = atlas_layout(width, height, config_, size);
+  if (const std::string why = atlas_size_problem(width, height, config_); !why.empty()) throw Error(why);
   const int atlas_w = size.x, atlas_h = size.y;
-  const int max_size = gl::max_texture_size();
-  if (atlas_w > max_size || atlas_h > max_size) {
-    throw Error("image of " + std::to_string(width) + "x" + std::to_string(height) + " is too large: its " +
-                "candidate atlas needs " + std::to_string(atlas_w) + "x" + std::to_string(atlas_h) +
-                " texels and the driver allows " + std::to_string(max_size) + " per side");
-  }
   gl::Texture atlas(atlas_w, atlas_h, gl::Format::RGBA32F, "candidates");
   gl::Texture depth(atlas_w, atlas_h, gl::Format::Depth32F, "candidates_depth");
   gl::Framebuffer target({&atlas}, "candidates", &depth);

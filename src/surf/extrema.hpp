@@ -37,6 +37,7 @@
 #include "surf/hessian.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace glsurf {
 
@@ -50,6 +51,10 @@ struct AtlasRect {
 // by octave; `size` gets the atlas's size. Needs no GL: the detector checks
 // the size against the driver's limit before it allocates anything.
 std::vector<AtlasRect> atlas_layout(int width, int height, const DetectorConfig& config, glm::ivec2& size);
+// The atlas's gl::texture_size_problem on the current context, "" if it fits.
+std::string atlas_size_problem(int width, int height, const DetectorConfig& config);
+// Maps per octave: one for each two middle layers, ceil(n_octave_layers / 2).
+inline int maps_per_octave(const DetectorConfig& config) { return (config.n_octave_layers + 1) / 2; }
 
 enum class Suppression { EarlyZ, SinglePass };
 
@@ -67,7 +72,7 @@ class ExtremaStage {
   // Suppression::SinglePass never written. Tests read it.
   const gl::Texture& marks() const { return atlas_depth_; }
   const std::vector<AtlasRect>& rects() const { return rects_; }  // octave by octave
-  int maps_per_octave() const { return (config_.n_octave_layers + 1) / 2; }
+  int maps_per_octave() const { return glsurf::maps_per_octave(config_); }
   // The last layer of map r: first_layer + 1, or first_layer for the odd one out.
   int last_layer(const AtlasRect& r) const { return std::min(r.first_layer + 1, config_.n_octave_layers); }
   // Whether map r's layers and their neighbours lie in one group (nms_mark_pair).

@@ -137,16 +137,13 @@ IntegralStage::IntegralStage(IntegralStage&&) noexcept = default;
 IntegralStage& IntegralStage::operator=(IntegralStage&&) noexcept = default;
 IntegralStage::~IntegralStage() = default;
 
+std::string integral_size_problem(int width, int height) {
+  return gl::texture_size_problem(width, height, "integral image (with a border)", width + 2, height + 2);
+}
+
 void IntegralStage::configure(int width, int height) {
   GLSURF_EXPECTS(width > 0 && height > 0, "image size must be positive");
-  const int max_size = gl::max_texture_size();
-  // W + 2: the descriptors' copy of it as quads (surf/descriptor.hpp) has a border.
-  if (width + 2 > max_size || height + 2 > max_size) {
-    throw Error("image of " + std::to_string(width) + "x" + std::to_string(height) +
-                " is too large: its integral image needs " + std::to_string(width + 2) + "x" +
-                std::to_string(height + 2) + " texels with a border and the driver allows " +
-                std::to_string(max_size) + " per side");
-  }
+  if (const std::string why = integral_size_problem(width, height); !why.empty()) throw Error(why);
   // Build everything first, then commit: a failure leaves the stage as it was.
   std::vector<Level> levels;
   gl::PingPong top;

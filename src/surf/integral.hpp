@@ -46,12 +46,18 @@
 #include <glm/vec2.hpp>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace glsurf {
 
 enum class IntegralMethod { Blelloch2D, Blelloch1D };
 const char* to_string(IntegralMethod method);
+
+// The integral image's gl::texture_size_problem on the current context ("" if
+// it fits): W + 2 x H + 2 texels, since the descriptors' copy of it as quads
+// (surf/descriptor.hpp) has a border.
+std::string integral_size_problem(int width, int height);
 
 struct IntegralConfig {
   IntegralMethod method = IntegralMethod::Blelloch2D;
@@ -70,8 +76,8 @@ class IntegralStage {
 
   // `image`: the R8 grey image, width x height as configured. Returns the
   // integral texture: the same texture as result(), for every run, until the
-  // next configure(). Throws glsurf::Error from configure() when the integral
-  // image ((W + 1) x (H + 1)) exceeds GL_MAX_TEXTURE_SIZE.
+  // next configure(). configure() throws glsurf::Error with
+  // integral_size_problem's answer for an image too large.
   const gl::Texture& run(gl::PassRunner& runner, const gl::Texture& image);
 
   const gl::Texture& result() const;
