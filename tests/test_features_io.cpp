@@ -13,6 +13,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <limits>
 #include <sstream>
 #include <thread>
 
@@ -70,6 +71,78 @@ TEST_CASE("the txt format is N D, then one line per keypoint with its D values")
   std::ostringstream out;
   write_features(out, f, FeatureFormat::Txt);
   CHECK(out.str() == "1 2\n1.5 2 9 -1 100 -1 0 0.25 -0.5\n");
+}
+
+namespace {
+
+// Writes `bytes` to a scratch file and reads it back as a feature file.
+Features read_bytes(const std::string& bytes) {
+  const std::string path = (std::filesystem::temp_directory_path() / "glsurf_bad_features").string();
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << bytes;
+  }
+  struct Remove {
+    std::string path;
+    ~Remove() { std::remove(path.c_str()); }
+  } remove{path};
+  return read_features_file(path);
+}
+
+// The bin format of `features`, as write_features makes it.
+std::string bin_of(const Features& features) {
+  std::ostringstream out;
+  write_features(out, features, FeatureFormat::Bin);
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("a feature file that is not exactly what its header declares is refused, and the message says where") {
+  // A good file of each format first, so the refusals below are about the change.
+  CHECK(read_bytes("2 1\n1 2 9 0 5 1 0 0.5\n3 4 9 0 5 -1 1 -0.5\n\n").keypoints.size() == 2);
+  const struct {
+    const char* text;
+    const char* message;
+  } bad[] = {
+      {"", "not a feature file"},
+      {"-1 0\n", "not a feature file"},
+      {"1 0 7\n1 2 9 0 5 1 0\n", "not a feature file"},
+      {"1 5000\n", "implausible descriptor size 5000"},
+      {"2 0\n1 2 9 0 5 1 0\n", "truncated feature file (1 of the 2 keypoints"},
+      {"1 0\n1 2 9 0 5 1 0\n3 4 9 0 5 1 0\n", "line 3: more keypoints than the 1 its header declares"},
+      {"2 0\n1 2 9 0 5 1 0 3 4 9 0 5 1 0\n", "line 2: more than the 7 values of a keypoint"},
+      {"1 2\n1 2 9 0 5 1 0 0.5\n", "line 2: 8 values, a keypoint has 9"},
+      {"1 0\nnan 2 9 0 5 1 0\n", "line 2: x 'nan' is not a finite number"},
+      {"1 0\n1 2 1e50 0 5 1 0\n", "line 2: size '1e50' is not a finite number"},
+      {"1 0\n1 2 9 0 inf 1 0\n", "line 2: response 'inf' is not a finite number"},
+      {"1 0\n1 2 9 0 5 1.5 0\n", "line 2: laplacian '1.5' is not an integer"},
+      {"1 0\n1 2 9 0 5 1 9999999999\n", "line 2: octave '9999999999' is not an integer"},
+      {"1 1\n1 2 9 0 5 1 0 0.5x\n", "line 2: descriptor value 1 '0.5x' is not a finite number"},
+  };
+  for (const auto& b : bad) {
+    CAPTURE(b.text);
+    CHECK_THROWS_WITH_AS(read_bytes(b.text), doctest::Contains(b.message), Error);
+  }
+
+  KeyPoint k;
+  k.size = 9.0f;
+  Features one;
+  one.keypoints = {k, k};
+  one.descriptor_size = 1;
+  one.descriptors = {0.5f, 0.25f};
+  const std::string good = bin_of(one);
+  CHECK(read_bytes(good).keypoints.size() == 2);
+  // Cut in the header (8 magic bytes, then N and D), in a record, or followed by more.
+  CHECK_THROWS_WITH_AS(read_bytes(good.substr(0, 10)), doctest::Contains("truncated feature file (in its header)"), Error);
+  CHECK_THROWS_WITH_AS(read_bytes(good.substr(0, good.size() - 2)),
+                       doctest::Contains("keypoint 1 (of 2): truncated feature file"), Error);
+  CHECK_THROWS_WITH_AS(read_bytes(good + "x"), doctest::Contains("more data than the 2 keypoints its header declares"),
+                       Error);
+  // A value that is not finite, which the txt format could not carry either.
+  one.keypoints[1].response = std::numeric_limits<float>::quiet_NaN();
+  CHECK_THROWS_WITH_AS(read_bytes(bin_of(one)), doctest::Contains("keypoint 1 (of 2): response is not a finite number"),
+                       Error);
 }
 
 TEST_CASE("a failed write leaves no file behind") {

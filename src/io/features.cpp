@@ -3,7 +3,10 @@
 #include "gl/error.hpp"
 #include "io/output.hpp"
 
+#include <cerrno>
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -25,15 +28,134 @@ void put(std::ostream& out, T value) {
   out.write(reinterpret_cast<const char*>(bytes), 4);
 }
 
+// Fills `value` from the next 4 bytes; false (value untouched) if the stream
+// ends first.
 template <typename T>
-T get(std::istream& in) {
-  unsigned char bytes[4];
-  in.read(reinterpret_cast<char*>(bytes), 4);
+bool get(std::istream& in, T& value) {
+  unsigned char bytes[4] = {};
+  if (!in.read(reinterpret_cast<char*>(bytes), 4)) return false;
   std::uint32_t bits = 0;
   for (int i = 0; i < 4; ++i) bits |= static_cast<std::uint32_t>(bytes[i]) << (8 * i);
-  T value;
   std::memcpy(&value, &bits, 4);
-  return value;
+  return true;
+}
+
+// The seven fields of a record, in file order, for error messages.
+constexpr const char* kFieldNames[7] = {"x", "y", "size", "angle", "response", "laplacian", "octave"};
+
+std::string field_name(size_t field) {
+  return field < 7 ? kFieldNames[field] : "descriptor value " + std::to_string(field - 7 + 1);
+}
+
+// One keypoint's fields and descriptor, as read; `field` counts 0 .. 6 + d.
+void store(KeyPoint& k, std::vector<float>& descriptors, size_t field, float value) {
+  float* const fields[5] = {&k.x, &k.y, &k.size, &k.angle, &k.response};
+  if (field < 5) *fields[field] = value;
+  else descriptors.push_back(value);
+}
+
+// A whole token as a finite float or an int32; false if it is not one.
+bool parse_float(const std::string& token, float& value) {
+  char* end = nullptr;
+  value = std::strtof(token.c_str(), &end);
+  return end == token.c_str() + token.size() && std::isfinite(value);
+}
+bool parse_int(const std::string& token, std::int32_t& value) {
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(token.c_str(), &end, 10);
+  if (end != token.c_str() + token.size() || errno == ERANGE || v < INT32_MIN || v > INT32_MAX) return false;
+  value = static_cast<std::int32_t>(v);
+  return true;
+}
+
+bool blank(const std::string& line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
+
+Features read_bin(std::istream& in, const std::string& path) {
+  Features features;
+  std::uint32_t n = 0, d = 0;
+  if (!get(in, n) || !get(in, d)) throw Error(path + ": truncated feature file (in its header)");
+  if (d > 4096) throw Error(path + ": implausible descriptor size " + std::to_string(d));
+  features.descriptor_size = static_cast<int>(d);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    KeyPoint k;
+    const std::string where = path + ": keypoint " + std::to_string(i) + " (of " + std::to_string(n) + ")";
+    for (size_t field = 0; field < 7 + size_t{d}; ++field) {
+      bool ok = false;
+      if (field == 5 || field == 6) {
+        ok = get(in, field == 5 ? k.laplacian : k.octave);
+      } else {
+        float value = 0;
+        ok = get(in, value);
+        if (ok && !std::isfinite(value)) throw Error(where + ": " + field_name(field) + " is not a finite number");
+        store(k, features.descriptors, field, value);
+      }
+      if (!ok) throw Error(where + ": truncated feature file");
+    }
+    features.keypoints.push_back(k);
+  }
+  if (in.peek() != std::char_traits<char>::eof()) {
+    throw Error(path + ": more data than the " + std::to_string(n) + " keypoints its header declares");
+  }
+  return features;
+}
+
+// The header line "N D", then exactly N lines of 7 + D numbers; blank lines
+// only at the end.
+Features read_txt(std::istream& in, const std::string& path) {
+  Features features;
+  std::string line, token;
+  std::getline(in, line);
+  std::istringstream header(line);
+  std::string count_token, size_token;
+  std::int32_t n = -1, d = -1;
+  if (!(header >> count_token >> size_token) || (header >> token) || !parse_int(count_token, n) ||
+      !parse_int(size_token, d) || n < 0 || d < 0) {
+    throw Error(path + ": not a feature file (its first line must be the keypoint count and descriptor size)");
+  }
+  if (d > 4096) throw Error(path + ": implausible descriptor size " + std::to_string(d));
+  features.descriptor_size = d;
+  const size_t fields = 7 + static_cast<size_t>(d);
+  int line_number = 1;
+  for (std::int32_t i = 0; i < n; ++i) {
+    ++line_number;
+    if (!std::getline(in, line)) {
+      throw Error(path + ": truncated feature file (" + std::to_string(i) + " of the " + std::to_string(n) +
+                  " keypoints its header declares)");
+    }
+    const std::string where = path + ": line " + std::to_string(line_number);
+    std::istringstream values(line);
+    KeyPoint k;
+    size_t field = 0;
+    for (; values >> token; ++field) {
+      if (field == fields) {
+        throw Error(where + ": more than the " + std::to_string(fields) + " values of a keypoint (7 + " +
+                    std::to_string(d) + " descriptor values)");
+      }
+      float value = 0;
+      const bool ok = field == 5 ? parse_int(token, k.laplacian)
+                    : field == 6 ? parse_int(token, k.octave)
+                                 : parse_float(token, value);
+      if (!ok) {
+        throw Error(where + ": " + field_name(field) + " '" + token + "' is not " +
+                    (field == 5 || field == 6 ? "an integer" : "a finite number"));
+      }
+      if (field != 5 && field != 6) store(k, features.descriptors, field, value);
+    }
+    if (field < fields) {
+      throw Error(where + ": " + std::to_string(field) + " values, a keypoint has " + std::to_string(fields) +
+                  " (7 + " + std::to_string(d) + " descriptor values)");
+    }
+    features.keypoints.push_back(k);
+  }
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (!blank(line)) {
+      throw Error(path + ": line " + std::to_string(line_number) + ": more keypoints than the " + std::to_string(n) +
+                  " its header declares");
+    }
+  }
+  return features;
 }
 
 }  // namespace
@@ -85,46 +207,10 @@ Features read_features_file(const std::string& path) {
   if (!in) throw Error(path + ": cannot open file");
   char magic[8] = {};
   in.read(magic, 8);
-  Features features;
-  std::vector<KeyPoint>& out = features.keypoints;
-  if (in && std::memcmp(magic, kMagic, 8) == 0) {
-    const std::uint32_t n = get<std::uint32_t>(in);
-    const std::uint32_t d = get<std::uint32_t>(in);
-    if (d > 4096) throw Error(path + ": implausible descriptor size " + std::to_string(d));
-    features.descriptor_size = static_cast<int>(d);
-    for (std::uint32_t i = 0; i < n && in; ++i) {
-      KeyPoint k;
-      k.x = get<float>(in);
-      k.y = get<float>(in);
-      k.size = get<float>(in);
-      k.angle = get<float>(in);
-      k.response = get<float>(in);
-      k.laplacian = get<std::int32_t>(in);
-      k.octave = get<std::int32_t>(in);
-      for (std::uint32_t j = 0; j < d; ++j) features.descriptors.push_back(get<float>(in));
-      out.push_back(k);
-    }
-    if (!in) throw Error(path + ": truncated feature file");
-    return features;
-  }
+  if (in && std::memcmp(magic, kMagic, 8) == 0) return read_bin(in, path);
   in.clear();
   in.seekg(0);
-  size_t n = 0, d = 0;
-  if (!(in >> n >> d) || d > 4096) throw Error(path + ": not a feature file");
-  features.descriptor_size = static_cast<int>(d);
-  for (size_t i = 0; i < n; ++i) {
-    KeyPoint k;
-    if (!(in >> k.x >> k.y >> k.size >> k.angle >> k.response >> k.laplacian >> k.octave)) {
-      throw Error(path + ": truncated feature file");
-    }
-    for (size_t j = 0; j < d; ++j) {
-      float value = 0;
-      if (!(in >> value)) throw Error(path + ": truncated feature file");
-      features.descriptors.push_back(value);
-    }
-    out.push_back(k);
-  }
-  return features;
+  return read_txt(in, path);
 }
 
 }  // namespace glsurf

@@ -25,6 +25,10 @@ enum class FeatureFormat { Txt, Bin };
 void write_features(std::ostream& out, const Features& features, FeatureFormat format);
 // Throws glsurf::Error naming the path if it cannot be written.
 void write_features_file(const std::string& path, const Features& features, FeatureFormat format);
-Features read_features_file(const std::string& path);  // either format
+// Either format. Throws glsurf::Error, naming the line (txt) or keypoint
+// (bin), unless the file holds exactly N keypoints of 7 + D finite numbers
+// (laplacian and octave integers), one per line in txt (blank lines may
+// follow), nothing after them in bin.
+Features read_features_file(const std::string& path);
 
 }  // namespace glsurf
