@@ -220,6 +220,25 @@ std::uint8_t bt601(unsigned r, unsigned g, unsigned b) {
 
 }  // namespace
 
+TEST_CASE("load_gray names what stb_image would call 'unknown type, or corrupt': a huge PNG, a JPEG it cannot decode") {
+  ScratchImageDir dir;
+  // A PNG header of 100000 x 100000: stb_image refuses more than 2^30 bytes
+  // of pixels before the size limit could be checked.
+  std::string png = read_bytes(GLSURF_TEST_ASSET_DIR "/box.png");
+  REQUIRE(png.substr(12, 4) == "IHDR");
+  const std::string ihdr = std::string("\x00\x01\x86\xa0\x00\x01\x86\xa0", 8) + png.substr(24, 5);
+  png.replace(8, 25, png_chunk("IHDR", ihdr));  // a valid chunk: 13 bytes of data, its CRC
+  CHECK_THROWS_WITH_AS(load_gray(dir.write("huge.png", png)), doctest::Contains("image of 100000x100000 exceeds the limit"),
+                       Error);
+  // A baseline JPEG whose frame marker says arithmetic coding (SOF9).
+  std::string jpeg = read_bytes(GLSURF_TEST_DATA_DIR "/box_restart.jpg");
+  const size_t sof = jpeg.find("\xff\xc0");
+  REQUIRE(sof != std::string::npos);
+  jpeg[sof + 1] = '\xc9';
+  CHECK_THROWS_WITH_AS(load_gray(dir.write("arithmetic.jpg", jpeg)),
+                       doctest::Contains("JPEG not supported (arithmetic-coded: frame marker 0xC9)"), Error);
+}
+
 TEST_CASE("load_gray reads a binary PGM byte for byte, comments and all") {
   ScratchImageDir dir;
   // The first pixels are a newline, a space and '#': exactly one whitespace

@@ -109,6 +109,36 @@ TEST_CASE("JPEG check: files from stb's writer and from libjpeg-turbo pass") {
   CHECK_NOTHROW(check("GIF89a"));
 }
 
+TEST_CASE("JPEG check: valid frames stb_image cannot decode are named as not supported, not as corrupt") {
+  const std::string jpeg = stb_jpeg(16, 16, 1, 90);
+  const size_t sof = markers(jpeg, 0xC0).at(0);
+  const auto with_marker = [&](unsigned char code) {
+    std::string out = jpeg;
+    out[sof + 1] = static_cast<char>(code);
+    return out;
+  };
+  const struct {
+    unsigned char marker;
+    const char* kind;
+  } kinds[] = {{0xC3, "lossless: frame marker 0xC3"},
+               {0xC5, "hierarchical: frame marker 0xC5"},
+               {0xC9, "arithmetic-coded: frame marker 0xC9"},
+               {0xCA, "arithmetic-coded: frame marker 0xCA"},
+               {0xCF, "hierarchical, arithmetic-coded: frame marker 0xCF"}};
+  for (const auto& k : kinds) {
+    CAPTURE(k.kind);
+    const std::string message = std::string("JPEG not supported (") + k.kind + ")";
+    CHECK_THROWS_WITH_AS(check(with_marker(k.marker)), doctest::Contains(message.c_str()), Error);
+  }
+  // The frame header after the marker and its length: precision, height, width.
+  std::string twelve = jpeg, no_height = jpeg;
+  twelve[sof + 4] = 12;
+  no_height[sof + 5] = no_height[sof + 6] = 0;
+  CHECK_THROWS_WITH_AS(check(twelve), doctest::Contains("JPEG not supported (12-bit samples)"), Error);
+  CHECK_THROWS_WITH_AS(check(no_height), doctest::Contains("JPEG not supported (the height given after the first scan"),
+                       Error);
+}
+
 TEST_CASE("JPEG check: data that ends early is refused, also when an end marker closes it") {
   const std::string baseline = stb_jpeg(200, 150, 3, 90);
   const std::string progressive = read_bytes(GLSURF_TEST_DATA_DIR "/box_progressive.jpg");

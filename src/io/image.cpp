@@ -574,10 +574,25 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
                 " is not supported (only binary P5 grey and P6 colour)");
   }
   std::rewind(file.get());
-  if (is_png(head, head_size)) check_png_chunks(path, file.get());
+  const bool jpeg = head_size >= 2 && head[0] == 0xFF && head[1] == 0xD8;
+  if (is_png(head, head_size)) {
+    check_png_chunks(path, file.get());
+    // Before stb_image, which refuses more than 2^30 bytes of pixels as
+    // "unknown type, or corrupt".
+    if (head_size >= 24 && std::memcmp(head + 12, "IHDR", 4) == 0) {
+      check_size_limits(path, read_be32(head + 16), read_be32(head + 20), limits);
+    }
+  }
   int w = 0, h = 0, n = 0;
   if (!stbi_info_from_file(file.get(), &w, &h, &n)) {
-    throw Error(path + ": not a supported image (" + stbi_failure_reason() + ")");
+    const std::string reason = stbi_failure_reason();
+    // A JPEG of a kind stb_image does not decode, or a damaged one, is named
+    // as such by the check.
+    if (jpeg) {
+      const std::vector<unsigned char> bytes = read_whole(path, file.get());
+      check_jpeg(path, bytes.data(), bytes.size());
+    }
+    throw Error(path + ": not a supported image (" + reason + ")");
   }
   check_size_limits(path, w, h, limits);
   const long long expected = expected_file_size(head, head_size);
@@ -591,7 +606,7 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
   if (is_tga(head, head_size, 9, 11)) check_rle_tga_length(path, file.get(), head);
   if (is_tga(head, head_size, 1, 11)) check_tga_indices(path, file.get(), head);
   Pixels data(nullptr, &stbi_image_free);
-  if (head_size >= 2 && head[0] == 0xFF && head[1] == 0xD8) {  // JPEG: checked, then decoded from memory
+  if (jpeg) {  // checked, then decoded from memory
     const std::vector<unsigned char> bytes = read_whole(path, file.get());
     if (bytes.size() > INT_MAX) throw Error(path + ": a JPEG file of more than 2 GB is not supported");
     check_jpeg(path, bytes.data(), bytes.size());

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <vector>
 
 namespace glsurf {
@@ -182,7 +184,7 @@ class Checker {
       if (marker == 0xC0 || marker == 0xC1 || marker == 0xC2) {
         if (!frame(marker == 0xC2, segment, length)) return;
       } else if (marker >= 0xC3 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8) {
-        return;  // lossless, hierarchical or arithmetic-coded: stb_image refuses them
+        unsupported(frame_kind(marker));
       } else if (marker == 0xC4) {
         huffman_tables(segment, length);
       } else if (marker == 0xDB) {
@@ -202,14 +204,35 @@ class Checker {
     throw Error(path_ + ": corrupt JPEG (" + why + ")");
   }
 
-  // False for frames stb_image does not decode (it refuses them itself).
+  // A valid JPEG that stb_image cannot decode: said so, rather than left to
+  // stb_image, whose reason ("unknown type, or corrupt") blames the file.
+  [[noreturn]] void unsupported(const std::string& kind) const {
+    throw Error(path_ + ": JPEG not supported (" + kind +
+                "); glsurf reads baseline and progressive Huffman-coded JPEGs of 8-bit samples");
+  }
+
+  // The kind of frame a SOFn marker (0xC3, 0xC5 .. 0xCF but 0xC8 and 0xCC)
+  // or the arithmetic-coding DAC segment (0xCC) starts.
+  static std::string frame_kind(int marker) {
+    char code[8];
+    std::snprintf(code, sizeof code, "0x%02X", marker);
+    if (marker == 0xCC) return "arithmetic-coded: a DAC segment";
+    if (marker == 0xC3) return std::string("lossless: frame marker ") + code;
+    if (marker >= 0xC9 && marker <= 0xCB) return std::string("arithmetic-coded: frame marker ") + code;
+    return std::string(marker >= 0xCD ? "hierarchical, arithmetic-coded" : "hierarchical") + ": frame marker " + code;
+  }
+
+  // False for a frame header stb_image refuses as corrupt (no width, or a
+  // component count other than 1 to 4).
   bool frame(bool progressive, const unsigned char* s, size_t n) {
     if (!components_.empty()) fail("a second frame header");
     if (n < 6) fail("a frame header too short");
     const int precision = s[0], count = s[5];
     height_ = static_cast<int>(be16(s + 1));
     width_ = static_cast<int>(be16(s + 3));
-    if (precision != 8 || height_ == 0 || width_ == 0 || count < 1 || count > 4) return false;
+    if (precision != 8) unsupported(std::to_string(precision) + "-bit samples");
+    if (height_ == 0) unsupported("the height given after the first scan, by a DNL marker");
+    if (width_ == 0 || count < 1 || count > 4) return false;
     if (n < 6 + 3 * static_cast<size_t>(count)) fail("a frame header too short");
     progressive_ = progressive;
     for (int c = 0; c < count; ++c) {

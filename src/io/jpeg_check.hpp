@@ -28,9 +28,12 @@
 //
 // Tolerated, as decoders do and with no effect on the picture: bytes between
 // segments, zero bytes after a scan's last MCU (some cameras write them), and
-// a missing end marker after complete scans. Frames stb_image does not decode (lossless, hierarchical,
-// arithmetic-coded, not 8-bit, a height given later by DNL) are left to it
-// to refuse.
+// a missing end marker after complete scans.
+//
+// Valid frames that stb_image does not decode (lossless, hierarchical,
+// arithmetic-coded, not 8-bit, a height given later by DNL) are refused as
+// "JPEG not supported (kind)": stb_image's own reason for them blames the
+// file ("unknown type, or corrupt").
 #pragma once
 
 #include <cstddef>
@@ -39,7 +42,7 @@
 namespace glsurf {
 
 // Throws glsurf::Error "PATH: corrupt JPEG (reason)" when the file fails the
-// check. `data` is the whole file, from its SOI marker.
+// check, "PATH: JPEG not supported (kind) ..." for the frames above. `data` is the whole file, from its SOI marker.
 void check_jpeg(const std::string& path, const unsigned char* data, size_t size);
 
 }  // namespace glsurf
