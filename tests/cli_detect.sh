@@ -152,6 +152,8 @@ err=$("$glsurf" view "$assets/box.png" --headless --frames 1 --hud maybe 2>&1)
 "$glsurf" detect "$work/in" >/dev/null 2>&1; [ $? -eq 2 ] || fail "a directory needs -o"
 err=$("$glsurf" view --pix rgb "$assets/box.png" --headless --frames 1 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q -- "--pix describes --raw frames" || fail "view --pix without --raw: $err"
+err=$("$glsurf" view --raw 20000x100 - --headless --frames 1 </dev/null 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q -- "--raw 20000x100: frames of at most 16384 per side" || fail "view --raw too wide: $err"
 
 # Every error is one line: a newline in a file name is written as \n, and an
 # empty directory is the error alone, not a warning before it.

@@ -31,6 +31,9 @@ err=$("$glsurf" warp "$assets/box.png" "$work/seq" --rotate 30 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "not an empty directory" || fail "warp into a sequence: $err"
 [ -e "$work/seq/img3.png" ] || fail "warp touched $work/seq"
 [ -z "$(ls -a "$work" | grep glsurf_warp)" ] || fail "staging directories left: $(ls -a "$work")"
+# - is standard input or output elsewhere, so it is no OUTDIR.
+err=$(cd "$work" && "$glsurf" warp "$assets/box.png" - --rotate 10 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "OUTDIR cannot be -" && [ ! -e "$work/-" ] || fail "warp into -: $err"
 # An existing empty directory (here the current one) is written in place.
 mkdir "$work/empty"
 (cd "$work/empty" && "$glsurf" warp "$assets/box.png" . --rotate 10 >/dev/null) || fail "warp into ."

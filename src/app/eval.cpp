@@ -176,6 +176,8 @@ int warp(Args args) {
   // its place and renamed there once complete; into an empty one the files go
   // directly and are removed again if one fails.
   if (out.empty()) throw UsageError("warp needs a non-empty OUTDIR");
+  // Elsewhere - is standard input or output; a sequence is a directory.
+  if (out == "-") throw UsageError("warp writes a directory of images: OUTDIR cannot be - (give ./- for one of that name)");
   std::error_code ec;
   const bool exists = fs::exists(out, ec);
   if (exists && !(fs::is_directory(out, ec) && fs::is_empty(out, ec))) {

@@ -191,9 +191,11 @@ int view(Args args) {
     char x = 0;
     int used = 0;
     if (std::sscanf(raw.c_str(), "%d%c%d%n", &rw, &x, &rh, &used) != 3 || used != static_cast<int>(raw.size()) ||
-        x != 'x' || rw < 1 || rh < 1 || rw > 16384 || rh > 16384) {
+        x != 'x' || rw < 1 || rh < 1) {
       throw UsageError("--raw wants WxH, got '" + raw + "'");
     }
+    const int most = LoadLimits{}.max_side;  // as image files
+    if (rw > most || rh > most) throw UsageError("--raw " + raw + ": frames of at most " + std::to_string(most) + " per side");
     if (pix != "gray" && pix != "rgb") throw UsageError("--pix must be gray or rgb");
     if (names.size() != 1 || names[0] != "-") throw UsageError("--raw reads standard input: give - as the input");
     const std::string why = image_size_problem(rw, rh, config);
