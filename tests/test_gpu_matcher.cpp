@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <random>
+#include <stdexcept>
 
 using namespace glsurf;
 
@@ -234,6 +235,33 @@ TEST_CASE("empty feature sets match nothing") {
   const Features none = random_features(0, 64, 1), some = random_features(10, 64, 2);
   CHECK(m.match(none, some).empty());
   CHECK(m.match(some, none).empty());
+  // Also a set of no particular size (Features{}: descriptor_size 0), as the CPU.
+  CHECK(m.match(Features{}, some).empty());
+  CHECK(m.match(some, Features{}).empty());
+  CHECK(cpu::match(Features{}, some, MatchConfig{}).empty());
+  const std::vector<TwoNearest> alone = m.two_nearest(some, Features{});
+  REQUIRE(alone.size() == 10);
+  CHECK(alone[9].best == -1);
+}
+
+TEST_CASE("sets that cannot be matched are refused alike by the GPU and the CPU (a precondition: std::logic_error)") {
+  Matcher m(test::headless_context(), MatchConfig{});
+  const Features some = random_features(10, 64, 2);
+  Features short_one = random_features(3, 64, 3);
+  short_one.descriptors.resize(64);  // one descriptor for three keypoints
+  Features bare = some;              // keypoints whose descriptors were never read back
+  bare.descriptors.clear();
+  bare.descriptor_size = 0;
+  for (const Features* bad : {&short_one, &bare}) {
+    const char* why = bad == &bare ? "keypoints without descriptors" : "descriptor count does not match";
+    CHECK_THROWS_WITH_AS(m.match(*bad, some), doctest::Contains(why), std::logic_error);
+    CHECK_THROWS_WITH_AS(m.match(some, *bad), doctest::Contains(why), std::logic_error);
+    CHECK_THROWS_WITH_AS(cpu::match(*bad, some, MatchConfig{}), doctest::Contains(why), std::logic_error);
+    CHECK_THROWS_WITH_AS(cpu::match(some, *bad, MatchConfig{}), doctest::Contains(why), std::logic_error);
+  }
+  const Features wide = random_features(10, 128, 4);
+  CHECK_THROWS_WITH_AS(m.match(wide, some), doctest::Contains("descriptor sizes differ"), std::logic_error);
+  CHECK_THROWS_WITH_AS(cpu::match(wide, some, MatchConfig{}), doctest::Contains("descriptor sizes differ"), std::logic_error);
 }
 
 }  // TEST_SUITE

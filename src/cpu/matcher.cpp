@@ -9,7 +9,7 @@ constexpr float kNoCandidate = 1e30f;  // the shaders' kNone
 }  // namespace
 
 std::vector<TwoNearest> two_nearest(const Features& query, const Features& train, bool laplacian) {
-  GLSURF_EXPECTS(query.descriptor_size == train.descriptor_size, "descriptor sizes differ");
+  check_matchable(query, train);
   const int n = query.descriptor_size;
   std::vector<TwoNearest> out(query.keypoints.size());
   for (size_t i = 0; i < query.keypoints.size(); ++i) {

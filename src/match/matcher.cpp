@@ -234,12 +234,14 @@ void Matcher::Reduction::prepare(int blocks, int group_rows, int train_count) {
 }
 
 std::vector<TwoNearest> Matcher::two_nearest(const Features& query, const Features& train) {
-  GLSURF_EXPECTS(query.descriptor_size == train.descriptor_size, "descriptor sizes differ");
+  check_matchable(query, train);
+  if (query.keypoints.empty() || train.keypoints.empty()) return std::vector<TwoNearest>(query.keypoints.size());
   return run(upload(query, "query"), upload(train, "train"), forward_);
 }
 
 std::vector<Match> Matcher::match(const Features& query, const Features& train) {
-  GLSURF_EXPECTS(query.descriptor_size == train.descriptor_size, "descriptor sizes differ");
+  check_matchable(query, train);
+  if (query.keypoints.empty() || train.keypoints.empty()) return {};
   return match_sets(upload(query, "query"), upload(train, "train"));
 }
 

@@ -53,6 +53,8 @@ class Matcher {
           const gl::ShaderSource& shaders = gl::ShaderSource::from_environment(),
           std::size_t memory_budget = std::size_t(64) << 20, MatchMethod method = MatchMethod::Fused);
 
+  // Sets as check_matchable (match/types.hpp) asks, of 4 to 128 values, a
+  // multiple of 4; a set with no keypoints matches nothing.
   std::vector<Match> match(const Features& query, const Features& train);
   // The same for descriptors already on the GPU (Detector::detect_and_compute
   // with `resident`): nothing but the results crosses the bus.

@@ -1,11 +1,23 @@
 #include "match/types.hpp"
 
 #include "gl/error.hpp"
+#include "surf/keypoint.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 namespace glsurf {
+
+void check_matchable(const Features& query, const Features& train) {
+  for (const Features* f : {&query, &train}) {
+    GLSURF_EXPECTS(f->descriptor_size >= 0 &&
+                       f->descriptors.size() == f->keypoints.size() * static_cast<size_t>(f->descriptor_size),
+                   "descriptor count does not match the keypoints");
+    GLSURF_EXPECTS(f->keypoints.empty() || f->descriptor_size > 0, "keypoints without descriptors cannot be matched");
+  }
+  GLSURF_EXPECTS(query.keypoints.empty() || train.keypoints.empty() || query.descriptor_size == train.descriptor_size,
+                 "descriptor sizes differ");
+}
 
 bool passes_forward_filters(const TwoNearest& t, const MatchConfig& config) {
   if (t.best < 0) return false;

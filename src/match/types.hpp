@@ -15,6 +15,8 @@
 
 namespace glsurf {
 
+struct Features;  // surf/keypoint.hpp
+
 struct MatchConfig {
   float ratio = 0.8f;
   bool mutual = true;
@@ -34,6 +36,13 @@ struct TwoNearest {
   int best = -1, second = -1;
   float best_d2 = 0, second_d2 = 0;
 };
+
+// Throws glsurf::Error unless the two sets can be matched: each holds
+// descriptor_size values for every keypoint, and where both have keypoints
+// their sizes agree and are positive. A set with no keypoints matches
+// nothing, whatever its size. (The GPU matcher also needs 4 to 128 values, a
+// multiple of 4.)
+void check_matchable(const Features& query, const Features& train);
 
 // The filters that need only the query's own two nearest: ratio and maximum
 // distance (the mutual check also needs the backward lists).
