@@ -39,6 +39,12 @@ TEST_CASE("a shader without #version first, or a missing file, is an error namin
   const gl::ShaderSource src = gl::ShaderSource::directory(dir.root.string());
   CHECK_THROWS_WITH_AS(src.load("bad.frag"), doctest::Contains("bad.frag:1"), Error);
   CHECK_THROWS_WITH_AS(src.load("nope.frag"), doctest::Contains("nope.frag"), Error);
+  // A missing include names the line that asks for it, through every level.
+  dir.write("common/outer.glsl", "float b() { return 2.0; }\n#include \"common/missing.glsl\"\n");
+  dir.write("includes.frag", "#version 330 core\n\n#include \"common/outer.glsl\"\nvoid main() {}\n");
+  CHECK_THROWS_WITH_AS(src.load("includes.frag"),
+                       doctest::Contains("common/missing.glsl (included from common/outer.glsl:2) (included from includes.frag:3)"),
+                       Error);
   CHECK_THROWS_WITH_AS(gl::ShaderSource::embedded().read("nope.frag"), doctest::Contains("nope.frag"), Error);
 }
 

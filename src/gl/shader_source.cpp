@@ -65,7 +65,11 @@ void expand(const ShaderSource& source, const std::string& path, int depth,
       for (const std::string& f : out.files) seen = seen || f == included;
       if (!seen) {
         text += "#line 1 " + std::to_string(out.files.size()) + "\n";
-        expand(source, included, depth + 1, out, text);
+        try {
+          expand(source, included, depth + 1, out, text);
+        } catch (const Error& e) {
+          throw Error(std::string(e.what()) + " (included from " + path + ":" + std::to_string(line_number) + ")");
+        }
       }
       text += "#line " + std::to_string(line_number + 1) + " " + std::to_string(file_id) + "\n";
       continue;
