@@ -137,7 +137,8 @@ Features read_txt(std::istream& in, const std::string& path) {
                     : field == 6 ? parse_int(token, k.octave)
                                  : parse_float(token, value);
       if (!ok) {
-        throw Error(where + ": " + field_name(field) + " '" + token + "' is not " +
+        const std::string shown = token.size() > 40 ? token.substr(0, 40) + "..." : token;
+        throw Error(where + ": " + field_name(field) + " '" + shown + "' is not " +
                     (field == 5 || field == 6 ? "an integer" : "a finite number"));
       }
       if (field != 5 && field != 6) store(k, features.descriptors, field, value);
