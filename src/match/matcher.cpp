@@ -65,8 +65,7 @@ const gl::Program& Matcher::nearest(int texels) {
 Matcher::Set Matcher::upload(const Features& f, const char* label) const {
   GLSURF_EXPECTS(f.descriptor_size % 4 == 0 && f.descriptor_size > 0 && f.descriptor_size <= 128,
                  "descriptors must have 4 to 128 values, a multiple of 4");
-  GLSURF_EXPECTS(f.descriptors.size() == f.keypoints.size() * static_cast<size_t>(f.descriptor_size),
-                 "descriptor count does not match the keypoints");
+  // (The descriptor count was checked by check_matchable before.)
   Set s;
   s.count = static_cast<int>(f.keypoints.size());
   s.texels = f.descriptor_size / 4;
