@@ -4,9 +4,11 @@
 //
 // Input:    u_atlas   candidate atlas (RGBA32F; alpha = response > 0 where a
 //                     keypoint is, 0 elsewhere)
-//           u_selection  (variant SELECT) selection state of select/choose.frag
-//                     (RGBA32UI 1x1): only responses whose bits are >= its x
-//                     count, i.e. the N strongest and exact ties with the N-th
+//           u_selection  (variants SELECT, SELECT_ABOVE, SELECT_AT) selection
+//                     state of select/choose.frag (RGBA32UI 1x1): only
+//                     responses whose bits are >= (> or ==) its x count, i.e.
+//                     the N strongest and exact ties with the N-th (the
+//                     strictly stronger ones, the ties); common/keep.glsl
 // Uniforms: u_origin  where level 0 starts in its texture
 // Output:   R32UI count in 0..4
 // Viewport: ceil(atlas width / 2) x ceil(atlas height / 2), at u_origin.

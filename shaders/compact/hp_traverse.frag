@@ -6,16 +6,20 @@
 //
 // Inputs:   u_even, u_odd   the pyramid's even and odd levels (R32UI)
 //           u_atlas         candidate atlas (RGBA32F)
-//           u_selection     (variant SELECT) as in hp_base.frag: the same test
+//           u_selection     (variants SELECT, SELECT_ABOVE, SELECT_AT) as in
+//                           hp_base.frag: the same test (common/keep.glsl)
 //                           decides which atlas texels the pyramid counted
 // Uniforms: u_top           index of the 1x1 top level
 //           u_origins[], u_sizes[]  where each level is, and its size
 //           u_list_width    entries per row of the list
+//           u_first         the list entry that takes the pyramid's keypoint 0
+//                           (entries before it are discarded)
 //           u_rects[], u_rect_count   atlas rectangle (x, y, w, h) of each map,
 //                           octave by octave, u_maps_per_octave of them each
 // Output:   location 0: RGBA32F (x, y, size * laplacian, response), a copy of
 //           the atlas texel; location 1: RGBA32F (octave, atlas x, atlas y, 0).
-//           Entries at or past the total count are discarded (left as they were).
+//           Entries before u_first or at or past u_first + the pyramid's
+//           total are discarded (left as they were).
 // Viewport: the list texture.
 #include "common/precision.glsl"
 
@@ -29,6 +33,7 @@ uniform int u_top;
 uniform ivec2 u_origins[MAX_LEVELS];
 uniform ivec2 u_sizes[MAX_LEVELS];
 uniform int u_list_width;
+uniform int u_first;
 uniform ivec4 u_rects[MAX_RECTS];
 uniform int u_rect_count;
 uniform int u_maps_per_octave;
@@ -45,7 +50,9 @@ uint count(int level, ivec2 q) {
 
 void main() {
   ivec2 p = ivec2(gl_FragCoord.xy);
-  uint k = uint(p.y * u_list_width + p.x);
+  int entry = p.y * u_list_width + p.x - u_first;
+  if (entry < 0) discard;
+  uint k = uint(entry);
   if (k >= count(u_top, ivec2(0))) discard;
 
   ivec2 pos = ivec2(0);

@@ -3,15 +3,31 @@
 #include "gl/error.hpp"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 namespace glsurf {
 
+namespace {
+// The common/keep.glsl variant of each CompactStage::Keep.
+gl::Program variant(const gl::ShaderSource& shaders, const char* fragment, CompactStage::Keep keep) {
+  static const char* const kDefines[] = {nullptr, "SELECT", "SELECT_ABOVE", "SELECT_AT"};
+  const char* define = kDefines[static_cast<int>(keep)];
+  return gl::Program(shaders, "common/fullscreen.vert", fragment,
+                     define ? std::vector<std::string>{define} : std::vector<std::string>{});
+}
+}  // namespace
+
 CompactStage::CompactStage(const gl::ShaderSource& shaders, int capacity)
-    : base_{gl::Program(shaders, "common/fullscreen.vert", "compact/hp_base.frag"),
-            gl::Program(shaders, "common/fullscreen.vert", "compact/hp_base.frag", {"SELECT"})},
+    : base_{variant(shaders, "compact/hp_base.frag", Keep::All),
+            variant(shaders, "compact/hp_base.frag", Keep::AtOrAbove),
+            variant(shaders, "compact/hp_base.frag", Keep::Above),
+            variant(shaders, "compact/hp_base.frag", Keep::At)},
       reduce_(shaders, "common/fullscreen.vert", "compact/hp_reduce.frag"),
-      traverse_{gl::Program(shaders, "common/fullscreen.vert", "compact/hp_traverse.frag"),
-                gl::Program(shaders, "common/fullscreen.vert", "compact/hp_traverse.frag", {"SELECT"})},
+      traverse_{variant(shaders, "compact/hp_traverse.frag", Keep::All),
+                variant(shaders, "compact/hp_traverse.frag", Keep::AtOrAbove),
+                variant(shaders, "compact/hp_traverse.frag", Keep::Above),
+                variant(shaders, "compact/hp_traverse.frag", Keep::At)},
       capacity_(capacity) {
   GLSURF_EXPECTS(capacity > 0, "capacity must be positive");
 }
@@ -55,16 +71,19 @@ void CompactStage::configure(const ExtremaStage& extrema) {
   list_entries_ = entries;
 }
 
-int CompactStage::count(gl::PassRunner& runner, const ExtremaStage& extrema, const gl::Texture* selection) {
+int CompactStage::count(gl::PassRunner& runner, const ExtremaStage& extrema, Keep keep,
+                        const gl::Texture* selection) {
   GLSURF_EXPECTS(!sizes_.empty(), "configure() first");
+  GLSURF_EXPECTS((keep == Keep::All) == (selection == nullptr), "a selection goes with every keep but All");
   auto region = [&](size_t level) {
     return gl::PassRunner::Region{origins_[level].x, origins_[level].y, sizes_[level].x, sizes_[level].y};
   };
+  const gl::Program& base = base_[static_cast<int>(keep)];
   if (selection) {
-    runner.run_in(region(0), "compact_hp_base", base_[1], even_target_,
+    runner.run_in(region(0), "compact_hp_base", base, even_target_,
                   {{"u_atlas", extrema.atlas()}, {"u_selection", *selection}}, {{"u_origin", origins_[0]}});
   } else {
-    runner.run_in(region(0), "compact_hp_base", base_[0], even_target_, {{"u_atlas", extrema.atlas()}},
+    runner.run_in(region(0), "compact_hp_base", base, even_target_, {{"u_atlas", extrema.atlas()}},
                   {{"u_origin", origins_[0]}});
   }
   for (size_t level = 1; level < sizes_.size(); ++level) {
@@ -81,27 +100,32 @@ int CompactStage::count(gl::PassRunner& runner, const ExtremaStage& extrema, con
   return static_cast<int>(top_target.read_u32(0, origins_[top].x, origins_[top].y, 1, 1)[0]);
 }
 
-void CompactStage::write_list(gl::PassRunner& runner, const ExtremaStage& extrema, int total,
-                              const gl::Texture* selection) {
-  const int n = std::min(total, list_entries_);
+void CompactStage::write_list(gl::PassRunner& runner, const ExtremaStage& extrema, int total, Keep keep,
+                              const gl::Texture* selection, int first) {
+  GLSURF_EXPECTS((keep == Keep::All) == (selection == nullptr), "a selection goes with every keep but All");
+  GLSURF_EXPECTS(first >= 0, "negative first list entry");
+  const int n = std::min(total, list_entries_ - first);
   if (n <= 0) return;
   const int width = list_keypoints_.width();
-  const gl::PassRunner::Region rows{0, 0, width, (n + width - 1) / width};
+  const int first_row = first / width, end_row = (first + n + width - 1) / width;
+  const gl::PassRunner::Region rows{0, first_row, width, end_row - first_row};
   std::vector<glm::ivec4> rects;
   for (const AtlasRect& r : extrema.rects()) rects.emplace_back(r.x, r.y, r.width, r.height);
   const std::initializer_list<gl::Uniform> uniforms = {{"u_top", static_cast<int>(sizes_.size()) - 1},
                                                        {"u_origins", origins_},
                                                        {"u_sizes", sizes_},
                                                        {"u_list_width", list_keypoints_.width()},
+                                                       {"u_first", first},
                                                        {"u_rects", rects},
                                                        {"u_rect_count", static_cast<int>(rects.size())},
                                                        {"u_maps_per_octave", extrema.maps_per_octave()}};
+  const gl::Program& traverse = traverse_[static_cast<int>(keep)];
   if (selection) {
-    runner.run_in(rows, "compact_hp_traverse", traverse_[1], list_target_,
+    runner.run_in(rows, "compact_hp_traverse", traverse, list_target_,
                {{"u_even", even_}, {"u_odd", odd_}, {"u_atlas", extrema.atlas()}, {"u_selection", *selection}},
                uniforms);
   } else {
-    runner.run_in(rows, "compact_hp_traverse", traverse_[0], list_target_,
+    runner.run_in(rows, "compact_hp_traverse", traverse, list_target_,
                {{"u_even", even_}, {"u_odd", odd_}, {"u_atlas", extrema.atlas()}}, uniforms);
   }
   gl::check_gl_errors("point list");

@@ -24,16 +24,24 @@ class CompactStage {
   static constexpr int kListWidth = 1024;
   static constexpr int kMaxLevels = 16;  // MAX_LEVELS in hp_traverse.frag
 
+  // Which atlas texels count and list (common/keep.glsl): every keypoint, or,
+  // given a selection (select.hpp), those whose response is at or above its
+  // threshold (the N strongest and exact ties with the N-th), strictly above
+  // it, or exactly at it.
+  enum class Keep { All, AtOrAbove, Above, At };
+
   CompactStage(const gl::ShaderSource& shaders, int capacity);
   void configure(const ExtremaStage& extrema);
   // Builds the pyramid and reads back its total (the one small readback).
-  // With `selection` (select.hpp) only the keypoints at or above its threshold
-  // are counted and listed.
-  int count(gl::PassRunner& runner, const ExtremaStage& extrema, const gl::Texture* selection = nullptr);
-  // Writes the first min(total, capacity()) entries of the point list (rows
-  // past them are not shaded); the same `selection` as count().
-  void write_list(gl::PassRunner& runner, const ExtremaStage& extrema, int total,
-                  const gl::Texture* selection = nullptr);
+  // `selection` is needed with every `keep` but All.
+  int count(gl::PassRunner& runner, const ExtremaStage& extrema, Keep keep = Keep::All,
+            const gl::Texture* selection = nullptr);
+  // Lists the pyramid's keypoints (`total` of them, as count() returned) from
+  // list entry `first` on, as many as fit below capacity(); entries before
+  // `first` and rows past the last are not shaded. The same `keep` and
+  // `selection` as the count() that built the pyramid.
+  void write_list(gl::PassRunner& runner, const ExtremaStage& extrema, int total, Keep keep = Keep::All,
+                  const gl::Texture* selection = nullptr, int first = 0);
   // Reads back the first n entries (keypoints, origins), n <= capacity.
   void read_list(int n, std::vector<float>& keypoints, std::vector<float>& where) const;
 
@@ -43,7 +51,7 @@ class CompactStage {
   const gl::Texture& list() const { return list_keypoints_; }
 
  private:
-  gl::Program base_[2], reduce_, traverse_[2];  // [1]: SELECT variant
+  gl::Program base_[4], reduce_, traverse_[4];  // indexed by Keep
   int capacity_ = 0, list_entries_ = 0;
   std::vector<glm::ivec2> origins_, sizes_;  // per level
   gl::Texture even_, odd_;

@@ -98,22 +98,34 @@ int Detector::find(const GrayImage& image) {
   runner_.after_transfer();
   hessian_.run(runner_, integral_.run(runner_, image_));
   extrema_.run(runner_, hessian_);
+  using Keep = CompactStage::Keep;
   const gl::Texture* selection = nullptr;
   if (config_.max_features > 0) selection = &select_.run(runner_, extrema_.atlas(), config_.max_features);
-  candidates_ = compact_.count(runner_, extrema_, selection);
+  candidates_ = compact_.count(runner_, extrema_, selection ? Keep::AtOrAbove : Keep::All, selection);
   runner_.after_transfer();  // count() read the total back
   truncated_ = false;
   if (candidates_ > compact_.capacity() && !selection) {
     // More than the list holds: keep the strongest that fit (a second count).
     selection = &select_.run(runner_, extrema_.atlas(), compact_.capacity());
-    candidates_ = compact_.count(runner_, extrema_, selection);
+    candidates_ = compact_.count(runner_, extrema_, Keep::AtOrAbove, selection);
     runner_.after_transfer();
     truncated_ = true;
   }
-  // More exact ties with the weakest kept response than the list holds: the
-  // list takes them in its own (deterministic) order up to its capacity.
   const int listed = std::min(candidates_, compact_.capacity());
-  compact_.write_list(runner_, extrema_, candidates_, selection);
+  if (candidates_ <= compact_.capacity()) {
+    compact_.write_list(runner_, extrema_, candidates_, selection ? Keep::AtOrAbove : Keep::All, selection);
+  } else {
+    // More exact ties with the N-th strongest response than the list has room
+    // for. The list's own order would drop stronger keypoints as readily as
+    // ties, so the strictly stronger ones (fewer than N <= capacity) are
+    // listed first and the ties fill the rest, in the list's order.
+    const int stronger = compact_.count(runner_, extrema_, Keep::Above, selection);
+    runner_.after_transfer();
+    compact_.write_list(runner_, extrema_, stronger, Keep::Above, selection);
+    const int ties = compact_.count(runner_, extrema_, Keep::At, selection);
+    runner_.after_transfer();
+    compact_.write_list(runner_, extrema_, ties, Keep::At, selection, stronger);
+  }
   listed_ = listed;
   return listed;
 }

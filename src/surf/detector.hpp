@@ -13,7 +13,10 @@
 // reference. With max_features = N the N strongest are chosen on the GPU
 // (select.hpp) before compaction, so only they cross the bus. max_features = 0
 // keeps every keypoint the list can hold (65,536); when there are more, the
-// strongest 65,536 are kept and truncated_last_frame() says so.
+// strongest 65,536 are kept and truncated_last_frame() says so. Where exact
+// ties with the N-th (or 65,536th) strongest response are more than the list
+// has room for, every stronger keypoint is kept and the ties fill the rest in
+// the list's own (deterministic) order.
 #pragma once
 
 #include "gl/context.hpp"
