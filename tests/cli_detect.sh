@@ -146,6 +146,14 @@ for bad in "--threshold ''" "--threshold 0x10" "-o ''" "--sample-step ''"; do
   err=$(eval "\"\$glsurf\" detect \"\$assets/box.png\" --backend cpu $bad" 2>&1 >/dev/null)
   [ $? -eq 2 ] && echo "$err" | grep -q -- "${bad%% *}" || fail "detect $bad must be a usage error: $err"
 done
+# An option's value is the word after it, even where that word is a flag read
+# first: with the value left out, -o must not take a later input for its file.
+cp "$assets/box.png" "$work/keep.png"
+for cmd in "detect --backend cpu -o --upright" "match --backend cpu -o --no-mutual" "view --screenshot --headless --frames 1"; do
+  err=$(eval "\"\$glsurf\" $cmd \"\$work/keep.png\" \"\$assets/box.png\"" 2>&1)
+  [ $? -eq 2 ] && echo "$err" | grep -q "needs a value" || fail "$cmd with no value: $err"
+  cmp -s "$work/keep.png" "$assets/box.png" || fail "$cmd with no value wrote over an input"
+done
 err=$("$glsurf" view "$assets/box.png" --headless --frames 1 --hud maybe 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q -- "--hud must be on or off" || fail "view --hud maybe: $err"
 "$glsurf" detect >/dev/null 2>&1; [ $? -eq 2 ] || fail "no image exits 2"

@@ -22,12 +22,14 @@ class UsageError : public Error {
   using Error::Error;
 };
 
-// Remaining command-line words after the subcommand; options are taken out as
-// they are read, and finish() rejects whatever is left, naming an option or
-// flag that was read and given again.
+// The command-line words after the subcommand. Options and flags are taken
+// as they are read and marked used in place, so an option's value is always
+// the word that follows it on the command line, whatever was read before:
+// `-o --upright a.png` is "-o needs a value", never -o a.png. finish() rejects
+// whatever is left, naming an option or flag that was read and given again.
 class Args {
  public:
-  Args(std::vector<std::string> words) : words_(std::move(words)) {}
+  Args(std::vector<std::string> words) : words_(std::move(words)), used_(words_.size(), false) {}
   bool flag(const std::string& name);
   std::string option(const std::string& name, const std::string& fallback);
   int option_int(const std::string& name, int fallback, int min_value, int max_value);
@@ -41,6 +43,7 @@ class Args {
 
  private:
   std::vector<std::string> words_;
+  std::vector<bool> used_;           // taken by flag(), option(), next_word() or positionals()
   std::vector<std::string> taken_;  // options and flags read
 };
 

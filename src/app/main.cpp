@@ -101,10 +101,16 @@ int info(Args args) {
 
 }  // namespace
 
+namespace {
+// A word that reads as an option or flag ("-o", "--upright"; "-" alone is
+// standard input): never taken as a positional argument.
+bool option_like(const std::string& word) { return word.size() > 1 && word[0] == '-'; }
+}  // namespace
+
 bool Args::flag(const std::string& name) {
-  for (auto it = words_.begin(); it != words_.end(); ++it) {
-    if (*it == name) {
-      words_.erase(it);
+  for (size_t i = 0; i < words_.size(); ++i) {
+    if (!used_[i] && words_[i] == name) {
+      used_[i] = true;
       taken_.push_back(name);
       return true;
     }
@@ -113,14 +119,16 @@ bool Args::flag(const std::string& name) {
 }
 
 std::string Args::option(const std::string& name, const std::string& fallback) {
-  for (auto it = words_.begin(); it != words_.end(); ++it) {
-    if (*it == name) {
-      if (it + 1 == words_.end() || (it + 1)->empty()) throw UsageError("option " + name + " needs a value");
-      std::string value = *(it + 1);
-      words_.erase(it, it + 2);
-      taken_.push_back(name);
-      return value;
+  for (size_t i = 0; i < words_.size(); ++i) {
+    if (used_[i] || words_[i] != name) continue;
+    // The next word on the command line, unless it is gone (taken as a flag)
+    // or is itself a long option: then the value was left out.
+    if (i + 1 == words_.size() || used_[i + 1] || words_[i + 1].empty() || words_[i + 1].rfind("--", 0) == 0) {
+      throw UsageError("option " + name + " needs a value");
     }
+    used_[i] = used_[i + 1] = true;
+    taken_.push_back(name);
+    return words_[i + 1];
   }
   return fallback;
 }
@@ -313,21 +321,21 @@ std::string detector_json(const DetectorConfig& config) {
 }
 
 std::string Args::next_word() {
-  if (words_.empty() || (words_[0].size() > 1 && words_[0][0] == '-')) return "";
-  std::string word = words_.front();
-  words_.erase(words_.begin());
-  return word;
+  for (size_t i = 0; i < words_.size(); ++i) {
+    if (used_[i]) continue;
+    if (option_like(words_[i])) return "";
+    used_[i] = true;
+    return words_[i];
+  }
+  return "";
 }
 
 std::vector<std::string> Args::positionals() {
   std::vector<std::string> out;
-  for (auto it = words_.begin(); it != words_.end();) {
-    if (it->size() > 1 && (*it)[0] == '-') {
-      ++it;
-    } else {
-      out.push_back(*it);
-      it = words_.erase(it);
-    }
+  for (size_t i = 0; i < words_.size(); ++i) {
+    if (used_[i] || option_like(words_[i])) continue;
+    out.push_back(words_[i]);
+    used_[i] = true;
   }
   return out;
 }
@@ -335,12 +343,14 @@ std::vector<std::string> Args::positionals() {
 void Args::finish() const {
   // Checked once every option has taken its value, so a value that happens
   // to be an option's name is not taken for that option given again.
-  for (const std::string& word : words_) {
-    if (std::find(taken_.begin(), taken_.end(), word) != taken_.end()) {
-      throw UsageError("option " + word + " given twice");
+  for (size_t i = 0; i < words_.size(); ++i) {
+    if (!used_[i] && std::find(taken_.begin(), taken_.end(), words_[i]) != taken_.end()) {
+      throw UsageError("option " + words_[i] + " given twice");
     }
   }
-  if (!words_.empty()) throw UsageError("unexpected argument '" + words_.front() + "'");
+  for (size_t i = 0; i < words_.size(); ++i) {
+    if (!used_[i]) throw UsageError("unexpected argument '" + words_[i] + "'");
+  }
 }
 
 }  // namespace glsurf::app
