@@ -212,8 +212,18 @@ head -n 1 "$work/so.txt" | grep -Eq '^[0-9]+ 64$' || fail "-o /dev/stdout > file
 # An output that is one of the inputs is refused before anything is written.
 cp "$assets/box.png" "$work/in.png"
 err=$("$glsurf" detect --backend cpu "$work/in.png" -o "$work/in.png" 2>&1)
-[ $? -ne 0 ] && echo "$err" | grep -q "would overwrite the input" && cmp -s "$work/in.png" "$assets/box.png" ||
-  fail "detect -o INPUT: $err"
+[ $? -eq 2 ] && [ "$err" = "glsurf: error: -o $work/in.png would overwrite the input $work/in.png (see glsurf help)" ] &&
+  cmp -s "$work/in.png" "$assets/box.png" || fail "detect -o INPUT: $err"
 err=$("$glsurf" describe "$work/in.png" "$work/dc.txt" --backend cpu -o "$work/dc.txt" 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q "would overwrite the input" || fail "describe -o FEATURES: $err"
+err=$("$glsurf" view "$work/in.png" --headless --frames 1 --screenshot "$work/in.png" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q -- "--screenshot .*in.png would overwrite the input" &&
+  cmp -s "$work/in.png" "$assets/box.png" || fail "view --screenshot INPUT: $err"
+err=$("$glsurf" bench --runs 1 --image "$work/in.png" --json "$work/in.png" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q -- "--json .*in.png would overwrite the input" &&
+  cmp -s "$work/in.png" "$assets/box.png" || fail "bench --json INPUT: $err"
+# A dangling link as the output is followed: the file it names is made, the link kept.
+ln -s "$work/made.txt" "$work/link.txt"
+"$glsurf" detect --backend cpu "$assets/box.png" -o "$work/link.txt" 2>/dev/null || fail "detect -o DANGLING_LINK"
+[ -L "$work/link.txt" ] && cmp -s "$work/made.txt" "$work/dc.txt" || fail "detect -o DANGLING_LINK replaced the link"
 echo "all detect checks passed"

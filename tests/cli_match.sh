@@ -68,10 +68,16 @@ err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu
 echo "$err" | grep -q "/nonexistent/d.png" || fail "unwritable --draw named: $err"
 [ ! -e "$work/some.txt" ] && [ ! -e "$work/someH.txt" ] || fail "no files when one output fails"
 [ -z "$(ls "$work" | grep tmp)" ] || fail "temporaries left: $(ls "$work")"
-err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu -o "$work/same.txt" \
-      --homography "$work/./same.txt" 2>&1)
-[ $? -eq 1 ] && echo "$err" | grep -q "named for two outputs" || fail "one file for two outputs: $err"
-[ ! -e "$work/same.txt" ] || fail "no file when two outputs share a name"
+# Two outputs naming one file (also through a link, a dangling one too) are a
+# usage error before the work; the images named here do not exist, so an
+# error about them would mean the outputs were checked too late.
+ln -s "$work/same.txt" "$work/alias.txt"
+for second in "$work/./same.txt" "$work/alias.txt"; do
+  err=$("$glsurf" match "$work/no_a.png" "$work/no_b.png" --backend cpu -o "$work/same.txt" --homography "$second" 2>&1)
+  [ $? -eq 2 ] && echo "$err" | grep -q -- "--homography .* names the same file as -o" ||
+    fail "one file for two outputs ($second): $err"
+  [ ! -e "$work/same.txt" ] || fail "no file when two outputs share a name"
+done
 # A report lost to a full standard output is a failure.
 if [ -c /dev/full ]; then
   err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu 2>&1 >/dev/full)

@@ -494,7 +494,10 @@ int bench_all(Args& args) {
   DetectorConfig config;
   config.first_step = args.option_int("--sample-step", config.first_step, 1, 8);
   args.finish();
-  if (!json.empty()) check_writable(json);  // before minutes of work, not after them
+  if (!json.empty()) {
+    check_not_an_input("--json", json, {image_path});
+    check_writable(json);  // before minutes of work, not after them
+  }
   const GrayImage photo = load_gray(image_path);
   gl::Context ctx = gl::Context::headless();
   const gl::ContextInfo& info = ctx.info();

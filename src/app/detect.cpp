@@ -35,7 +35,10 @@ int detect(Args args) {
   if (files.empty()) throw Error("no images to detect in " + names.front() + (names.size() > 1 ? " ..." : ""));
   const bool batch = files.size() != 1 || fs::is_directory(names.front());
   if (batch && out.empty()) throw UsageError("several images need -o DIRECTORY for their feature files");
-  if (!batch && !out.empty()) check_writable(out);  // before the work, not after it
+  if (!batch && !out.empty()) {
+    check_not_an_input("-o", out, files);
+    check_writable(out);  // before the work, not after it
+  }
   if (batch) {
     std::error_code ec;
     fs::create_directories(out, ec);
@@ -66,7 +69,7 @@ int detect(Args args) {
     try {
       const std::string target =
           batch ? (fs::path(out) / (fs::path(file).stem().string() + "." + format_name)).string() : out;
-      if (!target.empty()) check_not_an_input("-o", target, {file});
+      if (batch) check_not_an_input("-o", target, {file});
       if (const auto it = written.find(target); it != written.end()) {
         throw Error(file + ": its output " + target + " would overwrite that of " + it->second);
       }

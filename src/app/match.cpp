@@ -15,9 +15,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
+#include <utility>
 
 namespace glsurf::app {
 
@@ -45,11 +48,19 @@ int match(Args args) {
   if (images[0] == "/dev/stdin" && images[1] == "/dev/stdin") {
     throw UsageError("only one of the two images can be piped in (-)");
   }
+  std::vector<std::pair<std::string, std::filesystem::path>> named;  // option, the file it writes
   for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"-o", matches_path},
                                      {"--homography", homography_path}, {"--draw", draw_path}}) {
     if (path.empty()) continue;
     check_not_an_input(option, path, {images[0], images[1], truth_path});
     check_writable(path);  // before the work, not after it
+    const std::filesystem::path file = output_identity(path);
+    for (const auto& [other, other_file] : named) {
+      if (!file.empty() && file == other_file) {
+        throw UsageError(std::string(option) + " " + path + " names the same file as " + other);
+      }
+    }
+    named.emplace_back(option, file);
   }
 
   const GrayImage a = load_gray(images[0]), b = load_gray(images[1]);

@@ -211,6 +211,7 @@ int view(Args args) {
     // the rest of a directory from being shown.
     std::vector<bool> listed;
     const std::vector<std::string> found = expand_image_arguments(names, &listed);
+    if (!screenshot.empty()) check_not_an_input("--screenshot", screenshot, found);
     for (size_t i = 0; i < found.size(); ++i) {
       try {
         GrayImage image = load_gray(found[i]);

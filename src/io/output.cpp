@@ -75,7 +75,16 @@ Destination destination_of(const std::string& path) {
     const fs::path resolved = fs::canonical(path, error);
     if (!error) return {false, resolved.string()};
   }
-  return {false, path};
+  // A dangling link is followed too: the file it names is created and the
+  // link kept, as when the file exists.
+  fs::path at = path;
+  for (int hops = 0; fs::is_symlink(fs::symlink_status(at, error)); ++hops) {
+    if (hops == 40) throw Error(path + ": too many levels of symbolic links");
+    const fs::path next = fs::read_symlink(at, error);
+    if (error) break;
+    at = next.is_absolute() ? next : at.parent_path() / next;
+  }
+  return {false, at.string()};
 }
 
 // TARGET.tmpPID. A name within a few bytes of NAME_MAX (255) has no room for
@@ -208,6 +217,18 @@ void RemoveOnSignal::release() {
   slot_ = -1;
 }
 
+fs::path output_identity(const std::string& path) {
+  const Destination d = destination_of(path);
+  if (d.in_place) return {};
+  // "x.txt" and "./x.txt" are one file, also before it exists (weakly_canonical
+  // of a relative path to nothing that exists yet stays as given). Links are
+  // resolved before ".." is: link/../x.txt need not be ./x.txt.
+  std::error_code error;
+  fs::path same = fs::weakly_canonical(fs::absolute(d.target), error);
+  if (error) same = fs::absolute(d.target).lexically_normal();
+  return same;
+}
+
 void check_writable(const std::string& path) {
   const Destination d = destination_of(path);
   if (d.in_place) return;
@@ -236,12 +257,7 @@ void OutputFiles::add(const std::string& path, bool binary, const std::function<
     return;
   }
   const std::string& target = d.target;
-  // "x.txt" and "./x.txt" are one file, also before it exists (weakly_canonical
-  // of a relative path to nothing that exists yet stays as given). Links are
-  // resolved before ".." is: link/../x.txt need not be ./x.txt.
-  std::error_code error;
-  fs::path same = fs::weakly_canonical(fs::absolute(target), error);
-  if (error) same = fs::absolute(target).lexically_normal();
+  const fs::path same = output_identity(path);
   for (const Pending& other : pending_) {
     if (other.same == same) throw Error(path + ": named for two outputs (" + other.path + ")");
   }

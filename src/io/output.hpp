@@ -13,7 +13,8 @@
 // name for the file that standard output or error has open (/dev/stdout
 // with `> file`), are written through that stream, so that the process's
 // own lines on it follow instead of overwriting. Another
-// symbolic link is followed: the file it points to is replaced, not the link.
+// symbolic link is followed, also a dangling one: the file it points to is
+// written, not the link.
 // Two outputs of one batch may not name the same file.
 #pragma once
 
@@ -85,6 +86,12 @@ class OutputFiles {
 // command to check its outputs before its work rather than after. A
 // temporary is created and removed again; nothing else is touched.
 void check_writable(const std::string& path);
+
+// The file that add() would write for `path`, in a canonical form (links
+// followed, "./" and ".." resolved): two outputs with the same identity are
+// one file. Empty for an output written in place ("-", /dev/null, a pipe),
+// which two outputs may share.
+std::filesystem::path output_identity(const std::string& path);
 
 // One file: OutputFiles with a single add() and commit().
 void write_file_atomically(const std::string& path, bool binary, const std::function<void(std::ostream&)>& write);
