@@ -188,6 +188,12 @@ err=$(cd "$work/limited" && ulimit -f 4 && "$glsurf" detect --backend cpu "$asse
 "$glsurf" detect "$assets/box.png" --backend cpu -o "$work/dc.txt" 2>/dev/null || fail "detect for describe"
 "$glsurf" describe "$assets/box.png" "$work/dc.txt" --backend cpu -o "$work/dd.txt" 2>/dev/null || fail "describe cpu"
 cmp -s "$work/dc.txt" "$work/dd.txt" || fail "describe --backend cpu differs from detect --backend cpu"
+# Feature files piped in (a pipe cannot seek back after the binary magic is looked for).
+for f in txt bin; do
+  "$glsurf" detect "$assets/box.png" --backend cpu --format $f 2>/dev/null |
+    "$glsurf" describe "$assets/box.png" - --backend cpu -o "$work/dp.txt" 2>/dev/null || fail "describe FEATURES from a pipe ($f)"
+  cmp -s "$work/dc.txt" "$work/dp.txt" || fail "describe FEATURES from a pipe ($f) differs"
+done
 "$glsurf" describe "$assets/box.png" "$work/dc.txt" --format bin -o "$work/dg.bin" 2>/dev/null || fail "describe gl"
 "$glsurf" describe "$assets/box.png" "$work/dg.bin" --upright -o "$work/du.txt" 2>/dev/null || fail "describe a bin file"
 [ "$(cut -d' ' -f1-3 "$work/du.txt")" = "$(cut -d' ' -f1-3 "$work/dc.txt")" ] || fail "describe keeps the keypoints"

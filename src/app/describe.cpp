@@ -31,13 +31,14 @@ int describe(Args args) {
   if (names.size() != 2) throw UsageError("describe needs an image and a feature file");
   const std::string& image_name = names[0];
   const std::string& keypoints_name = names[1];
+  if (image_name == "-" && keypoints_name == "-") throw UsageError("only one of the image and the feature file can be piped in (-)");
   if (!out.empty()) {
     check_not_an_input("-o", out, names);
     check_writable(out);  // before the work, not after it
   }
 
   const GrayImage image = load_gray(input_path(image_name));
-  std::vector<KeyPoint> keypoints = read_features_file(keypoints_name).keypoints;
+  std::vector<KeyPoint> keypoints = read_features_file(input_path(keypoints_name)).keypoints;
   std::unique_ptr<gl::Context> context;
   std::unique_ptr<Detector> detector;
   if (backend == "gl") {

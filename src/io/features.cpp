@@ -3,6 +3,7 @@
 #include "gl/error.hpp"
 #include "io/output.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace glsurf {
@@ -208,10 +210,16 @@ Features read_features_file(const std::string& path) {
   if (!in) throw Error(path + ": cannot open file");
   char magic[8] = {};
   in.read(magic, 8);
+  const auto got = static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0));
   if (in && std::memcmp(magic, kMagic, 8) == 0) return read_bin(in, path);
   in.clear();
-  in.seekg(0);
-  return read_txt(in, path);
+  if (in.seekg(0)) return read_txt(in, path);
+  // A pipe cannot go back: the text is the 8 bytes read and the rest.
+  std::string text(magic, got);
+  in.clear();
+  text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  std::istringstream piped(text);
+  return read_txt(piped, path);
 }
 
 }  // namespace glsurf
