@@ -41,13 +41,14 @@ void main() {
     int h = even_side(2.0 * s);
     float theta = -radians(texelFetch(u_angles, texel_of(kr.x), 0).r);  // image frame
     float c = cos(theta), sn = sin(theta);
-    float two_sigma2 = 2.0 * (3.3 * s) * (3.3 * s);
+    // In sample units (s cancels), so that no size under- or overflows it.
+    const float two_sigma2 = 2.0 * 3.3 * 3.3;
     int row0 = (kr.y / 4) * 5, col0 = (kr.y % 4) * 5;
     // The Gaussian is separable: 10 exponentials per sub-region instead of 25
     // (a sixth of this pass's time on llvmpipe, README).
     float wu[5], wv[5];
     for (int i = 0; i < 5; ++i) {
-      float a = (float(col0 + i) - 9.5) * s, b = (float(row0 + i) - 9.5) * s;
+      float a = float(col0 + i) - 9.5, b = float(row0 + i) - 9.5;
       wu[i] = exp(-a * a / two_sigma2);
       wv[i] = exp(-b * b / two_sigma2);
     }

@@ -262,8 +262,8 @@ std::string keypoint_problem(const KeyPoint& k, int width, int height) {
   } else if (k.x < -0.5f || k.x > width - 0.5f || k.y < -0.5f || k.y > height - 0.5f) {
     why << "(" << k.x << ", " << k.y << ") is outside the " << width << " x " << height
         << " image (x from -0.5 to " << width - 0.5 << ", y from -0.5 to " << height - 0.5 << ")";
-  } else if (!(k.size > 0) || k.size > kMaxKeypointSize) {
-    why << "size " << k.size << " is not in (0, " << kMaxKeypointSize << "]";
+  } else if (!(k.size >= kMinKeypointSize) || k.size > kMaxKeypointSize) {
+    why << "size " << k.size << " is not in [" << kMinKeypointSize << ", " << kMaxKeypointSize << "]";
   }
   return why.str();
 }

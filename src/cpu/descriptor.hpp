@@ -120,11 +120,17 @@ Features detect_and_compute(const GrayImage& image, const DetectorConfig& config
 // at most 4,096 here) hold at most 4096^2 pixels, so that the GPU's 32-bit
 // box sums stay exact on an image of any size.
 constexpr float kMaxKeypointSize = 15000.0f;
+// The smallest: one pixel. Below it the boxes cannot shrink (2 pixels at
+// least) and the orientation's offsets (0.35s, s = 1.2 size / 9) fall below
+// what the GPU's float32 sample positions resolve (at size 1e-10 it saw a
+// flat patch where the CPU found the gradient).
+constexpr float kMinKeypointSize = 1.0f;
 
 // Why `keypoint` cannot be described in a width x height image, or "" when
 // it can: x, y and size must be finite, the position inside the image
 // ([-0.5, width - 0.5] x [-0.5, height - 0.5], pixel centres at integers)
-// and 0 < size <= kMaxKeypointSize. The other fields do not matter.
+// and kMinKeypointSize <= size <= kMaxKeypointSize. The other fields do not
+// matter.
 std::string keypoint_problem(const KeyPoint& keypoint, int width, int height);
 
 // Orientation (unless config.upright) and descriptors of given keypoints
