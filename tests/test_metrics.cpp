@@ -63,10 +63,25 @@ TEST_CASE("repeatability counts one-to-one correspondences among visible points"
   const PairScore s = score_keypoints(a, b, kIdentity, 100, 100, 100, 100);
   CHECK(s.visible_a == 3);
   CHECK(s.visible_b == 3);
-  // (20,20): error 0. (60,60)-(61,60): radius 10 scaled to 30, distance 3: error
+  // (20,20): error 0. (60,60)-(61,60): radius 10 scaled to 30, distance 1: error
   // 1 - lens/union, under 40 %. (90,90) has no partner.
   CHECK(s.correspondences == 2);
   CHECK(s.repeatability == doctest::Approx(2.0 / 3.0));
+}
+
+TEST_CASE("regions are rescaled to radius 30 about their centres, the centre distance is not") {
+  // Size 9 (radius 4.5), 2 px apart: unscaled the overlap error is 1 - 0.56 =
+  // 0.44 (no correspondence); rescaled to radius 30 and still 2 px apart,
+  // two circles of radius 30 whose error is about 0.08.
+  const PairScore small = score_keypoints({at(50, 50, 9)}, {at(52, 50, 9)}, kIdentity, 100, 100, 100, 100);
+  CHECK(small.correspondences == 1);
+  // Size 200 (radius 100), 30 px apart: unscaled the error is about 0.32; at
+  // radius 30 the circles are 30 px apart, error about 0.76 (none).
+  const PairScore large = score_keypoints({at(500, 500, 200)}, {at(530, 500, 200)}, kIdentity, 1000, 1000, 1000, 1000);
+  CHECK(large.correspondences == 0);
+  // The same two cases computed directly.
+  CHECK(circle_overlap_error(2, 30, 30) == doctest::Approx(0.0814).epsilon(0.001));
+  CHECK(circle_overlap_error(30, 30, 30) == doctest::Approx(0.7570).epsilon(0.001));
 }
 
 TEST_CASE("points outside the common area are not visible") {

@@ -66,11 +66,17 @@ PairScore score_keypoints(const std::vector<KeyPoint>& a, const std::vector<KeyP
     double x, y;
     apply(truth, a[i].x, a[i].y, x, y);
     const double ra = a[i].size / 2 * local_scale(truth, a[i].x, a[i].y);
-    const double norm = 30.0 / (a[i].size / 2);  // A's region to radius 30 px
+    // Both regions are rescaled so that A's has radius 30 px, about their own
+    // centres: the distance between the centres stays as it is (as in
+    // Mikolajczyk's c_eoverlap and vlbenchmarks' fastEllipseOverlap). Scaling
+    // it too would change nothing, since the overlap error does not change
+    // when everything is scaled alike.
+    const double norm = 30.0 / (a[i].size / 2);
     for (size_t j : vb) {
       const double d = std::hypot(b[j].x - x, b[j].y - y);
-      if (d > 3 * (ra + b[j].size / 2)) continue;  // cannot overlap
-      const double e = circle_overlap_error(d * norm, ra * norm, b[j].size / 2 * norm);
+      const double r_a = ra * norm, r_b = b[j].size / 2 * norm;
+      if (d >= r_a + r_b) continue;  // disjoint
+      const double e = circle_overlap_error(d, r_a, r_b);
       if (e < 0.4) candidates.push_back({e, i, j});
     }
   }

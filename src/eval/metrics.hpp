@@ -6,8 +6,10 @@
 // circle whose radius is scaled by sqrt(|det J|), J the Jacobian of H at the
 // point (circles of the keypoint scale; the ellipse H really makes is not
 // modelled). As in Mikolajczyk's evaluation, both circles are first rescaled
-// so that A's has radius 30 px, so that small and large regions are judged
-// alike.
+// about their centres so that A's has radius 30 px, and the distance between
+// the centres is left as it is: a centre off by a few pixels then costs a small
+// region no more than a large one (without the rescaling, small regions
+// would need far more precise positions than large ones to count).
 //
 // Overlap error of a pair: 1 - (intersection area / union area) of the two
 // circles. Visible: a keypoint of A whose position maps inside B, and a
