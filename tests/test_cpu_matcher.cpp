@@ -220,6 +220,15 @@ TEST_CASE("degenerate correspondences give no homography") {
   CHECK(!ransac_homography(line).found);
   Homography h;
   CHECK(!fit_homography({{0, 0, 0, 0}, {10, 0, 10, 0}, {20, 0, 20, 0}, {30, 0, 30, 0}}, h));
+  // Three of four points on a line: a one-parameter family of maps fits
+  // exactly (one of them sent (5, 5) to (-2.2, 12.2) here, although every pair
+  // maps a point to itself).
+  CHECK(!fit_homography({{0, 0, 0, 0}, {10, 0, 10, 0}, {20, 0, 20, 0}, {0, 10, 0, 10}}, h));
+  // Any four points of which no three are on a line determine one.
+  REQUIRE(fit_homography({{0, 0, 0, 0}, {10, 0, 10, 0}, {20, 5, 20, 5}, {0, 10, 0, 10}}, h));
+  double x = 0, y = 0;
+  apply(h, 5, 5, x, y);
+  CHECK(std::hypot(x - 5, y - 5) < 1e-9);
   CHECK(!ransac_homography({{0, 0, 1, 1}, {5, 5, 6, 6}, {9, 1, 3, 3}}).found);  // fewer than 4
 }
 

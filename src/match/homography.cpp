@@ -53,8 +53,15 @@ std::array<double, 9> inverse_similarity(const std::array<double, 9>& t) {
   return {1 / s, 0, -t[2] / s, 0, 1 / s, -t[5] / s, 0, 0, 1};
 }
 
-// Smallest eigenvector of a symmetric 9x9 matrix by Jacobi rotations.
-std::array<double, 9> smallest_eigenvector(std::array<double, 81> a) {
+// The eigenvector of the smallest eigenvalue of a symmetric 9x9 matrix (by
+// Jacobi rotations), and how far the next one is from it: the second
+// smallest eigenvalue over the largest (0 when the smallest is not unique).
+struct SmallestEigen {
+  std::array<double, 9> vector;
+  double gap;
+};
+
+SmallestEigen smallest_eigenvector(std::array<double, 81> a) {
   std::array<double, 81> v{};
   for (int i = 0; i < 9; ++i) v[i * 9 + i] = 1;
   for (int sweep = 0; sweep < 60; ++sweep) {
@@ -89,8 +96,13 @@ std::array<double, 9> smallest_eigenvector(std::array<double, 81> a) {
   int best = 0;
   for (int i = 1; i < 9; ++i)
     if (a[i * 9 + i] < a[best * 9 + best]) best = i;
-  std::array<double, 9> out{};
-  for (int k = 0; k < 9; ++k) out[k] = v[k * 9 + best];
+  double second = std::numeric_limits<double>::infinity(), largest = 0;
+  for (int i = 0; i < 9; ++i) {
+    largest = std::max(largest, a[i * 9 + i]);
+    if (i != best) second = std::min(second, a[i * 9 + i]);
+  }
+  SmallestEigen out{{}, largest > 0 ? second / largest : 0.0};
+  for (int k = 0; k < 9; ++k) out.vector[k] = v[k * 9 + best];
   return out;
 }
 
@@ -168,7 +180,11 @@ bool fit_homography(const std::vector<PointPair>& pairs, Homography& h) {
     for (int p = 0; p < 9; ++p)
       for (int q = 0; q < 9; ++q) ata[p * 9 + q] += r1[p] * r1[q] + r2[p] * r2[q];
   }
-  const std::array<double, 9> hn = smallest_eigenvector(ata);
+  const SmallestEigen eigen = smallest_eigenvector(ata);
+  // Two (near) zero eigenvalues: the pairs fit a whole family of maps, as
+  // four pairs do when three of their points lie on a line.
+  if (!(eigen.gap > 1e-10)) return false;
+  const std::array<double, 9>& hn = eigen.vector;
   // A (near) singular H maps the plane to a line: collinear or repeated points.
   const double det = hn[0] * (hn[4] * hn[8] - hn[5] * hn[7]) - hn[1] * (hn[3] * hn[8] - hn[5] * hn[6]) +
                      hn[2] * (hn[3] * hn[7] - hn[4] * hn[6]);

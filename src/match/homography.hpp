@@ -38,7 +38,9 @@ struct HomographyResult {
   int inlier_count = 0;       // of the best fit, also one with too few to count
 };
 
-// Least squares over all pairs (>= 4), normalised DLT; false if degenerate.
+// Least squares over all pairs (>= 4), normalised DLT; false if degenerate:
+// when the pairs do not determine one map (three of four points on a line,
+// all on one line, repeated points) or the map is singular.
 bool fit_homography(const std::vector<PointPair>& pairs, Homography& h);
 HomographyResult ransac_homography(const std::vector<PointPair>& pairs, const RansacConfig& config = {});
 
