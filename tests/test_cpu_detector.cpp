@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <utility>
 
 using namespace glsurf;
 
@@ -132,6 +134,24 @@ TEST_CASE("Gaussian blobs are found at their position and scale, with the Laplac
       }
     }
   }
+}
+
+TEST_CASE("configurations whose filter sides or steps would leave int are refused") {
+  // 31 octaves (or a first step of 4 with 29) overflowed 2 << octave and
+  // first_step << octave, and the detector read out of bounds.
+  for (const auto& [octaves, step] : {std::pair{31, 4}, std::pair{29, 1}, std::pair{17, 1}, std::pair{4, 65}}) {
+    DetectorConfig config;
+    config.n_octaves = octaves;
+    config.first_step = step;
+    INFO(octaves << " octaves, first step " << step);
+    CHECK(!valid_config(config));
+    CHECK_THROWS_AS(cpu::detect(GrayImage(64, 64, 7), config), std::logic_error);
+  }
+  DetectorConfig most;
+  most.n_octaves = 16;
+  most.first_step = 64;
+  most.n_octave_layers = 64;
+  CHECK(valid_config(most));
 }
 
 TEST_CASE("a constant image has no keypoints; a too small one is an error") {

@@ -339,6 +339,13 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
     check_strongest(0);
   }
 
+  TEST_CASE("an invalid configuration is refused before any stage is built") {
+    DetectorConfig config;
+    config.n_octaves = 31;  // 2 << 30 overflows in the Hessian stage's filter sides
+    CHECK_THROWS_WITH_AS(Detector(test::headless_context(), config), doctest::Contains("valid_config"),
+                         std::logic_error);
+  }
+
   TEST_CASE("images smaller than the smallest filter are refused with a clear error") {
     Detector detector(test::headless_context(), DetectorConfig{});
     CHECK_THROWS_WITH_AS(detector.detect(GrayImage(22, 100, 0)),

@@ -129,9 +129,7 @@ std::string host_memory_problem(int width, int height, const DetectorConfig& con
 }
 
 std::vector<KeyPoint> detect(const GrayImage& image, const DetectorConfig& config) {
-  GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1 && config.max_features >= 0 &&
-                     config.hessian_threshold >= 0 && config.first_step >= 1,
-                 "invalid detector configuration");
+  GLSURF_EXPECTS(valid_config(config), "invalid detector configuration (keypoint.hpp: valid_config)");
   if (const std::string why = image_size_problem(image.width, image.height, config); !why.empty()) throw Error(why);
   if (const std::string why = host_memory_problem(image.width, image.height, config, available_host_memory());
       !why.empty()) {

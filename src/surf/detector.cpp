@@ -17,7 +17,13 @@ constexpr int kMinCapacity = 65536;
 // GL_MAX_TEXTURE_SIZE we expect of a desktop GPU); the matcher's copy holds
 // 16 texels per keypoint, 32 when extended.
 constexpr int kMaxFeatures = 1 << 20;
+
+// `config`, once valid_config() says the stages can be built from it.
+const DetectorConfig& checked(const DetectorConfig& config) {
+  GLSURF_EXPECTS(valid_config(config), "invalid detector configuration (keypoint.hpp: valid_config)");
+  return config;
 }
+}  // namespace
 
 std::string host_memory_problem(int width, int height, double available) {
   return memory_problem(width, height, kSoftwareBytesPerPixel, available,
@@ -26,7 +32,7 @@ std::string host_memory_problem(int width, int height, double available) {
 
 Detector::Detector(const gl::Context& context, const DetectorConfig& config, const gl::ShaderSource& shaders,
                    HessianMethod hessian, Suppression suppression)
-    : config_(config),
+    : config_(checked(config)),
       integral_(shaders),
       hessian_(shaders, config, hessian),
       extrema_(shaders, config, suppression),
@@ -34,16 +40,12 @@ Detector::Detector(const gl::Context& context, const DetectorConfig& config, con
       select_(shaders),
       describe_(shaders, config),
       host_textures_(context.info().software()) {
-  GLSURF_EXPECTS(config.max_features >= 0, "max_features must be >= 0");
   const int most = config.extended ? kMaxFeatures / 2 : kMaxFeatures;
   if (config.max_features > most) {
     throw Error("max_features " + std::to_string(config.max_features) + " is more than the GPU detector's " +
                 std::to_string(most) + (config.extended ? " with extended descriptors" : "") +
                 " (the matcher's copy of the descriptors); lower --max-features or use --backend cpu");
   }
-  GLSURF_EXPECTS(config.hessian_threshold >= 0, "hessian_threshold must be >= 0");
-  GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1 && config.first_step >= 1,
-                 "invalid detector configuration");
   if (config.n_octaves * maps_per_octave(config) > 32) {
     throw Error("the GPU detector handles at most 32 candidate maps: n_octaves * ceil(n_octave_layers / 2) = " +
                 std::to_string(config.n_octaves * maps_per_octave(config)));

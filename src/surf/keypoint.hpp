@@ -67,6 +67,16 @@ struct DetectorConfig {
 
 inline int descriptor_size(const DetectorConfig& config) { return config.extended ? 128 : 64; }
 
+// Whether both detectors take `config`: n_octaves 1 to 16, n_octave_layers
+// 1 to 64 and first_step 1 to 64 (so that filter sides and sampling steps
+// stay far inside int; an octave of 16 already needs filters 393,219 pixels
+// wide), max_features and hessian_threshold not negative.
+inline bool valid_config(const DetectorConfig& config) {
+  return config.n_octaves >= 1 && config.n_octaves <= 16 && config.n_octave_layers >= 1 &&
+         config.n_octave_layers <= 64 && config.first_step >= 1 && config.first_step <= 64 &&
+         config.max_features >= 0 && config.hessian_threshold >= 0;
+}
+
 inline int filter_size(int octave, int layer) { return 3 * ((2 << octave) * (layer + 1) + 1); }
 inline int sample_step(int octave, int first_step) { return first_step << octave; }
 
