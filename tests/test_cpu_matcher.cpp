@@ -246,6 +246,20 @@ TEST_CASE("too few pairs for a homography still report the best fit's inlier cou
   CHECK(!r.found);
   CHECK(r.inlier_count == 6);
   CHECK(std::count(r.inliers.begin(), r.inliers.end(), true) == 0);  // none marked: no homography
+  // The same six pairs twice (the same keypoints matched twice): still six
+  // distinct points, not the 8 a homography needs.
+  std::vector<PointPair> twice = pairs;
+  twice.insert(twice.end(), pairs.begin(), pairs.end());
+  const HomographyResult r2 = ransac_homography(twice);
+  CHECK(!r2.found);
+  CHECK(r2.inlier_count == 12);
+  // Two more distinct pairs of the same map make eight: found.
+  for (const auto& c : {std::array<double, 2>{250, 450}, {580, 120}}) {
+    PointPair p{c[0], c[1], 0, 0};
+    apply(truth, p.ax, p.ay, p.bx, p.by);
+    twice.push_back(p);
+  }
+  CHECK(ransac_homography(twice).found);
 }
 
 TEST_CASE("homography files: Oxford text, OpenCV XML and YAML; bad ones refused") {

@@ -257,7 +257,15 @@ HomographyResult ransac_homography(const std::vector<PointPair>& pairs, const Ra
     best.inliers[i] = reprojection_error(best.h, pairs[i]) < config.threshold;
     best.inlier_count += best.inliers[i];
   }
-  if (best.inlier_count < config.min_inliers) {  // a chance fit: report none
+  // Repeated pairs (the same two points twice) support a fit once.
+  std::vector<PointPair> distinct;
+  for (size_t i = 0; i < pairs.size(); ++i)
+    if (best.inliers[i]) distinct.push_back(pairs[i]);
+  const auto key = [](const PointPair& p) { return std::array<double, 4>{p.ax, p.ay, p.bx, p.by}; };
+  std::sort(distinct.begin(), distinct.end(), [&](const PointPair& p, const PointPair& q) { return key(p) < key(q); });
+  const auto repeats = std::unique(distinct.begin(), distinct.end(),
+                                   [&](const PointPair& p, const PointPair& q) { return key(p) == key(q); });
+  if (repeats - distinct.begin() < config.min_inliers) {  // a chance fit: report none
     best.found = false;
     best.h = Homography{};
     best.inliers.assign(pairs.size(), false);

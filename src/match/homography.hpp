@@ -27,7 +27,8 @@ struct RansacConfig {
   // Fewer inliers than this is no homography. Any 4 pairs in general position
   // fit one exactly, so 4 inliers say nothing, and between unrelated images a
   // hypothesis picks up a chance inlier or two (3-5 of 13-42 matches were
-  // seen); 4 supporting pairs beyond the sample make that unlikely.
+  // seen); 4 supporting pairs beyond the sample make that unlikely. Pairs
+  // repeated exactly count once.
   int min_inliers = 8;
 };
 

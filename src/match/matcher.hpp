@@ -8,7 +8,8 @@
 //                 texture: a GPU-side copy of the train descriptors, whose
 //                 linear look-ups cost llvmpipe about a third less)
 //   merge_two     halving reductions, four candidates in, two out, until one
-//                 texel per query; read back once per direction
+//                 texel per query; read back per query tile, one small
+//                 read of each of the 8 attachments
 //
 // Queries are processed in tiles so that the candidate texture stays within
 // the memory budget and the driver's texture size, which lets m_I and m_J go
