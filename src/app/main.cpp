@@ -7,11 +7,13 @@
 #include "surf/detector.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <csignal>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <new>
+#include <sstream>
 #include <stdexcept>
 #include <type_traits>
 
@@ -79,7 +81,21 @@ const char* kUsage =
     "  eval SEQDIR            repeatability, correct matches, matching score, precision and\n"
     "                         homography corner error for each pair 1->k (Mikolajczyk protocol)\n"
     "        [--backend gl|cpu] [--json OUT] [--threshold T] [--max-features N] ...\n"
-    "  help                   this text\n";
+    "  help [COMMAND]         this text, or a command's part of it (also glsurf COMMAND --help)\n";
+
+// The entries of kUsage for `command` ("bench" has several): each entry is
+// a line "  NAME ..." and the lines under it, up to the next entry.
+std::string usage_of(const std::string& command) {
+  std::string out, line;
+  std::istringstream lines(kUsage);
+  bool in_entry = false;
+  while (std::getline(lines, line)) {
+    const bool entry = line.size() > 2 && line.compare(0, 2, "  ") == 0 && std::islower(static_cast<unsigned char>(line[2]));
+    if (entry) in_entry = line.compare(2, command.size() + 1, command + " ") == 0;
+    if (in_entry) out += line + "\n";
+  }
+  return out;
+}
 
 int info(Args args) {
   const bool window = args.flag("--window");
@@ -367,6 +383,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string command = argv[1];
+  for (int i = 2; i < argc; ++i) {
+    const std::string word = argv[i];
+    if ((word == "--help" || word == "-h") && !app::usage_of(command).empty()) {
+      std::printf("usage: glsurf %s ...\n%s", command.c_str(), app::usage_of(command).c_str());
+      return std::fflush(stdout) == 0 && !std::ferror(stdout) ? 0 : 1;
+    }
+  }
   app::Args args(std::vector<std::string>(argv + 2, argv + argc));
   try {
     int status = -1;
@@ -379,7 +402,13 @@ int main(int argc, char** argv) {
     if (command == "warp") status = app::warp(std::move(args));
     if (command == "eval") status = app::eval(std::move(args));
     if (command == "help" || command == "--help" || command == "-h") {
-      std::fputs(app::kUsage, stdout);
+      const std::string topic = argc > 2 ? argv[2] : "";
+      const std::string part = app::usage_of(topic);
+      if (!topic.empty() && part.empty()) {
+        std::fprintf(stderr, "glsurf: error: no command '%s' (see glsurf help)\n", app::one_line(topic).c_str());
+        return 2;
+      }
+      std::fputs(topic.empty() ? app::kUsage : ("usage: glsurf " + topic + " ...\n" + part).c_str(), stdout);
       status = 0;
     }
     if (status < 0) {
