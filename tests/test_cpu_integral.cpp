@@ -91,6 +91,8 @@ TEST_CASE("load_gray reads a bundled photo and converts colour with BT.601 weigh
 
 TEST_CASE("load_gray rejects missing, non-image and too large files with the path") {
   CHECK_THROWS_WITH_AS(load_gray("/nonexistent/x.png"), doctest::Contains("/nonexistent/x.png"), Error);
+  // A directory opens for reading on Linux; it is named as one, not as a corrupt image.
+  CHECK_THROWS_WITH_AS(load_gray(GLSURF_TEST_ASSET_DIR), doctest::Contains("is a directory, not an image"), Error);
   const std::string text = "not_an_image_for_glsurf_test.png";
   { std::ofstream(text) << "hello"; }
   CHECK_THROWS_WITH_AS(load_gray(text), doctest::Contains("not a supported image"), Error);

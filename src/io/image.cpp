@@ -16,6 +16,8 @@
 #include <filesystem>
 #include <memory>
 
+#include <sys/stat.h>
+
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_FAILURE_USERMSG
 // The formats glsurf documents, no others: stb_image's GIF, PSD, HDR, PIC
@@ -556,6 +558,10 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
   std::vector<unsigned char> piped;  // outlives `file`, which may read from it
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!file) throw Error(path + ": cannot open file (" + std::strerror(errno) + ")");
+  struct stat info {};
+  if (::fstat(::fileno(file.get()), &info) == 0 && S_ISDIR(info.st_mode)) {
+    throw Error(path + ": is a directory, not an image");  // fopen opens one for reading on Linux
+  }
   // The readers below seek. A pipe (/dev/stdin) cannot: its bytes are read
   // into memory, as many as its header says an image can need.
   if (std::fseek(file.get(), 0, SEEK_SET) != 0) {
