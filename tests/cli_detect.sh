@@ -222,6 +222,18 @@ err=$("$glsurf" detect --backend cpu "$work/in.png" -o "$work/in.png" 2>&1)
   cmp -s "$work/in.png" "$assets/box.png" || fail "detect -o INPUT: $err"
 err=$("$glsurf" describe "$work/in.png" "$work/dc.txt" --backend cpu -o "$work/dc.txt" 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q "would overwrite the input" || fail "describe -o FEATURES: $err"
+# ... also when the input comes in on standard input, and in a batch, where a
+# later input may carry the name of an earlier one's feature file.
+err=$("$glsurf" describe - "$work/dc.txt" --backend cpu -o "$work/in.png" < "$work/in.png" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "would overwrite the input /dev/stdin" &&
+  cmp -s "$work/in.png" "$assets/box.png" || fail "describe -o INPUT on standard input: $err"
+mkdir "$work/batch"; cp "$assets/box.png" "$work/batch/foo.png"; cp "$assets/box.png" "$work/batch/foo.txt"
+err=$(cd "$work/batch" && "$glsurf" detect foo.png foo.txt --backend cpu -o . 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "would overwrite the input foo.txt" &&
+  cmp -s "$work/batch/foo.txt" "$assets/box.png" || fail "detect batch -o over a later input: $err"
+# -h after an option is its value, not a request for help.
+(cd "$work/batch" && "$glsurf" detect foo.png --backend cpu -o -h 2>/dev/null) && [ -s "$work/batch/-h" ] ||
+  fail "detect -o -h"
 err=$("$glsurf" view "$work/in.png" --headless --frames 1 --screenshot "$work/in.png" 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q -- "--screenshot .*in.png would overwrite the input" &&
   cmp -s "$work/in.png" "$assets/box.png" || fail "view --screenshot INPUT: $err"

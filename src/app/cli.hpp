@@ -23,10 +23,12 @@ class UsageError : public Error {
 };
 
 // The command-line words after the subcommand. Options and flags are taken
-// as they are read and marked used in place, so an option's value is always
-// the word that follows it on the command line, whatever was read before:
-// `-o --upright a.png` is "-o needs a value", never -o a.png. finish() rejects
-// whatever is left, naming an option or flag that was read and given again.
+// as they are read and marked used in place, so an option's value is the word
+// that follows it on the command line, never a later one: `-o --upright a.png`
+// is "-o needs a value", never -o a.png. A value cannot start with "--" (that
+// is an option left without its value) or be a word an option read earlier
+// took. finish() rejects whatever is left, naming an option or flag that was
+// read and given again.
 class Args {
  public:
   Args(std::vector<std::string> words) : words_(std::move(words)), used_(words_.size(), false) {}

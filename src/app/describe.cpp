@@ -33,7 +33,7 @@ int describe(Args args) {
   const std::string& keypoints_name = names[1];
   if (image_name == "-" && keypoints_name == "-") throw UsageError("only one of the image and the feature file can be piped in (-)");
   if (!out.empty()) {
-    check_not_an_input("-o", out, names);
+    check_not_an_input("-o", out, {input_path(image_name), input_path(keypoints_name)});
     check_writable(out);  // before the work, not after it
   }
 

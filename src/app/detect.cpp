@@ -40,6 +40,10 @@ int detect(Args args) {
     check_writable(out);  // before the work, not after it
   }
   if (batch) {
+    // Every feature file against every input, before any is written.
+    for (const std::string& file : files) {
+      check_not_an_input("-o", (fs::path(out) / (fs::path(file).stem().string() + "." + format_name)).string(), files);
+    }
     std::error_code ec;
     fs::create_directories(out, ec);
     if (!fs::is_directory(out)) throw Error(out + ": cannot create output directory");
@@ -69,7 +73,6 @@ int detect(Args args) {
     try {
       const std::string target =
           batch ? (fs::path(out) / (fs::path(file).stem().string() + "." + format_name)).string() : out;
-      if (batch) check_not_an_input("-o", target, {file});
       if (const auto it = written.find(target); it != written.end()) {
         throw Error(file + ": its output " + target + " would overwrite that of " + it->second);
       }

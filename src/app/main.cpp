@@ -383,9 +383,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string command = argv[1];
-  for (int i = 2; i < argc; ++i) {
+  // --help anywhere (no option's value starts with --), -h only right after
+  // the command (elsewhere it may be a value: -o -h).
+  for (int i = 2; i < argc && command != "help"; ++i) {
     const std::string word = argv[i];
-    if ((word == "--help" || word == "-h") && !app::usage_of(command).empty()) {
+    if ((word == "--help" || (word == "-h" && i == 2)) && !app::usage_of(command).empty()) {
       std::printf("usage: glsurf %s ...\n%s", command.c_str(), app::usage_of(command).c_str());
       return std::fflush(stdout) == 0 && !std::ferror(stdout) ? 0 : 1;
     }

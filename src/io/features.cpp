@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -206,6 +207,8 @@ void write_features_file(const std::string& path, const Features& features, Feat
 }
 
 Features read_features_file(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) throw Error(path + ": is a directory, not a feature file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot open file");
   char magic[8] = {};
