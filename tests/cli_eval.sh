@@ -16,6 +16,12 @@ r90=$(percent "$out" "1->2"); r15=$(percent "$out" "1->3")
 [ "${r90:-0}" -ge 70 ] || fail "repeatability under a 90-degree rotation ${r90:-none}% < 70%"
 [ "${r15:-0}" -ge 35 ] || fail "repeatability under a 1.5x scale ${r15:-none}% < 35%"
 grep -q '"repeatability": 0\.' "$work/seq.json" || fail "JSON output"
+# A sequence directory whose name is not UTF-8 still gives valid JSON.
+bad="$work/$(printf 'bad\377name')"
+mkdir "$bad"; cp "$work/seq/img1.png" "$work/seq/img2.png" "$work/seq/H1to2p" "$bad/"
+"$glsurf" eval "$bad" --backend cpu --json "$work/bad.json" >/dev/null 2>&1 || fail "eval of a non-UTF-8 name"
+grep -q '"sequence": ".*bad\\ufffdname"' "$work/bad.json" && ! LC_ALL=C grep -q "$(printf '\377')" "$work/bad.json" ||
+  fail "a non-UTF-8 name in JSON: $(grep sequence "$work/bad.json")"
 grep -qF '"detector": {"threshold": 100, "octaves": 4, "layers": 2, "sample_step": 1,' "$work/seq.json" ||
   fail "JSON names the default detector settings: $(grep detector "$work/seq.json")"
 grep -q '"pair": "1-2",.*"homography_found": true, "inliers": [1-9][0-9]*, "corner_error": [0-9][0-9.e+-]*, "corner_error_note": null}' "$work/seq.json" ||

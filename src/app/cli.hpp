@@ -100,7 +100,8 @@ std::vector<std::string> expand_image_arguments(const std::vector<std::string>& 
 // says which settings produced it.
 std::string detector_json(const DetectorConfig& config);
 
-// A string's characters as the body of a JSON string literal.
+// A string's characters as the body of a JSON string literal; bytes that are
+// not UTF-8 become U+FFFD, so that the JSON stays valid.
 std::string json_escaped(const std::string& text);
 
 // The headless context, or an error that also suggests --backend cpu.

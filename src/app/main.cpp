@@ -207,9 +207,37 @@ gl::Context headless_or_hint() {
   }
 }
 
+namespace {
+// Bytes of the well-formed UTF-8 sequence at text[i] (RFC 3629: no overlong
+// forms, no surrogates, nothing past U+10FFFF), or 0 if there is none.
+size_t utf8_length(const std::string& text, size_t i) {
+  const auto byte = [&](size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0u; };
+  const unsigned lead = byte(i);
+  const auto tail = [&](size_t k, unsigned low = 0x80, unsigned high = 0xbf) {
+    return byte(k) >= low && byte(k) <= high;
+  };
+  if (lead < 0x80) return 1;
+  if (lead >= 0xc2 && lead <= 0xdf) return tail(i + 1) ? 2 : 0;
+  if (lead == 0xe0) return tail(i + 1, 0xa0) && tail(i + 2) ? 3 : 0;
+  if (lead == 0xed) return tail(i + 1, 0x80, 0x9f) && tail(i + 2) ? 3 : 0;
+  if (lead >= 0xe1 && lead <= 0xef) return tail(i + 1) && tail(i + 2) ? 3 : 0;
+  if (lead == 0xf0) return tail(i + 1, 0x90) && tail(i + 2) && tail(i + 3) ? 4 : 0;
+  if (lead >= 0xf1 && lead <= 0xf3) return tail(i + 1) && tail(i + 2) && tail(i + 3) ? 4 : 0;
+  if (lead == 0xf4) return tail(i + 1, 0x80, 0x8f) && tail(i + 2) && tail(i + 3) ? 4 : 0;
+  return 0;
+}
+}  // namespace
+
 std::string json_escaped(const std::string& text) {
   std::string out;
-  for (const char c : text) {
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    const size_t length = utf8_length(text, i);
+    if (length == 0) {
+      out += "\\ufffd";  // not UTF-8 (a file name may be any bytes): the replacement character
+      ++i;
+      continue;
+    }
     if (c == '"' || c == '\\') {
       out += '\\';
       out += c;
@@ -218,8 +246,9 @@ std::string json_escaped(const std::string& text) {
       std::snprintf(code, sizeof code, "\\u%04x", c);
       out += code;
     } else {
-      out += c;
+      out.append(text, i, length);
     }
+    i += length;
   }
   return out;
 }
