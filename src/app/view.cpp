@@ -75,11 +75,13 @@ class RawStream {
     std::thread([state = state_] { read(*state); }).detach();
   }
   ~RawStream() { state_->stop = true; }
-  // A new frame if one arrived since the last call.
-  bool take(GrayImage& frame) {
+  // A new frame if one arrived since the last call, and its number in the
+  // stream (1 for the first).
+  bool take(GrayImage& frame, long& number) {
     std::lock_guard<std::mutex> lock(state_->mutex);
     if (!state_->fresh) return false;
     frame = std::move(state_->latest);
+    number = state_->latest_number;
     state_->fresh = false;
     return true;
   }
@@ -94,8 +96,9 @@ class RawStream {
   struct State {
     int width = 0, height = 0;
     bool rgb = false, every_frame = false;
-    std::mutex mutex;  // guards latest, fresh, error
+    std::mutex mutex;  // guards latest, latest_number, fresh, error
     GrayImage latest;
+    long latest_number = 0;
     bool fresh = false;
     std::string error;
     std::atomic<bool> stop{false}, ended{false};
@@ -139,6 +142,7 @@ class RawStream {
       {
         std::lock_guard<std::mutex> lock(s.mutex);
         s.latest = std::move(frame);
+        s.latest_number = s.frames + 1;
         s.fresh = true;
       }
       ++s.frames;
@@ -270,6 +274,7 @@ int view(Args args) {
   }
   size_t current = 0;
   int shown = 0, screenshots = 0, last_matches = 0, last_inliers = 0;
+  long stream_frame = 0;  // the number of the stream's frame on screen; 0: none yet (the placeholder)
   std::vector<double> frame_times;
   const Clock::time_point started = Clock::now();
   double fps = 0, detect_ms = 0;
@@ -298,10 +303,10 @@ int view(Args args) {
       // Newest frame if one came; else, once the stream has ended, stop; else
       // draw the last one again (the window never waits for input).
       GrayImage frame;
-      if (stream->take(frame)) {
+      if (stream->take(frame, stream_frame)) {
         images[0] = std::move(frame);
       } else if (stream->ended()) {
-        if (!stream->take(frame)) break;  // a last frame may have come just before the end
+        if (!stream->take(frame, stream_frame)) break;  // a last frame may have come just before the end
         images[0] = std::move(frame);
       } else if (headless) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -421,7 +426,7 @@ int view(Args args) {
     if (hud_on) {
       char line[256];
       if (stream) {
-        std::snprintf(line, sizeof line, "standard input  frame %ld  %dx%d", stream->frames_read(), image.width,
+        std::snprintf(line, sizeof line, "standard input  frame %ld  %dx%d", stream_frame, image.width,
                       image.height);
       } else {
         std::snprintf(line, sizeof line, "%s  (%zu/%zu)  %dx%d", fs::path(files[current]).filename().c_str(),
@@ -451,7 +456,10 @@ int view(Args args) {
     } else {
       renderer.render(runner, texture, found, hud);
     }
-    ++shown;
+    // The window shows a black placeholder until a stream's first frame
+    // comes; it is not a frame for --frames, the screenshot or the count.
+    const bool placeholder = stream && stream_frame == 0;
+    if (!placeholder) ++shown;
     if (!headless) {
       gl::blit_to_window(renderer.frame(), width, height);
       context.swap_buffers();
@@ -460,12 +468,23 @@ int view(Args args) {
     }
     const Clock::time_point now = Clock::now();
     const double frame_ms = std::chrono::duration<double, std::milli>(now - last).count();
-    frame_times.push_back(frame_ms);
+    if (!placeholder) frame_times.push_back(frame_ms);
     last = now;
     fps = frame_ms > 0 ? 0.9 * fps + 0.1 * (1000.0 / frame_ms) : fps;
     if (!headless) {
       if (keys.screenshot) {
-        renderer.write_png("glsurf_view_" + std::to_string(++screenshots) + ".png");
+        // The next name not taken: never over a file, an input included. A
+        // failed write is a warning; the session goes on.
+        std::string name;
+        std::error_code error;
+        do name = "glsurf_view_" + std::to_string(++screenshots) + ".png";
+        while (fs::symlink_status(name, error).type() != fs::file_type::not_found && screenshots < 1000000);
+        try {
+          renderer.write_png(name);
+          std::fprintf(stderr, "screenshot: %s\n", name.c_str());
+        } catch (const Error& e) {
+          std::fprintf(stderr, "glsurf: warning: screenshot not written: %s\n", one_line(e.what()).c_str());
+        }
         keys.screenshot = false;
       }
     }
@@ -478,7 +497,7 @@ int view(Args args) {
   std::vector<double> sorted = frame_times;
   std::sort(sorted.begin(), sorted.end());
   if (shown > 0) {  // with none, the error line below says so
-    std::fprintf(stderr, "%d frames in %.1f s: %.1f fps, median frame %.1f ms (%s)\n", shown, seconds,
+    std::fprintf(stderr, "%d frame%s in %.1f s: %.1f fps, median frame %.1f ms (%s)\n", shown, shown == 1 ? "" : "s", seconds,
                  seconds > 0 ? shown / seconds : 0.0, sorted[sorted.size() / 2], renderer_name.c_str());
   }
   if (keys.match) std::fprintf(stderr, "match mode, last frame: %d matches, %d inliers\n", last_matches, last_inliers);
