@@ -15,9 +15,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -116,7 +118,10 @@ class RawStream {
         got += n;
       }
       if (got < bytes) {
-        if (got > 0) {
+        if (std::ferror(stdin)) {  // a directory, a closed descriptor: not an empty stream
+          std::lock_guard<std::mutex> lock(s.mutex);
+          s.error = std::string("standard input: read failed (") + std::strerror(errno) + ")";
+        } else if (got > 0) {
           std::lock_guard<std::mutex> lock(s.mutex);
           s.error = "standard input: short final frame (" + std::to_string(got) + " of " + std::to_string(bytes) +
                     " bytes; is --raw " + std::to_string(s.width) + "x" + std::to_string(s.height) + " right?)";
