@@ -116,12 +116,10 @@ int info(Args args) {
   return 0;
 }
 
-}  // namespace
-
-namespace {
 // A word that reads as an option or flag ("-o", "--upright"; "-" alone is
 // standard input): never taken as a positional argument.
 bool option_like(const std::string& word) { return word.size() > 1 && word[0] == '-'; }
+
 }  // namespace
 
 bool Args::flag(const std::string& name) {
