@@ -39,11 +39,13 @@ int detect(Args args) {
     check_not_an_input("-o", out, files);
     check_writable(out);  // before the work, not after it
   }
+  // The feature file of each input: OUT itself, or NAME.txt|.bin in OUT for a batch.
+  const auto target_of = [&](const std::string& file) {
+    return batch ? (fs::path(out) / (fs::path(file).stem().string() + "." + format_name)).string() : out;
+  };
   if (batch) {
     // Every feature file against every input, before any is written.
-    for (const std::string& file : files) {
-      check_not_an_input("-o", (fs::path(out) / (fs::path(file).stem().string() + "." + format_name)).string(), files);
-    }
+    for (const std::string& file : files) check_not_an_input("-o", target_of(file), files);
     std::error_code ec;
     fs::create_directories(out, ec);
     if (!fs::is_directory(out)) throw Error(out + ": cannot create output directory");
@@ -71,8 +73,7 @@ int detect(Args args) {
   for (const std::string& file : files) {
     detecting = false;
     try {
-      const std::string target =
-          batch ? (fs::path(out) / (fs::path(file).stem().string() + "." + format_name)).string() : out;
+      const std::string target = target_of(file);
       if (const auto it = written.find(target); it != written.end()) {
         throw Error(file + ": its output " + target + " would overwrite that of " + it->second);
       }
