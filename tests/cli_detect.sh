@@ -146,6 +146,15 @@ for bad in "--threshold ''" "--threshold 0x10" "-o ''" "--sample-step ''"; do
   err=$(eval "\"\$glsurf\" detect \"\$assets/box.png\" --backend cpu $bad" 2>&1 >/dev/null)
   [ $? -eq 2 ] && echo "$err" | grep -q -- "${bad%% *}" || fail "detect $bad must be a usage error: $err"
 done
+# A threshold only a subnormal float holds is a threshold (std::stof refused
+# it as out of range); no non-zero det(H) of 8-bit box sums is that small, so
+# it keeps what 1e-30 keeps. Beyond a double's range is refused.
+"$glsurf" detect "$assets/box.png" --backend cpu --threshold 1e-40 -o "$work/t40.txt" 2>/dev/null ||
+  fail "--threshold 1e-40 must be accepted"
+"$glsurf" detect "$assets/box.png" --backend cpu --threshold 1e-30 -o "$work/t30.txt" 2>/dev/null
+cmp -s "$work/t40.txt" "$work/t30.txt" || fail "--threshold 1e-40 must keep what 1e-30 keeps"
+err=$("$glsurf" detect "$assets/box.png" --backend cpu --threshold 1e-400 2>&1 >/dev/null)
+[ $? -eq 2 ] && echo "$err" | grep -q "too small or too large to represent" || fail "--threshold 1e-400: $err"
 # An option's value is the word after it, even where that word is a flag read
 # first: with the value left out, -o must not take a later input for its file.
 cp "$assets/box.png" "$work/keep.png"

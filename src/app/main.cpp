@@ -150,7 +150,7 @@ std::string Args::option(const std::string& name, const std::string& fallback) {
 
 namespace {
 
-// The value of option `name` parsed by `parse` (std::stol, std::stof), which
+// The value of option `name` parsed by `parse` (std::stol, std::stod), which
 // must use the whole text and lie in [min_value, max_value].
 template <typename T, typename Parse>
 T parse_option(const std::string& name, const std::string& text, T min_value, T max_value, const char* kind,
@@ -163,7 +163,7 @@ T parse_option(const std::string& name, const std::string& text, T min_value, T 
     if (text.find_first_of("xX") == std::string::npos) value = static_cast<T>(parse(text, &used));
   } catch (const std::out_of_range&) {
     used = 0;
-    unrepresentable = true;  // e.g. 1e-45, below the smallest normal float
+    unrepresentable = true;  // e.g. 1e-400 or 1e400, outside a double's range
   } catch (const std::exception&) {
     used = 0;
   }
@@ -193,8 +193,11 @@ int Args::option_int(const std::string& name, int fallback, int min_value, int m
 float Args::option_float(const std::string& name, float fallback, float min_value, float max_value) {
   const std::string text = option(name, "");
   if (text.empty()) return fallback;
-  return parse_option<float>(name, text, min_value, max_value, "a number",
-                             [](const std::string& t, size_t* used) { return std::stof(t, used); });
+  // Read as a double: std::stof throws out_of_range for values that only a
+  // subnormal float holds (1e-40), which are valid thresholds; the nearest
+  // float is taken after the range check.
+  return static_cast<float>(parse_option<double>(name, text, min_value, max_value, "a number",
+                                                 [](const std::string& t, size_t* used) { return std::stod(t, used); }));
 }
 
 gl::Context headless_or_hint() {
