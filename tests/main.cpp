@@ -3,6 +3,8 @@
 
 #include "support.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <random>
 
@@ -38,6 +40,73 @@ std::vector<KeyPoint> flat_patch_keypoints() {
     }
   }
   return given;
+}
+
+GrayImage ramp_image(int width, int height, double cx, double cy, int a, int b, int c) {
+  GrayImage image(width, height);
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
+      const long v = std::lround(c + a * (x - cx) + b * (y - cy));
+      image.at(x, y) = static_cast<std::uint8_t>(std::clamp(v, 0L, 255L));
+    }
+  return image;
+}
+
+std::vector<double> ramp_descriptor(double gx, double gy, bool extended) {
+  const int per_region = extended ? 8 : 4;
+  std::vector<double> v(16 * static_cast<size_t>(per_region), 0.0);
+  for (int row = 0; row < 20; ++row)
+    for (int col = 0; col < 20; ++col) {
+      const double ox = col - 9.5, oy = row - 9.5;  // in units of s
+      const double w = std::exp(-(ox * ox + oy * oy) / (2 * 3.3 * 3.3));
+      double* r = &v[static_cast<size_t>((row / 5) * 4 + col / 5) * static_cast<size_t>(per_region)];
+      if (!extended) {
+        r[0] += w * gx, r[1] += w * gy, r[2] += w * std::abs(gx), r[3] += w * std::abs(gy);
+      } else {
+        r[gy >= 0 ? 0 : 2] += w * gx, r[gy >= 0 ? 1 : 3] += w * std::abs(gx);
+        r[gx >= 0 ? 4 : 6] += w * gy, r[gx >= 0 ? 5 : 7] += w * std::abs(gy);
+      }
+    }
+  double norm = 0;
+  for (double x : v) norm += x * x;
+  for (double& x : v) x /= std::sqrt(norm);
+  return v;
+}
+
+void check_ramp_descriptors(const ComputeFn& compute, double tolerance) {
+  // Size 20 (s = 2.67): the descriptor's samples lie within 39 px of the
+  // keypoint at any angle, where |a dx + b dy| <= 117 keeps 128 +- that in
+  // range. A sub-pixel position: box means interpolate between aligned
+  // boxes, whose Haar responses on a ramp are all the same.
+  const double cx = 60.3, cy = 59.6;
+  KeyPoint k;
+  k.x = static_cast<float>(cx), k.y = static_cast<float>(cy), k.size = 20;
+  const int ramps[][2] = {{1, 0}, {0, 1}, {2, 1}, {-2, 1}, {1, -2}, {-1, -1}};
+  for (const auto& ab : ramps) {
+    const GrayImage image = ramp_image(120, 120, cx, cy, ab[0], ab[1], 128);
+    for (const bool upright : {true, false}) {
+      for (const bool extended : {false, true}) {
+        // Oriented, the gradient lies along the keypoint's x axis, where the
+        // extended split by the sign of a zero dy is float noise.
+        if (!upright && extended) continue;
+        DetectorConfig config;
+        config.upright = upright;
+        config.extended = extended;
+        const Features f = compute(image, {k}, config);
+        REQUIRE(f.keypoints.size() == 1);
+        const std::vector<double> want = upright ? ramp_descriptor(ab[0], ab[1], extended) : ramp_descriptor(1, 0, false);
+        REQUIRE(f.descriptor_size == static_cast<int>(want.size()));
+        double worst = 0;
+        for (size_t i = 0; i < want.size(); ++i) worst = std::max(worst, std::abs(f.descriptor(0)[i] - want[i]));
+        // Counter-clockwise on screen, y down: the gradient (a, b) points at atan2(-b, a).
+        const double angle = upright ? 0.0 : std::fmod(std::atan2(-ab[1], ab[0]) * 180 / 3.14159265358979323846 + 360, 360);
+        INFO("ramp (" << ab[0] << ", " << ab[1] << "), upright " << upright << ", extended " << extended
+                      << ": largest difference " << worst << ", angle " << f.keypoints[0].angle << " (want " << angle << ")");
+        CHECK(worst <= tolerance);
+        CHECK(std::abs(std::remainder(f.keypoints[0].angle - angle, 360.0)) <= 0.01);
+      }
+    }
+  }
 }
 
 GrayImage random_image(int width, int height, unsigned seed) {

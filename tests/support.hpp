@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,29 @@ GrayImage random_image(int width, int height, unsigned seed);
 // too) and sizes whose box sides and fractions differ, so that box means
 // with different weights must still cancel exactly.
 std::vector<KeyPoint> flat_patch_keypoints();
+
+// A linear ramp: value c + a (x - cx) + b (y - cy), rounded integers a, b, c
+// so that every pixel is exact; the caller keeps it within 0..255 where it
+// is sampled (outside, it is clamped).
+GrayImage ramp_image(int width, int height, double cx, double cy, int a, int b, int c);
+
+// SURF's descriptor of a linear ramp from the definition alone (Bay et al.
+// 2008): on a ramp every Haar response is the same vector, (gx, gy) in the
+// keypoint's frame, so sub-region k (4 x 4, row by row) sums it weighted by
+// W_k, the Gaussian weights (sigma 3.3 s, centred on the keypoint) of its
+// 5 x 5 samples spaced s; s cancels. Values per sub-region: (sum dx, sum dy,
+// sum |dx|, sum |dy|), or for `extended` OpenCV's split: dx and |dx| by
+// dy >= 0 and dy < 0, then dy and |dy| by dx >= 0 and dx < 0. L2-normalised.
+std::vector<double> ramp_descriptor(double gx, double gy, bool extended);
+
+// Describes given keypoints (cpu::compute, Detector::compute).
+using ComputeFn = std::function<Features(const GrayImage&, const std::vector<KeyPoint>&, const DetectorConfig&)>;
+
+// Checks `compute` on ramps in several directions against ramp_descriptor
+// (each value within `tolerance`) and, where oriented, the angle against the
+// ramp's direction (within 0.01 degrees), upright and oriented, 64 and 128
+// values.
+void check_ramp_descriptors(const ComputeFn& compute, double tolerance);
 
 // "" when equal, else a description of the first differing entry.
 std::string first_difference(const std::vector<std::uint32_t>& gpu, const cpu::IntegralImage& cpu);

@@ -201,6 +201,14 @@ TEST_CASE("compute() describes given keypoints as detect_and_compute describes i
   }
 }
 
+TEST_CASE("descriptors and orientations of linear ramps follow from SURF's definition") {
+  test::check_ramp_descriptors(
+      [](const GrayImage& image, const std::vector<KeyPoint>& k, const DetectorConfig& config) {
+        return cpu::compute(image, k, config);
+      },
+      1e-6);
+}
+
 TEST_CASE("a keypoint on a flat patch has angle 0 and a zero descriptor") {
   // No gradient anywhere: no direction to choose and nothing to describe.
   const GrayImage flat(64, 48, 77);
