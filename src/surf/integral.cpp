@@ -172,11 +172,6 @@ void IntegralStage::configure(int width, int height) {
   top_steps_ = top_steps;
   rows_ = std::move(rows);
   columns_ = std::move(columns);
-  if (columns_) {
-    result_ = &columns_->down[0];
-  } else {
-    result_ = levels_.empty() ? &top_.texture(0) : &levels_.front().below;
-  }
 }
 
 int IntegralStage::passes_per_run() const {
@@ -189,7 +184,10 @@ int IntegralStage::passes_per_run() const {
 
 const Texture& IntegralStage::result() const {
   GLSURF_EXPECTS(width_ > 0, "configure() first");
-  return *result_;
+  // Looked up here, not kept as a pointer: top_ lives inside the stage, so a
+  // pointer to it would dangle once the stage (or its Detector) is moved.
+  if (columns_) return columns_->down[0];
+  return levels_.empty() ? top_.texture(0) : levels_.front().below;
 }
 
 const Texture& IntegralStage::run(gl::PassRunner& runner, const Texture& image) {

@@ -105,7 +105,6 @@ class IntegralStage {
   int top_steps_ = 0;
   // Blelloch1D: rows, then columns.
   std::unique_ptr<AxisScan> rows_, columns_;
-  const gl::Texture* result_ = nullptr;
 };
 
 }  // namespace glsurf
