@@ -13,7 +13,8 @@
 // Output:   location 0: (sum dx, sum dy, sum |dx|, sum |dy|), RGBA32F; with
 //           EXTENDED, OpenCV's 8 values: location 0 (sum dx, sum |dx|) for
 //           dy >= 0 then for dy < 0, location 1 (sum dy, sum |dy|) for dx >= 0
-//           then for dx < 0. A 4 x 4 tile per keypoint (common/blocks.glsl),
+//           then for dx < 0 (negative: below -SPLIT_TOLERANCE times the other
+//           component's magnitude, cpu::kSplitTolerance). A 4 x 4 tile per keypoint (common/blocks.glsl),
 //           texel (u, v) of it sub-region (u, v). Not yet normalised.
 // Viewport: ceil(count / 256) rows of tiles, 1024 wide.
 #include "common/precision.glsl"
@@ -59,8 +60,9 @@ void main() {
         float w = wu[u] * wv[v];
         vec2 r = w * vec2(c * d.x + sn * d.y, -sn * d.x + c * d.y);
 #ifdef EXTENDED
-        if (r.y >= 0.0) first.xy += vec2(r.x, abs(r.x)); else first.zw += vec2(r.x, abs(r.x));
-        if (r.x >= 0.0) second.xy += vec2(r.y, abs(r.y)); else second.zw += vec2(r.y, abs(r.y));
+        // Negative only beyond rounding of the other component (cpu::kSplitTolerance).
+        if (r.y >= -SPLIT_TOLERANCE * abs(r.x)) first.xy += vec2(r.x, abs(r.x)); else first.zw += vec2(r.x, abs(r.x));
+        if (r.x >= -SPLIT_TOLERANCE * abs(r.y)) second.xy += vec2(r.y, abs(r.y)); else second.zw += vec2(r.y, abs(r.y));
 #else
         first += vec4(r, abs(r));
 #endif

@@ -67,6 +67,6 @@ void main() {
   }
   // On screen y points down: counter-clockwise is minus the image-frame angle.
   float ccw = -degrees(atan(sum.y, sum.x));
-  if (ccw < 0.0) ccw += 360.0;
+  if (ccw <= 0.0) ccw += 360.0;  // also -0, as the CPU
   o_angle = ccw >= 360.0 ? 0.0 : ccw;
 }

@@ -190,7 +190,7 @@ Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool f
   // On screen y points down: counter-clockwise angles are minus the image-frame angle.
   double degrees = -direction * 180.0 / kPi;
   degrees = std::fmod(degrees, 360.0);
-  if (degrees < 0) degrees += 360.0;
+  if (degrees <= 0) degrees += 360.0;  // also -0 (direction +0), which printed as "-0"
   // Checked after rounding to float: a double just below 360 rounds up to it.
   o.angle = static_cast<float>(degrees);
   if (o.angle >= 360.0f) o.angle = 0.0f;
@@ -220,10 +220,10 @@ void describe(const IntegralImage& integral, const KeyPoint& k, float angle_degr
         r[2] += std::abs(rx);
         r[3] += std::abs(ry);
       } else {
-        double* by_dy = ry >= 0 ? r : r + 2;
+        double* by_dy = ry >= -kSplitTolerance * std::abs(rx) ? r : r + 2;
         by_dy[0] += rx;
         by_dy[1] += std::abs(rx);
-        double* by_dx = rx >= 0 ? r + 4 : r + 6;
+        double* by_dx = rx >= -kSplitTolerance * std::abs(ry) ? r + 4 : r + 6;
         by_dx[0] += ry;
         by_dx[1] += std::abs(ry);
       }

@@ -52,6 +52,13 @@
 // sum dy, sum |dx|, sum |dy|), or for `extended` OpenCV's 8 values (sums of
 // dx and |dx| split by the sign of dy, of dy and |dy| by the sign of dx);
 // sub-regions row by row; then L2-normalised.
+//   The split counts a component as negative only below -kSplitTolerance
+// times the other one. Where the image is constant along one axis, the
+// rotated response across it is zero but for rounding (the angle lands a
+// hair off 180 degrees, sin(pi) is not 0), and OpenCV's plain sign moved
+// the whole other component between the halves by that rounding, which
+// float32 and float64 round differently: on such an image the GPU's and
+// the CPU's extended descriptors had cosine 0 at some keypoints.
 #pragma once
 
 #include "cpu/integral.hpp"
@@ -70,6 +77,7 @@ constexpr double kOrientationStep = 2.0 / 3.0;     // lattice spacing, in s
 constexpr int kOrientationSteps = 9;               // lattice radius in steps (6s)
 constexpr double kOrientationOffset = 0.35;        // central differences this many s either side
 constexpr double kOrientationSigma = 3.5;          // Gaussian weight of the samples, in s
+constexpr double kSplitTolerance = 1e-4;           // extended descriptor's sign split, relative
 
 // The orientation lattice: the points (i, j) with i^2 + j^2 <= kOrientationSteps^2,
 // row by row (j, then i). One rule for the count and the points.

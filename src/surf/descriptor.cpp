@@ -4,6 +4,7 @@
 #include "gl/error.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace glsurf {
 
@@ -35,7 +36,10 @@ int tile_rows(int count, int side) {
 }
 
 std::vector<std::string> extended_define(const DetectorConfig& config) {
-  return config.extended ? std::vector<std::string>{"EXTENDED"} : std::vector<std::string>{};
+  if (!config.extended) return {};
+  char tolerance[32];
+  std::snprintf(tolerance, sizeof tolerance, "%.9g", cpu::kSplitTolerance);
+  return {"EXTENDED", std::string("SPLIT_TOLERANCE ") + tolerance};
 }
 
 std::vector<std::string> sample_defines() {
