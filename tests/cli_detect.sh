@@ -197,6 +197,14 @@ err=$(cd "$work/limited" && ulimit -f 4 && "$glsurf" detect --backend cpu "$asse
 "$glsurf" detect "$assets/box.png" --backend cpu -o "$work/dc.txt" 2>/dev/null || fail "detect for describe"
 "$glsurf" describe "$assets/box.png" "$work/dc.txt" --backend cpu -o "$work/dd.txt" 2>/dev/null || fail "describe cpu"
 cmp -s "$work/dc.txt" "$work/dd.txt" || fail "describe --backend cpu differs from detect --backend cpu"
+# Describing needs no detection filter: both backends take a 10 x 10 image.
+{ printf 'P5\n10 10\n255\n'; head -c 100 /dev/urandom; } > "$work/tiny.pgm"
+printf '2 0\n4.5 4.5 9 0 1 1 0\n2.2 7.1 5 0 1 -1 0\n' > "$work/tiny_k.txt"
+for backend in cpu gl; do
+  err=$("$glsurf" describe "$work/tiny.pgm" "$work/tiny_k.txt" --backend $backend -o "$work/tiny_$backend.txt" 2>&1) ||
+    fail "describe a 10x10 image ($backend): $err"
+  [ "$(head -n 1 "$work/tiny_$backend.txt")" = "2 64" ] || fail "describe a 10x10 image ($backend): 2 keypoints of 64 values"
+done
 # Feature files piped in (a pipe cannot seek back after the binary magic is looked for).
 for f in txt bin; do
   "$glsurf" detect "$assets/box.png" --backend cpu --format $f 2>/dev/null |

@@ -551,6 +551,29 @@ TEST_CASE("GPU compute() of given keypoints agrees with the CPU reference, on a 
   CHECK(detector.last_on_gpu().count == 0);
 }
 
+TEST_CASE("GPU compute() takes images detection refuses (too small), between detections of another size") {
+  // Describing needs only the integral image: a 10 x 10 image, smaller than
+  // the smallest filter, is described as on the CPU, and the detector's
+  // stages are sized again for the next detection.
+  const GrayImage box = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+  const GrayImage tiny = test::random_image(10, 10, 4);
+  DetectorConfig config;
+  Detector detector(test::headless_context(), config);
+  REQUIRE_FALSE(detector.size_problem(10, 10).empty());
+  CHECK(detector.compute_size_problem(10, 10).empty());
+  const std::vector<KeyPoint> first = detector.detect(box);
+  std::vector<KeyPoint> given(3);
+  given[0].x = 4.5f, given[0].y = 4.5f, given[0].size = 9;
+  given[1].x = 2.2f, given[1].y = 7.1f, given[1].size = 5, given[1].laplacian = -1;
+  given[2].x = 7.0f, given[2].y = 2.0f, given[2].size = 3;
+  compare_given(tiny, given, config, detector, true);
+  const std::vector<KeyPoint> again = detector.detect(box);
+  CHECK(again.size() == first.size());
+  CHECK(std::equal(first.begin(), first.end(), again.begin(), again.end(), [](const KeyPoint& a, const KeyPoint& b) {
+    return a.x == b.x && a.y == b.y && a.size == b.size && a.response == b.response;
+  }));
+}
+
 TEST_CASE("GPU extended descriptors agree with the CPU's on images constant along one axis") {
   // Responses across the constant axis are zero but for rounding, which
   // float32 and float64 round differently; OpenCV's plain sign split moved

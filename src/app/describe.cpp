@@ -42,10 +42,13 @@ int describe(Args args) {
   std::unique_ptr<gl::Context> context;
   std::unique_ptr<Detector> detector;
   if (backend == "gl") {
-    check_image_size(image_name, image, config);  // the GPU stages are sized as the detector's
     context = std::make_unique<gl::Context>(headless_or_hint());
     detector = std::make_unique<Detector>(*context, config);
-    check_image_size(image_name, image, config, detector.get());  // and the driver's limits
+    // Only the driver's limits: describing needs no detection stages, so it
+    // takes images smaller than the smallest filter, as the CPU does.
+    if (const std::string why = detector->compute_size_problem(image.width, image.height); !why.empty()) {
+      throw Error(image_name + ": " + why);
+    }
   }
   const auto t0 = std::chrono::steady_clock::now();
   Features features;

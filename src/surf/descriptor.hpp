@@ -52,6 +52,7 @@ class DescribeStage {
 
   DescribeStage(const gl::ShaderSource& shaders, const DetectorConfig& config);
   void configure(int capacity);
+  int capacity() const { return capacity_; }  // 0 before configure()
   // Orientation and descriptors of list entries 0 .. count - 1.
   void run(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count);
   // Orientation only (angles(); 0 everywhere when upright).
@@ -66,7 +67,10 @@ class DescribeStage {
   // GL_MAX_TEXTURE_BUFFER_SIZE (tests: 0 reads every input 2-D, as for data
   // too large for the driver's buffer textures; < 0: the driver's limit).
   // The quads follow at the next run, the samples at the next configure().
-  void limit_buffer_texels(int texels) { buffer_limit_ = texels; }
+  void limit_buffer_texels(int texels) {
+    buffer_limit_ = texels;
+    capacity_ = 0;  // configure again
+  }
   // Copies, on the GPU, the descriptors and signs of list entries order[0],
   // order[1], ... into `out` (allocated here), in that order.
   void gather(gl::PassRunner& runner, const gl::Texture& list, const std::vector<int>& order,

@@ -70,26 +70,46 @@ std::string Detector::size_problem(int width, int height) const {
   return "";
 }
 
+std::string Detector::compute_size_problem(int width, int height) const {
+  if (width < 1 || height < 1) return "image has no pixels";
+  return integral_size_problem(width, height);  // the quads are the same (W + 2) x (H + 2)
+}
+
 void Detector::configure(int width, int height) {
   // Refused before anything is allocated (on llvmpipe the stages of a large
   // image take seconds and gigabytes to build).
   if (const std::string why = size_problem(width, height); !why.empty()) throw Error(why);
-  if (host_textures_) {  // the textures of the size before are given back as the new ones are made
-    const double held = kSoftwareBytesPerPixel * width_ * height_, available = available_host_memory();
-    const std::string why = host_memory_problem(width, height, available < 0 ? available : available + held);
-    if (!why.empty()) throw Error(why);
-  }
+  check_host_memory(width, height);
   // Until every stage is configured, no size is: a failure part-way makes the
   // next image configure again instead of running half-configured stages.
   width_ = height_ = 0;
-  integral_.configure(width, height);
+  configure_integral(width, height);
   hessian_.configure(width, height);
   extrema_.configure(hessian_, width, height);
   compact_.configure(extrema_);
   describe_.configure(compact_.capacity());
-  image_ = gl::Texture(width, height, gl::Format::R8, "image");
   width_ = width;
   height_ = height;
+}
+
+void Detector::configure_integral(int width, int height) {
+  if (width == integral_width_ && height == integral_height_) return;
+  if (const std::string why = compute_size_problem(width, height); !why.empty()) throw Error(why);
+  check_host_memory(width, height);
+  width_ = height_ = integral_width_ = integral_height_ = 0;  // the detection stages no longer match
+  integral_.configure(width, height);
+  image_ = gl::Texture(width, height, gl::Format::R8, "image");
+  integral_width_ = width;
+  integral_height_ = height;
+}
+
+void Detector::check_host_memory(int width, int height) const {
+  if (!host_textures_) return;
+  // The textures of the size before are given back as the new ones are made.
+  const double held = kSoftwareBytesPerPixel * std::max(1.0 * width_ * height_, 1.0 * integral_width_ * integral_height_);
+  const double available = available_host_memory();
+  const std::string why = host_memory_problem(width, height, available < 0 ? available : available + held);
+  if (!why.empty()) throw Error(why);
 }
 
 int Detector::find(const GrayImage& image) {
@@ -185,13 +205,14 @@ Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures
 }
 
 Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoints) {
-  if (const std::string why = size_problem(image.width, image.height); !why.empty()) throw Error(why);
+  if (const std::string why = compute_size_problem(image.width, image.height); !why.empty()) throw Error(why);
   for (size_t i = 0; i < keypoints.size(); ++i) {
     if (const std::string why = cpu::keypoint_problem(keypoints[i], image.width, image.height); !why.empty()) {
       throw Error("keypoint " + std::to_string(i) + ": " + why);
     }
   }
-  if (image.width != width_ || image.height != height_) configure(image.width, image.height);
+  configure_integral(image.width, image.height);
+  if (describe_.capacity() == 0) describe_.configure(kMinCapacity);
   listed_ = 0;  // the point list no longer matches the angles
   Features f;
   f.descriptor_size = descriptor_size(config_);
@@ -201,7 +222,7 @@ Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoin
   runner_.after_transfer();
   const gl::Texture& integral = integral_.run(runner_, image_);
   constexpr int kWidth = CompactStage::kListWidth;
-  const int chunk = compact_.capacity();
+  const int chunk = describe_.capacity();
   std::vector<float> angles, descriptors;
   for (size_t first = 0; first < keypoints.size(); first += static_cast<size_t>(chunk)) {
     const int n = static_cast<int>(std::min(keypoints.size() - first, static_cast<size_t>(chunk)));

@@ -64,6 +64,9 @@ class Detector {
   // Asks the current context for its limit and allocates nothing: commands
   // call it before any work, and every stage is sized only after it passes.
   std::string size_problem(int width, int height) const;
+  // As size_problem, for compute() alone, which needs only the integral
+  // image and the description stage: no smallest size, no atlas.
+  std::string compute_size_problem(int width, int height) const;
 
   // Throws glsurf::Error with size_problem's answer for an image it refuses.
   std::vector<KeyPoint> detect(const GrayImage& image);
@@ -78,7 +81,7 @@ class Detector {
   // Orientation (unless config.upright) and descriptors of given keypoints,
   // as cpu::compute: they keep their order and every field but the angle.
   // Throws glsurf::Error naming the first keypoint cpu::keypoint_problem
-  // refuses, or for an image detect() refuses. Any number of keypoints, in
+  // refuses, or for an image compute_size_problem refuses. Any number of keypoints, in
   // chunks of the point list's capacity. Afterwards last_on_gpu() is empty.
   Features compute(const GrayImage& image, std::vector<KeyPoint> keypoints);
 
@@ -104,13 +107,18 @@ class Detector {
   void limit_buffer_texels(int texels) {
     hessian_.limit_buffer_texels(texels);
     describe_.limit_buffer_texels(texels);
-    width_ = height_ = 0;  // configure again
+    width_ = height_ = integral_width_ = integral_height_ = 0;  // configure again
   }
   int candidates_last_frame() const { return candidates_; }  // before trimming ties
   bool truncated_last_frame() const { return truncated_; }
 
  private:
   void configure(int width, int height);
+  // The image texture and the integral image alone (compute() needs no
+  // more); a new size leaves the detection stages unconfigured.
+  void configure_integral(int width, int height);
+  // Throws when a software renderer's host memory cannot hold the stages.
+  void check_host_memory(int width, int height) const;
   // Everything up to the filled point list; returns the entries to read.
   int find(const GrayImage& image);
   std::vector<KeyPoint> read_keypoints(int listed) const;
@@ -126,7 +134,8 @@ class Detector {
   gl::Texture image_;
   gl::Texture given_;  // compute(): a chunk of the given keypoints as a point list
   bool host_textures_ = false;  // a software renderer: textures live in host memory
-  int width_ = 0, height_ = 0;
+  int width_ = 0, height_ = 0;                    // every stage is configured for this size
+  int integral_width_ = 0, integral_height_ = 0;  // the image texture and integral stage are
   int candidates_ = 0;
   int listed_ = 0;
   bool truncated_ = false;
