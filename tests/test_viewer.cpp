@@ -10,7 +10,22 @@
 
 #include <cmath>
 
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#endif
+#include <stb_easy_font.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
 using namespace glsurf;
+
+namespace {
+float stb_width(const std::string& text) { return static_cast<float>(stb_easy_font_width(const_cast<char*>(text.c_str()))); }
+}  // namespace
 
 TEST_SUITE("cpu") {
 
@@ -26,6 +41,33 @@ TEST_CASE("viewer: the window keeps the image's aspect within 1280 x 1024 and is
   CHECK(size(16384, 23) == "1280x200");   // would be 1280 x 2: letterboxed
   CHECK(size(23, 16384) == "320x1024");
   CHECK(size(1, 1) == "320x200");
+}
+
+TEST_CASE("viewer: HUD lines are printable ASCII and wrap at spaces to the view's width") {
+  // One '?' per character: "é" is two bytes, "日本" six, the tab and newline one each.
+  CHECK(app::hud_lines({"caf\xc3\xa9_\xe6\x97\xa5\xe6\x9c\xac.png\t\n!"}, 1e9f) ==
+        std::vector<std::string>{"caf?_??.png?" "?!"});
+  CHECK(app::hud_lines({"\xa9 lone continuation"}, 1e9f) == std::vector<std::string>{"? lone continuation"});
+  const std::string line = "GPU ms: integral 18.9 hessian 25.4 nms n/a list 6.3 describe 49.3";
+  for (const float width : {60.0f, 100.0f, 200.0f}) {
+    const std::vector<std::string> lines = app::hud_lines({line}, width);
+    REQUIRE(lines.size() > 1);
+    std::string joined;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      CHECK(stb_width(lines[i]) <= width);
+      if (i > 0) {
+        CHECK(lines[i].rfind("  ", 0) == 0);  // continuations indented
+        joined += " " + lines[i].substr(2);
+      } else {
+        joined = lines[i];
+      }
+    }
+    CHECK(joined == line);  // every word kept, in order
+  }
+  CHECK(app::hud_lines({line}, 1e9f) == std::vector<std::string>{line});
+  // A word wider than the view stays whole rather than looping or vanishing.
+  CHECK(app::hud_lines({"abcdefghijklmnop"}, 10.0f) == std::vector<std::string>{"abcdefghijklmnop"});
+  CHECK(app::hud_lines({"ab   "}, 5.0f).size() == 1);
 }
 
 }  // TEST_SUITE
@@ -81,6 +123,17 @@ TEST_CASE("viewer: keypoint circles at the detected keypoints and none far from 
   CHECK(pixels > 100);
   CHECK(far == 0);
   CHECK(drawn >= 0.95 * large);
+  // With the HUD's translucent panel over it, the frame stays opaque: a
+  // screenshot is what the window shows (the panel's alpha was 0.75).
+  renderer.render(runner, texture, found, {"box.png (1/1)", "a second line"});
+  const std::vector<std::uint8_t> with_hud = renderer.frame_texture().download_u8();
+  size_t translucent = 0, changed = 0;
+  for (size_t i = 0; i < with_hud.size(); i += 4) {
+    translucent += with_hud[i + 3] != 255;
+    changed += with_hud[i] != rgba[i];
+  }
+  CHECK(changed > 1000);  // the panel was drawn
+  CHECK(translucent == 0);
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
 

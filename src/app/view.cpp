@@ -237,9 +237,11 @@ int view(Args args) {
     if (files.empty()) throw nothing_to_show();
   }
   if (headless && frames == 0 && !stream) throw UsageError("--headless needs --frames N (or a --raw stream)");
-  const double aspect = static_cast<double>(images.front().width) / images.front().height;
+  // Match mode shows two images side by side: a view for twice the width.
+  const int across = start_matching ? 2 : 1;
+  const double aspect = static_cast<double>(across) * images.front().width / images.front().height;
   if (width == 0 && height == 0) {
-    const ViewSize size = initial_view_size(images.front().width, images.front().height);
+    const ViewSize size = initial_view_size(across * images.front().width, images.front().height);
     width = size.width;
     height = size.height;
   } else if (height == 0) {  // one side given: the other by the first image's aspect
@@ -287,6 +289,7 @@ int view(Args args) {
   gl::Texture texture;
   const std::string renderer_name = context.info().renderer;
   while (true) {
+    bool stepped = false;  // n or p moved to another image this frame
     if (!headless) {
       glfwPollEvents();
       if (glfwWindowShouldClose(context.glfw_window()) || keys.quit) break;
@@ -298,15 +301,17 @@ int view(Args args) {
         detector = new_detector();
         have_reference = false;  // keypoints of another configuration
       }
-      if (keys.next) current = (current + 1) % images.size(), keys.next = false;
-      if (keys.previous) current = (current + images.size() - 1) % images.size(), keys.previous = false;
+      if (keys.next) current = (current + 1) % images.size(), keys.next = false, stepped = true;
+      if (keys.previous) current = (current + images.size() - 1) % images.size(), keys.previous = false, stepped = true;
       int fw = width, fh = height;
       context.framebuffer_size(fw, fh);
       if (fw > 0 && fh > 0) width = std::max(fw, 2), height = fh;  // resizing keeps the image's aspect (letterbox)
     }
-    if (stream) {
+    if (stream && !keys.pause) {
       // Newest frame if one came; else, once the stream has ended, stop; else
-      // draw the last one again (the window never waits for input).
+      // draw the last one again (the window never waits for input). Paused,
+      // the frame on screen stays (the stream keeps only the newest frame,
+      // so the reader does not stall).
       GrayImage frame;
       if (stream->take(frame, stream_frame)) {
         images[0] = std::move(frame);
@@ -494,7 +499,7 @@ int view(Args args) {
       }
     }
     if (frames > 0 && shown >= frames) break;
-    if (!keys.pause) current = (current + 1) % images.size();
+    if (!keys.pause && !stepped) current = (current + 1) % images.size();  // n/p already stepped
   }
   if (!screenshot.empty() && shown > 0) renderer.write_png(screenshot);
   gl::check_gl_errors("viewer");

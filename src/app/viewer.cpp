@@ -23,6 +23,49 @@
 
 namespace glsurf::app {
 
+namespace {
+
+std::string printable(const std::string& text) {
+  std::string out;
+  bool in_sequence = false;  // after a UTF-8 lead byte
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 32 && c <= 126) {
+      out += ch, in_sequence = false;
+    } else if (!(in_sequence && c >= 0x80 && c < 0xC0)) {
+      out += '?', in_sequence = c >= 0xC0;
+    }
+  }
+  return out;
+}
+
+float text_width(const std::string& text) { return static_cast<float>(stb_easy_font_width(const_cast<char*>(text.c_str()))); }
+
+void wrap(const std::string& line, float width, std::vector<std::string>& out) {
+  std::string rest = line;
+  size_t indent = 0;
+  while (text_width(rest) > width) {
+    size_t cut = std::string::npos;
+    for (size_t p = rest.find(' ', indent + 1); p != std::string::npos && text_width(rest.substr(0, p)) <= width;
+         p = rest.find(' ', p + 1))
+      cut = p;
+    const size_t next = cut == std::string::npos ? cut : rest.find_first_not_of(' ', cut);
+    if (next == std::string::npos) break;
+    out.push_back(rest.substr(0, cut));
+    rest = "  " + rest.substr(next);
+    indent = 2;
+  }
+  out.push_back(rest);
+}
+
+}  // namespace
+
+std::vector<std::string> hud_lines(const std::vector<std::string>& lines, float width) {
+  std::vector<std::string> out;
+  for (const std::string& line : lines) wrap(printable(line), width, out);
+  return out;
+}
+
 ViewRenderer::ViewRenderer(const gl::ShaderSource& shaders)
     : image_(shaders, "common/fullscreen.vert", "view/image.frag"),
       keypoints_(shaders, "view/keypoints.vert", "view/colour.frag"),
@@ -110,17 +153,17 @@ void ViewRenderer::render_pair(gl::PassRunner& runner, const gl::Texture& refere
   draw_hud(runner, hud);
 }
 
-void ViewRenderer::draw_hud(gl::PassRunner& runner, const std::vector<std::string>& hud) {
+void ViewRenderer::draw_hud(gl::PassRunner& runner, const std::vector<std::string>& lines) {
   const glm::vec2 view(static_cast<float>(frame_.width()), static_cast<float>(frame_.height()));
-  if (hud.empty()) return;
-  // Text quads from stb_easy_font (x, y, z, rgba8 per vertex), scaled 1.5x,
-  // over a translucent panel; two triangles per quad, x y r g b a per vertex.
+  if (lines.empty()) return;
+  // Text quads from stb_easy_font (x, y, z, rgba8 per vertex), scaled by the
+  // view's width, over a translucent panel; two triangles per quad, x y r g b
+  // a per vertex. Lines wider than the view wrap.
   std::vector<float> v;
   const float size = std::clamp(frame_.width() / 640.0f, 1.0f, 2.0f), line_height = 12.0f * size, margin = 8.0f;
+  const std::vector<std::string> hud = hud_lines(lines, (view.x - 2 * margin) / size);
   float panel_w = 0;
-  for (const std::string& line : hud) {
-    panel_w = std::max(panel_w, size * static_cast<float>(stb_easy_font_width(const_cast<char*>(line.c_str()))));
-  }
+  for (const std::string& line : hud) panel_w = std::max(panel_w, size * text_width(line));
   const float panel_h = line_height * static_cast<float>(hud.size()) + margin;
   auto quad = [&](float x0, float y0, float x1, float y1, const float c[4]) {
     const float corners[6][2] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y0}, {x1, y1}, {x0, y1}};

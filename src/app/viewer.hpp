@@ -27,6 +27,13 @@ struct ViewSize {
 constexpr ViewSize kMaxView{1280, 1024}, kMinView{320, 200};
 ViewSize initial_view_size(int image_width, int image_height);
 
+// The HUD's lines as drawn: every character outside ASCII 32..126 (a UTF-8
+// sequence in a file name, a control character) as one '?', since
+// stb_easy_font reads other bytes from outside its table; lines wider than
+// `width` (stb_easy_font units) broken at spaces, continuations indented by
+// two; a word wider than that stays whole.
+std::vector<std::string> hud_lines(const std::vector<std::string>& lines, float width);
+
 class ViewRenderer {
  public:
   explicit ViewRenderer(const gl::ShaderSource& shaders);

@@ -291,7 +291,9 @@ void PassRunner::draw(const Region& region, const char* name, const Program& pro
     if (state.blend == Blend::Additive) {
       glBlendFunc(GL_ONE, GL_ONE);
     } else {
-      glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+      // "Over" for alpha too: drawing on an opaque target leaves it opaque
+      // (GL_SRC_ALPHA for alpha left the HUD panel at alpha 0.75 in screenshots).
+      glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     }
   }
   if (profiling_) {
