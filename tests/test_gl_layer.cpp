@@ -9,6 +9,7 @@
 #include "gl/program.hpp"
 #include "gl/timer.hpp"
 #include "support.hpp"
+#include "surf/detector.hpp"
 
 #include <chrono>
 
@@ -197,6 +198,19 @@ TEST_CASE("the pass runner refuses misspelt samplers and uniforms, and restores 
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
 
+TEST_CASE("with no current context, GL objects say so; a Detector makes its context current") {
+  gl::Context& shared = test::headless_context();
+  { gl::Context other = gl::Context::headless(); }  // destroying it leaves no context current
+  CHECK_THROWS_WITH_AS(gl::PassRunner(), "cannot create the pass runner: no current OpenGL context", Error);
+  CHECK_THROWS_WITH_AS(gl::Program(gl::ShaderSource::embedded(), "common/fullscreen.vert", "view/colour.frag"),
+                       doctest::Contains("no current OpenGL context"), Error);
+  CHECK_THROWS_WITH_AS(gl::Texture(2, 2, gl::Format::R8, "t"), doctest::Contains("no current OpenGL context"), Error);
+  // It was "shader compile failed: common/fullscreen.vert".
+  Detector detector(shared, DetectorConfig{});
+  CHECK(detector.detect(load_gray(GLSURF_TEST_ASSET_DIR "/box.png")).size() > 100);
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
 TEST_CASE("destroying or replacing one headless context leaves the others working") {
   {
     gl::Context second = gl::Context::headless();
@@ -237,6 +251,22 @@ TEST_CASE("a broken shader reports its file and line") {
     const std::string first = what.substr(lead.size(), what.find('\n') - lead.size());
     CHECK(what.find(first, lead.size() + first.size()) == std::string::npos);
     CHECK(what.back() != '\n');
+  }
+
+  // A warning before the error does not stand in for it in the headline.
+  dir.write("broken/warn.frag",
+            "#version 330 core\n"
+            "out vec4 color;\n"
+            "void main() {\n"
+            "  float x;\n"
+            "  color = vec4(x);\n"              // line 5: x is used uninitialised
+            "  color += undeclared_thing;\n"    // line 6
+            "}\n");
+  try {
+    gl::Program(src, "common/fullscreen.vert", "broken/warn.frag");
+    FAIL("a broken shader compiled");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).rfind("shader compile failed: broken/warn.frag:6", 0) == 0);
   }
 
   // The error sits in an included file, after a variant define was inserted.

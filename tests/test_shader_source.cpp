@@ -67,6 +67,10 @@ TEST_CASE("driver logs are mapped back to file and line") {
         "common/y.glsl:12:7: error: `foo' undeclared\n");
   CHECK(gl::annotate_log("0(5) : error C1008: undefined variable \"foo\"\n", files) ==
         "integral/x.frag:5: error C1008: undefined variable \"foo\"\n");
+  CHECK(gl::annotate_log("ERROR: 1:3: 'missing_value' : undeclared identifier\n", files) ==
+        "common/y.glsl:3: error: 'missing_value' : undeclared identifier\n");
+  CHECK(gl::annotate_log("WARNING: 0:9: extension not supported\n", files) ==
+        "integral/x.frag:9: warning: extension not supported\n");
   CHECK(gl::annotate_log("plain line\n", files) == "plain line\n");
 }
 

@@ -43,6 +43,10 @@ const char* gl_enum_name(unsigned value) {
   }
 }
 
+void require_current_context(const std::string& what) {
+  if (max_texture_size() == 0) throw Error("cannot create " + what + ": no current OpenGL context");
+}
+
 int max_texture_size() {
   GLint size = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &size);

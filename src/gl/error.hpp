@@ -40,6 +40,11 @@ void check_gl_errors(const std::string& where);
 // Name of a GL enum we report in messages (errors, framebuffer status, formats).
 const char* gl_enum_name(unsigned value);
 
+// Throws glsurf::Error "cannot create WHAT: no current OpenGL context" when
+// no context is current (GL_MAX_TEXTURE_SIZE reads 0): GL calls would then do
+// nothing, and the failure would surface later under another name.
+void require_current_context(const std::string& what);
+
 // GL_MAX_TEXTURE_SIZE and GL_MAX_TEXTURE_BUFFER_SIZE of the current context.
 int max_texture_size();
 int max_buffer_texels();

@@ -35,6 +35,10 @@ Framebuffer::Framebuffer(std::vector<const Texture*> colors, std::string label, 
                  "x" + std::to_string(t->height()) + " " + to_string(t->format());
   }
 
+  // Checked before the object exists: a throw below it would leave it bound.
+  GLSURF_EXPECTS(!depth || (depth->format() == Format::Depth32F && depth->width() == width_ && depth->height() == height_),
+                 "depth attachment of '" + label_ + "' must be Depth32F of the same size");
+
   GLint previous = 0;
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous);
   glGenFramebuffers(1, &id_);
@@ -46,8 +50,6 @@ Framebuffer::Framebuffer(std::vector<const Texture*> colors, std::string label, 
     buffers.push_back(attachment);
   }
   if (depth) {
-    GLSURF_EXPECTS(depth->format() == Format::Depth32F && depth->width() == width_ && depth->height() == height_,
-                   "depth attachment of '" + label_ + "' must be Depth32F of the same size");
     glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, depth->id(), 0);
     attachments_.push_back(depth->id());  // never read while attached, either
     described += ", depth " + depth->label();

@@ -16,6 +16,7 @@ constexpr bool kCheckEveryPassDefault = false;
 #endif
 
 PassRunner::PassRunner() : check_every_pass_(kCheckEveryPassDefault) {
+  require_current_context("the pass runner");
   glGenVertexArrays(1, &vao_);
   glGetIntegerv(GL_MAX_TEXTURE_IMAGE_UNITS, &max_units_);
   check_gl_errors("creating the pass runner");

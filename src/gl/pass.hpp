@@ -6,7 +6,10 @@
 //
 // run() binds the program, the inputs (texture unit i for input i) and the
 // target, sets the viewport to the target's size, draws one full-screen
-// triangle, and unbinds everything again (scatter() draws points instead). It refuses (GLSURF_EXPECTS) to read
+// triangle, and unbinds everything again (scatter() draws points instead):
+// afterwards texture units 0 .. inputs-1, the active unit (0), the program
+// and the vertex array are unbound, whatever the host had bound there (the
+// framebuffer, viewport and the state.hpp switches are the host's again). It refuses (GLSURF_EXPECTS) to read
 // a texture that the target writes. With check_every_pass on (tests, debug
 // builds) it drains the GL error queue after each pass and names the pass.
 #pragma once

@@ -4,6 +4,10 @@
 #include "gl/gl.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <sstream>
+#include <string>
+#include <vector>
 #include <utility>
 
 namespace glsurf::gl {
@@ -31,7 +35,9 @@ std::string variant_suffix(const std::vector<std::string>& defines) {
 GLuint compile(const ShaderSource& source, GLenum stage, const std::string& path,
                const std::vector<std::string>& defines) {
   const ShaderSource::Expanded expanded = source.load(path, defines);
+  require_current_context("shader " + path);
   GLuint shader = glCreateShader(stage);
+  if (shader == 0) throw Error("cannot create shader " + path + ": glCreateShader failed");
   const char* text = expanded.text.c_str();
   glShaderSource(shader, 1, &text, nullptr);
   glCompileShader(shader);
@@ -40,14 +46,26 @@ GLuint compile(const ShaderSource& source, GLenum stage, const std::string& path
   if (!ok) {
     const std::string log = annotate_log(info_log(shader, glGetShaderiv, glGetShaderInfoLog), expanded.files);
     glDeleteShader(shader);
-    // The first message is the error's line; the driver's further messages,
-    // if any, follow it (without repeating it, or the log's closing newline).
-    const size_t end = log.find('\n');
-    const std::string first = log.substr(0, end);
-    std::string rest = end == std::string::npos ? "" : log.substr(end + 1);
-    while (!rest.empty() && (rest.back() == '\n' || rest.back() == ' ')) rest.pop_back();
-    throw Error("shader compile failed: " + (first.empty() ? path : first) + variant_suffix(defines) +
-                (rest.empty() ? "" : "\n" + rest));
+    // The headline is the first message that is an error (a warning may come
+    // before it); the driver's other messages follow it.
+    std::vector<std::string> messages;
+    std::istringstream in(log);
+    for (std::string line; std::getline(in, line);)
+      if (line.find_first_not_of(' ') != std::string::npos) messages.push_back(line);
+    const auto is_error = [](std::string line) {
+      std::transform(line.begin(), line.end(), line.begin(), [](unsigned char c) { return std::tolower(c); });
+      return line.find("error") != std::string::npos;
+    };
+    const auto headline = std::find_if(messages.begin(), messages.end(), is_error);
+    std::string first = path, rest;
+    for (auto m = messages.begin(); m != messages.end(); ++m) {
+      if (m == headline || (headline == messages.end() && m == messages.begin())) {
+        first = *m;
+      } else {
+        rest += "\n" + *m;
+      }
+    }
+    throw Error("shader compile failed: " + first + variant_suffix(defines) + rest);
   }
   return shader;
 }

@@ -103,6 +103,7 @@ ShaderSource::Expanded ShaderSource::load(const std::string& path,
 std::string annotate_log(const std::string& log, const std::vector<std::string>& files) {
   static const std::regex mesa(R"(^(\d+):(\d+)\((\d+)\): (.*)$)");
   static const std::regex nvidia(R"(^(\d+)\((\d+)\) ?: (.*)$)");
+  static const std::regex amd(R"(^(ERROR|WARNING): (\d+):(\d+): (.*)$)");  // also Apple's and Intel's on Windows
   std::istringstream in(log);
   std::string line, out;
   auto file_name = [&](const std::string& id) {
@@ -115,6 +116,8 @@ std::string annotate_log(const std::string& log, const std::vector<std::string>&
       line = file_name(m[1]) + ":" + m[2].str() + ":" + m[3].str() + ": " + m[4].str();
     } else if (std::regex_match(line, m, nvidia)) {
       line = file_name(m[1]) + ":" + m[2].str() + ": " + m[3].str();
+    } else if (std::regex_match(line, m, amd)) {
+      line = file_name(m[2]) + ":" + m[3].str() + ": " + (m[1].str() == "ERROR" ? "error: " : "warning: ") + m[4].str();
     }
     if (!line.empty()) out += line + "\n";
   }

@@ -44,8 +44,9 @@ class ShaderSource {
   std::string dir_;  // empty: embedded
 };
 
-// Rewrites "N:L(C): msg" (Mesa) and "N(L) : msg" (NVIDIA) lines of a driver log
-// to "path:L: msg" using the file table of the expanded source.
+// Rewrites "N:L(C): msg" (Mesa), "N(L) : msg" (NVIDIA) and "ERROR: N:L: msg"
+// (AMD, Apple, Intel on Windows) lines of a driver log to "path:L: msg" using
+// the file table of the expanded source.
 std::string annotate_log(const std::string& log, const std::vector<std::string>& files);
 
 }  // namespace glsurf::gl

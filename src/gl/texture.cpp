@@ -55,9 +55,8 @@ Texture::Texture(int width, int height, Format format, std::string label)
     : width_(width), height_(height), format_(format), label_(std::move(label)) {
   GLSURF_EXPECTS(width > 0 && height > 0, "texture '" + label_ + "' needs a positive size");
   check_gl_errors("before creating texture '" + label_ + "'");  // do not take the blame for others
-  GLint max_size = 0;
-  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
-  if (max_size == 0) throw Error("cannot create texture '" + label_ + "': no current OpenGL context");
+  require_current_context("texture '" + label_ + "'");
+  const int max_size = max_texture_size();
   if (width > max_size || height > max_size) {
     throw Error("texture '" + label_ + "' of " + std::to_string(width) + "x" +
                 std::to_string(height) + " exceeds GL_MAX_TEXTURE_SIZE " + std::to_string(max_size));
@@ -89,8 +88,8 @@ Texture Texture::buffer(int texels, Format format, std::string label) {
   GLSURF_EXPECTS(format == Format::RGBA32F || format == Format::RGBA32UI || format == Format::R32UI,
                  "buffer texture '" + label + "' must be RGBA32F, RGBA32UI or R32UI");
   check_gl_errors("before creating buffer texture '" + label + "'");
+  require_current_context("buffer texture '" + label + "'");
   const int max_texels = max_buffer_texels();
-  if (max_texels == 0) throw Error("cannot create buffer texture '" + label + "': no current OpenGL context");
   if (texels > max_texels) {
     throw Error("buffer texture '" + label + "' of " + std::to_string(texels) +
                 " texels exceeds GL_MAX_TEXTURE_BUFFER_SIZE " + std::to_string(max_texels));

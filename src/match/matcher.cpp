@@ -37,9 +37,10 @@ void merge_lists(std::vector<TwoNearest>& lists, const std::vector<float>& tile)
 }
 }  // namespace
 
-Matcher::Matcher([[maybe_unused]] const gl::Context& context, const MatchConfig& config,
-                 const gl::ShaderSource& shaders, std::size_t memory_budget, MatchMethod method)
-    : config_(config),
+Matcher::Matcher(const gl::Context& context, const MatchConfig& config, const gl::ShaderSource& shaders,
+                 std::size_t memory_budget, MatchMethod method)
+    // `context` is made current before any program is created in it.
+    : config_((context.make_current(), config)),
       memory_budget_(memory_budget),
       method_(method),
       shaders_(shaders),

@@ -170,6 +170,7 @@ void DescribeStage::orient(gl::PassRunner& runner, const gl::Texture& list, cons
   if (count == 0) return;
   if (!config_.upright) regroup(runner, integral);
   orient_passes(runner, list, count);
+  gl::check_gl_errors("orientation");
 }
 
 void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& list, int count) {

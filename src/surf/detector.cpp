@@ -32,7 +32,8 @@ std::string host_memory_problem(int width, int height, double available) {
 
 Detector::Detector(const gl::Context& context, const DetectorConfig& config, const gl::ShaderSource& shaders,
                    HessianMethod hessian, Suppression suppression)
-    : config_(checked(config)),
+    // `context` is made current before any stage creates GL objects in it.
+    : config_((context.make_current(), checked(config))),
       integral_(shaders),
       hessian_(shaders, config, hessian),
       extrema_(shaders, config, suppression),
