@@ -55,6 +55,23 @@ TEST_CASE("the ratio test drops a match whose second best is almost as close") {
   CHECK(m[0].train == 0);
 }
 
+TEST_CASE("the maximum distance drops matches farther than it, and keeps those nearer") {
+  // Query 1's nearest train point is sqrt(0.6^2 + 0.2^2) = 0.63246 away.
+  const Features q = features({{1, 0}, {0, 1}}, {});
+  const Features t = features({{1, 0.01f}, {0.6f, 0.8f}}, {});
+  MatchConfig config;
+  config.ratio = 0;
+  config.mutual = false;
+  CHECK(cpu::match(q, t, config).size() == 2);  // 0: no maximum
+  config.max_distance = 0.633f;
+  CHECK(cpu::match(q, t, config).size() == 2);
+  config.max_distance = 0.632f;
+  const std::vector<Match> m = cpu::match(q, t, config);
+  REQUIRE(m.size() == 1);
+  CHECK(m[0].query == 0);
+  CHECK(m[0].train == 0);
+}
+
 TEST_CASE("the mutual check drops a match whose train point prefers another query") {
   // Both queries are nearest to train 0; train 0 is nearest to query 0.
   const Features q = features({{1, 0}, {1, 0.3f}}, {});
