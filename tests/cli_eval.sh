@@ -27,10 +27,23 @@ grep -qF '"detector": {"threshold": 100, "octaves": 4, "layers": 2, "sample_step
 grep -q '"pair": "1-2",.*"homography_found": true, "inliers": [1-9][0-9]*, "corner_error": [0-9][0-9.e+-]*, "corner_error_note": null}' "$work/seq.json" ||
   fail "JSON records the homography found for 1-2: $(grep '1-2' "$work/seq.json")"
 # Settings other than the defaults are the ones recorded.
-"$glsurf" eval "$work/seq" --backend cpu --threshold 250 --sample-step 2 --upright --json "$work/set.json" >/dev/null 2>&1 ||
-  fail "eval with settings"
-grep -qF '"threshold": 250, "octaves": 4, "layers": 2, "sample_step": 2, "max_features": 0, "upright": true, "extended": false}' \
+"$glsurf" eval "$work/seq" --backend cpu --threshold 250 --octaves 3 --layers 5 --sample-step 2 --upright \
+  --json "$work/set.json" >/dev/null 2>&1 || fail "eval with settings"
+grep -qF '"threshold": 250, "octaves": 3, "layers": 5, "sample_step": 2, "max_features": 0, "upright": true, "extended": false}' \
   "$work/set.json" || fail "JSON names the settings used: $(grep detector "$work/set.json")"
+
+# --brightness adds to every pixel: on an image of values 0..127, +50 clips
+# nothing and leaves every Hessian response (zero-sum box filters of integer
+# sums) and so every keypoint exactly as it was; +200 clips, and changes them.
+{ printf 'P5\n96 96\n255\n'; head -c 9216 /dev/urandom | tr '\200-\377' '\000-\177'; } > "$work/low.pgm"
+"$glsurf" warp "$work/low.pgm" "$work/bright" --brightness 50,200 >/dev/null 2>&1 || fail "warp --brightness"
+[ "$(cat "$work/bright/H1to2p" "$work/bright/H1to3p" | tr -s ' \n' ' ')" = "1 0 0 0 1 0 0 0 1 1 0 0 0 1 0 0 0 1 " ] ||
+  fail "warp --brightness: identity homographies"
+keypoints() { "$glsurf" detect "$1" --backend cpu 2>/dev/null | cut -d' ' -f1-3,5-7; }
+keypoints "$work/low.pgm" > "$work/k_low.txt"
+[ "$(wc -l < "$work/k_low.txt")" -gt 20 ] || fail "keypoints on the low image"
+keypoints "$work/bright/img2.png" | cmp -s - "$work/k_low.txt" || fail "warp --brightness 50 changed the keypoints"
+keypoints "$work/bright/img3.png" | cmp -s - "$work/k_low.txt" && fail "warp --brightness 200 changed nothing"
 
 # warp never mixes sequences: an existing non-empty directory is refused and
 # left as it was.

@@ -23,10 +23,41 @@ for backend in gl cpu; do
   eval "correct_$backend=$correct"
 done
 [ "$correct_gl" = "$correct_cpu" ] || fail "gl and cpu backends disagree: $correct_gl vs $correct_cpu"
-# An Oxford-format ground truth works too.
-"$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --homography "$work/H.txt" >/dev/null 2>&1
-"$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --truth "$work/H.txt" --backend cpu 2>&1 |
-  grep -q "correct matches" || fail "--truth with an Oxford text file"
+# An Oxford-format ground truth works too: H.txt, the homography fitted
+# above, makes at least the inliers found there correct.
+out=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --truth "$work/H.txt" --backend cpu 2>&1) ||
+  fail "--truth with an Oxford text file: $out"
+correct=$(echo "$out" | sed -n 's/.*: \([0-9]*\) correct matches.*/\1/p')
+[ "${correct:-0}" -ge 15 ] || fail "--truth H.txt: at least 15 correct matches, got ${correct:-none}: $out"
+
+# The filters (CPU backend; the GPU's two nearest neighbours are compared
+# with the CPU's in test_gpu_matcher.cpp). Matches files: i j distance inlier.
+m() { "$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu "$@" >/dev/null 2>&1 || fail "match $*"; }
+m -o "$work/f_default.txt"
+m -o "$work/f_ratio0.txt" --ratio 0
+m -o "$work/f_ratio1.txt" --ratio 1
+cmp -s "$work/f_ratio0.txt" "$work/f_ratio1.txt" || fail "--ratio 0 and --ratio 1 both turn the ratio test off"
+[ "$(wc -l < "$work/f_ratio0.txt")" -gt "$(wc -l < "$work/f_default.txt")" ] || fail "--ratio 0 keeps more matches"
+# The maximum distance is a forward filter: the matches it keeps are the
+# default ones within it.
+m -o "$work/f_max.txt" --max-distance 0.2
+awk '$3 <= 0.2 { print $1, $2, $3 }' "$work/f_default.txt" > "$work/f_max_expected.txt"
+cut -d' ' -f1-3 "$work/f_max.txt" | cmp -s - "$work/f_max_expected.txt" || fail "--max-distance 0.2 keeps the default matches within 0.2"
+[ -s "$work/f_max.txt" ] && [ "$(wc -l < "$work/f_max.txt")" -lt "$(wc -l < "$work/f_default.txt")" ] ||
+  fail "--max-distance 0.2 keeps some matches and drops some"
+# Matches across Laplacian signs only with --no-sign (signs from detect's files: field 6).
+"$glsurf" detect "$assets/box.png" --backend cpu -o "$work/fa.txt" 2>/dev/null || fail "detect box"
+"$glsurf" detect "$assets/box_in_scene.png" --backend cpu -o "$work/fb.txt" 2>/dev/null || fail "detect box_in_scene"
+opposite() {
+  awk 'FNR == NR { if (FNR > 1) a[FNR - 2] = $6; next } FILENAME != m { if (FNR > 1) b[FNR - 2] = $6; next }
+       { n += a[$1] != b[$2] } END { print n + 0 }' m="$1" "$work/fa.txt" "$work/fb.txt" "$1"
+}
+m -o "$work/f_all.txt" --ratio 0 --no-mutual
+m -o "$work/f_nosign.txt" --ratio 0 --no-mutual --no-sign
+[ "$(opposite "$work/f_all.txt")" -eq 0 ] || fail "matches across Laplacian signs without --no-sign"
+[ "$(opposite "$work/f_nosign.txt")" -gt 0 ] || fail "--no-sign allows matches across Laplacian signs"
+# With no filter left, every query has its nearest neighbour.
+[ "$(wc -l < "$work/f_nosign.txt")" -eq "$(head -n 1 "$work/fa.txt" | cut -d' ' -f1)" ] || fail "one match per query with every filter off"
 # A truth whose horizon crosses A (w = 1 - x / 200 changes sign inside box.png,
 # 324 px wide) has no corner error to give: n/a, said why, not "inf".
 printf '1 0 0\n0 1 0\n-0.005 0 1\n' > "$work/Hhorizon.txt"
