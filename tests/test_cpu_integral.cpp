@@ -80,7 +80,7 @@ TEST_CASE("sums past 2^32 wrap and box sums stay exact") {
   CHECK(s.box_sum(7, 9, 4000, 4100) == std::uint64_t(4000 - 7) * (4100 - 9) * 255);
 }
 
-TEST_CASE("load_gray reads a bundled photo and converts colour with BT.601 weights") {
+TEST_CASE("load_gray reads the bundled photos at their sizes") {  // BT.601 conversion: tests below
   const GrayImage box = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
   CHECK(box.width == 324);
   CHECK(box.height == 223);

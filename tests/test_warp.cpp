@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "io/warp.hpp"
+#include "support.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -157,12 +158,22 @@ TEST_CASE("warp_image: outside the input is 0, and a homography's sign does not 
 // Shrinking to a point: the kernel would span 10^5 input pixels each way;
 // capped at the image's side and summed over the pixels inside it, this
 // takes no time, and the one output pixel is the image's mean.
-TEST_CASE("warp_image: shrinking an image to a pixel gives its mean, at once") {
+TEST_CASE("warp_image: shrinking an image to a pixel averages the whole image, at once") {
+  // The kernel is capped at the image's width, so this takes one pass over it.
   const GrayImage flat(64, 48, 90);
   const Homography tiny = {1e-5, 0, 0, 0, 1e-5, 0, 0, 0, 1};
   const std::vector<double> out = warp_image(flat, tiny, 4, 4);
   CHECK(out[0] == doctest::Approx(90).epsilon(1e-9));
   CHECK(out[1] == 0);
+  // Not one tap: with every pixel 100..255 but the corner the output pixel
+  // lands on (0), an average over the image stays far from 0 (the clamped
+  // taps give the corner, row 0 and column 0 about a quarter each).
+  GrayImage varied = test::random_image(64, 48, 9);
+  for (auto& p : varied.pixels) p = static_cast<std::uint8_t>(100 + p * 155 / 255);
+  varied.at(0, 0) = 0;
+  const double corner = warp_image(varied, tiny, 4, 4)[0];
+  CHECK(corner > 50);
+  CHECK(corner < 255);
 }
 
 }  // TEST_SUITE
