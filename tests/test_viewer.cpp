@@ -10,22 +10,7 @@
 
 #include <cmath>
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#endif
-#include <stb_easy_font.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
-
 using namespace glsurf;
-
-namespace {
-float stb_width(const std::string& text) { return static_cast<float>(stb_easy_font_width(const_cast<char*>(text.c_str()))); }
-}  // namespace
 
 TEST_SUITE("cpu") {
 
@@ -54,7 +39,7 @@ TEST_CASE("viewer: HUD lines are printable ASCII and wrap at spaces to the view'
     REQUIRE(lines.size() > 1);
     std::string joined;
     for (size_t i = 0; i < lines.size(); ++i) {
-      CHECK(stb_width(lines[i]) <= width);
+      CHECK(app::text_width(lines[i]) <= width);
       if (i > 0) {
         CHECK(lines[i].rfind("  ", 0) == 0);  // continuations indented
         joined += " " + lines[i].substr(2);

@@ -39,8 +39,6 @@ std::string printable(const std::string& text) {
   return out;
 }
 
-float text_width(const std::string& text) { return static_cast<float>(stb_easy_font_width(const_cast<char*>(text.c_str()))); }
-
 void wrap(const std::string& line, float width, std::vector<std::string>& out) {
   std::string rest = line;
   size_t indent = 0;
@@ -59,6 +57,8 @@ void wrap(const std::string& line, float width, std::vector<std::string>& out) {
 }
 
 }  // namespace
+
+float text_width(const std::string& text) { return static_cast<float>(stb_easy_font_width(const_cast<char*>(text.c_str()))); }
 
 std::vector<std::string> hud_lines(const std::vector<std::string>& lines, float width) {
   std::vector<std::string> out;

@@ -33,6 +33,8 @@ ViewSize initial_view_size(int image_width, int image_height);
 // `width` (stb_easy_font units) broken at spaces, continuations indented by
 // two; a word wider than that stays whole.
 std::vector<std::string> hud_lines(const std::vector<std::string>& lines, float width);
+// The width of one line of HUD text in stb_easy_font units.
+float text_width(const std::string& text);
 
 class ViewRenderer {
  public:
