@@ -155,6 +155,11 @@ done
 cmp -s "$work/t40.txt" "$work/t30.txt" || fail "--threshold 1e-40 must keep what 1e-30 keeps"
 err=$("$glsurf" detect "$assets/box.png" --backend cpu --threshold 1e-400 2>&1 >/dev/null)
 [ $? -eq 2 ] && echo "$err" | grep -q "too small or too large to represent" || fail "--threshold 1e-400: $err"
+# The bound itself is a value ("1e12" rounds to the float bound, below 1e12),
+# and a value that would round to 0 is refused rather than taken as 0.
+"$glsurf" detect "$assets/box.png" --backend cpu --threshold 1e12 >/dev/null 2>&1 || fail "--threshold 1e12 is the bound"
+err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu --max-distance 1e-50 2>&1 >/dev/null)
+[ $? -eq 2 ] && echo "$err" | grep -q "too small or too large to represent" || fail "--max-distance 1e-50: $err"
 # An option's value is the word after it, even where that word is a flag read
 # first: with the value left out, -o must not take a later input for its file.
 cp "$assets/box.png" "$work/keep.png"

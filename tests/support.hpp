@@ -31,6 +31,9 @@ struct ScratchShaderDir {
 
 GrayImage random_image(int width, int height, unsigned seed);
 
+// The same keypoints in the same order: position, size and response equal.
+bool same_keypoints(const std::vector<KeyPoint>& a, const std::vector<KeyPoint>& b);
+
 // Keypoints for a flat 64 x 48 image: sub-pixel positions (the border's
 // too) and sizes whose box sides and fractions differ, so that box means
 // with different weights must still cancel exactly.

@@ -569,9 +569,7 @@ TEST_CASE("GPU compute() takes images detection refuses (too small), between det
   compare_given(tiny, given, config, detector, true);
   const std::vector<KeyPoint> again = detector.detect(box);
   CHECK(again.size() == first.size());
-  CHECK(std::equal(first.begin(), first.end(), again.begin(), again.end(), [](const KeyPoint& a, const KeyPoint& b) {
-    return a.x == b.x && a.y == b.y && a.size == b.size && a.response == b.response;
-  }));
+  CHECK(test::same_keypoints(first, again));
 }
 
 TEST_CASE("GPU extended descriptors agree with the CPU's on images constant along one axis") {

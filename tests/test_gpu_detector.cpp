@@ -254,9 +254,7 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
     CHECK(matched_fraction(other, other_cpu) >= 0.99);
     const std::vector<KeyPoint> third = detector.detect(image);
     CHECK(third.size() == first.size());
-    CHECK(std::equal(first.begin(), first.end(), third.begin(), third.end(), [](const KeyPoint& a, const KeyPoint& b) {
-      return a.x == b.x && a.y == b.y && a.size == b.size && a.response == b.response;
-    }));
+    CHECK(test::same_keypoints(first, third));
     CHECK_NOTHROW(gl::check_gl_errors("end of test"));
   }
 

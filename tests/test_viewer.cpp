@@ -52,7 +52,9 @@ TEST_CASE("viewer: HUD lines are printable ASCII and wrap at spaces to the view'
   CHECK(app::hud_lines({line}, 1e9f) == std::vector<std::string>{line});
   // A word wider than the view stays whole rather than looping or vanishing.
   CHECK(app::hud_lines({"abcdefghijklmnop"}, 10.0f) == std::vector<std::string>{"abcdefghijklmnop"});
-  CHECK(app::hud_lines({"ab   "}, 5.0f).size() == 1);
+  CHECK(app::hud_lines({"a_very_long_file_name.png (1/3) 640x480"}, 60.0f) ==
+        std::vector<std::string>{"a_very_long_file_name.png", "  (1/3)", "  640x480"});
+  CHECK(app::hud_lines({"ab   "}, 5.0f) == std::vector<std::string>{"ab   "});
 }
 
 }  // TEST_SUITE

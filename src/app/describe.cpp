@@ -55,7 +55,9 @@ int describe(Args args) {
   try {
     features = detector ? detector->compute(image, std::move(keypoints)) : cpu::compute(image, std::move(keypoints), config);
   } catch (const Error& e) {
-    throw Error(keypoints_name + ": " + e.what());
+    // A keypoint's problem belongs to the feature file, any other to the image.
+    const bool keypoint = std::string(e.what()).rfind("keypoint ", 0) == 0;
+    throw Error((keypoint ? keypoints_name : image_name) + ": " + e.what());
   }
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   if (out.empty()) {

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <new>
 #include <sstream>
+#include <cmath>
 #include <stdexcept>
 #include <type_traits>
 
@@ -163,7 +164,7 @@ T parse_option(const std::string& name, const std::string& text, T min_value, T 
     if (text.find_first_of("xX") == std::string::npos) value = static_cast<T>(parse(text, &used));
   } catch (const std::out_of_range&) {
     used = 0;
-    unrepresentable = true;  // e.g. 1e-400 or 1e400, outside a double's range
+    unrepresentable = true;  // e.g. 1e-400, 1e400, or a float option's 1e-50
   } catch (const std::exception&) {
     used = 0;
   }
@@ -193,11 +194,18 @@ int Args::option_int(const std::string& name, int fallback, int min_value, int m
 float Args::option_float(const std::string& name, float fallback, float min_value, float max_value) {
   const std::string text = option(name, "");
   if (text.empty()) return fallback;
-  // Read as a double: std::stof throws out_of_range for values that only a
-  // subnormal float holds (1e-40), which are valid thresholds; the nearest
-  // float is taken after the range check.
-  return static_cast<float>(parse_option<double>(name, text, min_value, max_value, "a number",
-                                                 [](const std::string& t, size_t* used) { return std::stod(t, used); }));
+  // Read as a double and rounded to the nearest float before the range check
+  // (so "1e12" is the bound 1e12f): std::stof throws out_of_range for values
+  // that only a subnormal float holds (1e-40), which are valid thresholds. A
+  // value that rounds to 0 or to infinity is out of range (a --max-distance
+  // of 1e-50 must not turn into 0, "no maximum").
+  const auto nearest_float = [](const std::string& t, size_t* used) {
+    const double wide = std::stod(t, used);
+    const float narrow = static_cast<float>(wide);
+    if ((narrow == 0.0f && wide != 0.0) || std::isinf(narrow)) throw std::out_of_range(t);
+    return narrow;
+  };
+  return parse_option<float>(name, text, min_value, max_value, "a number", nearest_float);
 }
 
 gl::Context headless_or_hint() {

@@ -47,6 +47,7 @@ void wrap(const std::string& line, float width, std::vector<std::string>& out) {
     for (size_t p = rest.find(' ', indent + 1); p != std::string::npos && text_width(rest.substr(0, p)) <= width;
          p = rest.find(' ', p + 1))
       cut = p;
+    if (cut == std::string::npos) cut = rest.find(' ', indent + 1);  // a first word wider than the view: alone
     const size_t next = cut == std::string::npos ? cut : rest.find_first_not_of(' ', cut);
     if (next == std::string::npos) break;
     out.push_back(rest.substr(0, cut));

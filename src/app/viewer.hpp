@@ -31,7 +31,7 @@ ViewSize initial_view_size(int image_width, int image_height);
 // sequence in a file name, a control character) as one '?', since
 // stb_easy_font reads other bytes from outside its table; lines wider than
 // `width` (stb_easy_font units) broken at spaces, continuations indented by
-// two; a word wider than that stays whole.
+// two; a word wider than that stays whole, on a line of its own.
 std::vector<std::string> hud_lines(const std::vector<std::string>& lines, float width);
 // The width of one line of HUD text in stb_easy_font units.
 float text_width(const std::string& text);

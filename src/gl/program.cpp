@@ -4,7 +4,6 @@
 #include "gl/gl.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -52,9 +51,9 @@ GLuint compile(const ShaderSource& source, GLenum stage, const std::string& path
     std::istringstream in(log);
     for (std::string line; std::getline(in, line);)
       if (line.find_first_not_of(' ') != std::string::npos) messages.push_back(line);
-    const auto is_error = [](std::string line) {
-      std::transform(line.begin(), line.end(), line.begin(), [](unsigned char c) { return std::tolower(c); });
-      return line.find("error") != std::string::npos;
+    // annotate_log's forms: "file:L:C: error: ..." (Mesa, AMD), "file:L: error C1008: ..." (NVIDIA).
+    const auto is_error = [](const std::string& line) {
+      return line.find(": error") != std::string::npos || line.rfind("ERROR", 0) == 0 || line.rfind("error", 0) == 0;
     };
     const auto headline = std::find_if(messages.begin(), messages.end(), is_error);
     std::string first = path, rest;

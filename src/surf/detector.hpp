@@ -48,7 +48,8 @@ std::string host_memory_problem(int width, int height, double available);
 
 class Detector {
  public:
-  // `context` must be current: every GL object of the detector belongs to it.
+  // Every GL object of the detector belongs to `context`, which the
+  // constructor makes current (as Matcher's does).
   // `hessian` and `suppression` pick the implementations of the box filters
   // (hessian.hpp) and of the non-maximum suppression (extrema.hpp); the
   // alternatives give the same keypoints.
@@ -81,8 +82,10 @@ class Detector {
   // Orientation (unless config.upright) and descriptors of given keypoints,
   // as cpu::compute: they keep their order and every field but the angle.
   // Throws glsurf::Error naming the first keypoint cpu::keypoint_problem
-  // refuses, or for an image compute_size_problem refuses. Any number of keypoints, in
-  // chunks of the point list's capacity. Afterwards last_on_gpu() is empty.
+  // refuses, or for an image compute_size_problem refuses. Any number of
+  // keypoints, in chunks of the description stage's capacity (the point
+  // list's after a detection, 65,536 before any). Afterwards last_on_gpu()
+  // is empty.
   Features compute(const GrayImage& image, std::vector<KeyPoint> keypoints);
 
   // Detection (and orientation unless upright) left on the GPU for drawing:
