@@ -14,8 +14,9 @@
 //           EXTENDED, OpenCV's 8 values: location 0 (sum dx, sum |dx|) for
 //           dy >= 0 then for dy < 0, location 1 (sum dy, sum |dy|) for dx >= 0
 //           then for dx < 0 (negative: below -SPLIT_TOLERANCE times the other
-//           component's magnitude, cpu::kSplitTolerance). A 4 x 4 tile per keypoint (common/blocks.glsl),
-//           texel (u, v) of it sub-region (u, v). Not yet normalised.
+//           component's magnitude, cpu::kSplitTolerance). A 4 x 4 tile per
+//           keypoint (common/blocks.glsl), texel (u, v) of it sub-region
+//           (u, v). Not yet normalised.
 // Viewport: ceil(count / 256) rows of tiles, 1024 wide.
 #include "common/precision.glsl"
 

@@ -55,15 +55,12 @@ GLuint compile(const ShaderSource& source, GLenum stage, const std::string& path
     const auto is_error = [](const std::string& line) {
       return line.find(": error") != std::string::npos || line.rfind("ERROR", 0) == 0 || line.rfind("error", 0) == 0;
     };
-    const auto headline = std::find_if(messages.begin(), messages.end(), is_error);
-    std::string first = path, rest;
-    for (auto m = messages.begin(); m != messages.end(); ++m) {
-      if (m == headline || (headline == messages.end() && m == messages.begin())) {
-        first = *m;
-      } else {
-        rest += "\n" + *m;
-      }
-    }
+    auto headline = std::find_if(messages.begin(), messages.end(), is_error);
+    if (headline == messages.end()) headline = messages.begin();  // no error line: the first message
+    std::string rest;
+    for (auto m = messages.begin(); m != messages.end(); ++m)
+      if (m != headline) rest += "\n" + *m;
+    const std::string first = messages.empty() ? path : *headline;
     throw Error("shader compile failed: " + first + variant_suffix(defines) + rest);
   }
   return shader;

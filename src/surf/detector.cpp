@@ -79,8 +79,8 @@ std::string Detector::compute_size_problem(int width, int height) const {
 void Detector::configure(int width, int height) {
   // Refused before anything is allocated (on llvmpipe the stages of a large
   // image take seconds and gigabytes to build).
+  // (configure_integral checks the host's memory, for this size, once.)
   if (const std::string why = size_problem(width, height); !why.empty()) throw Error(why);
-  check_host_memory(width, height);
   // Until every stage is configured, no size is: a failure part-way makes the
   // next image configure again instead of running half-configured stages.
   width_ = height_ = 0;
