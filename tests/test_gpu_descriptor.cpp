@@ -128,6 +128,10 @@ size_t compare(const GrayImage& image, const DetectorConfig& config, int buffer_
                  << largest << "), NN " << nearest_is_partner);
   REQUIRE(paired >= 0.99 * gpu.keypoints.size());
   CHECK(unit == static_cast<int>(gpu.keypoints.size()));
+  // The CPU's sums start from +0 and never give -0; neither may the GPU's
+  // read-back (a "-0" in the text output where the CPU writes "0").
+  CHECK(std::count_if(gpu.descriptors.begin(), gpu.descriptors.end(),
+                      [](float v) { return v == 0.0f && std::signbit(v); }) == 0);
   CHECK(close >= 0.99 * paired);
   CHECK(nearest_is_partner >= 0.99 * paired);
   if (!config.upright) {

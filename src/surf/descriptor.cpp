@@ -248,7 +248,9 @@ void DescribeStage::read(int count, std::vector<float>& angles, std::vector<floa
       for (int r = 0; r < 16; ++r) {
         const float* t = &texels[(static_cast<size_t>(k) * 16 + r) * 4];
         float* out = &descriptors[static_cast<size_t>(k) * size + r * 4 * halves + h * 4];
-        std::copy(t, t + 4, out);
+        // -0 (a shader's product of 0 and a negative) read as 0, as the CPU
+        // reference's sums give it.
+        for (int c = 0; c < 4; ++c) out[c] = t[c] == 0.0f ? 0.0f : t[c];
       }
     }
   }
