@@ -82,6 +82,10 @@ TEST_CASE("host memory: an image whose textures cannot fit is refused on a softw
   CHECK(why.find("image of 16000x16000 needs about 69.1 GB") == 0);
   CHECK(why.find("24.0 GB is available") != std::string::npos);
   CHECK(host_memory_problem(16000, 16000, -1).empty());  // unknown: no refusal
+  // compute() of given keypoints: 60 bytes a pixel, 15.4 GB at 16000 x 16000.
+  CHECK(host_memory_problem(16000, 16000, 24e9, kSoftwareComputeBytesPerPixel).empty());
+  CHECK(host_memory_problem(16000, 16000, 15e9, kSoftwareComputeBytesPerPixel).find("needs about 15.4 GB") !=
+        std::string::npos);
 }
 
 }  // TEST_SUITE

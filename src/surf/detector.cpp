@@ -25,8 +25,8 @@ const DetectorConfig& checked(const DetectorConfig& config) {
 }
 }  // namespace
 
-std::string host_memory_problem(int width, int height, double available) {
-  return memory_problem(width, height, kSoftwareBytesPerPixel, available,
+std::string host_memory_problem(int width, int height, double available, double bytes_per_pixel) {
+  return memory_problem(width, height, bytes_per_pixel, available,
                         "on a software renderer, whose textures are host memory");
 }
 
@@ -79,8 +79,8 @@ std::string Detector::compute_size_problem(int width, int height) const {
 void Detector::configure(int width, int height) {
   // Refused before anything is allocated (on llvmpipe the stages of a large
   // image take seconds and gigabytes to build).
-  // (configure_integral checks the host's memory, for this size, once.)
   if (const std::string why = size_problem(width, height); !why.empty()) throw Error(why);
+  check_host_memory(width, height, Stages::All);
   // Until every stage is configured, no size is: a failure part-way makes the
   // next image configure again instead of running half-configured stages.
   width_ = height_ = 0;
@@ -96,7 +96,6 @@ void Detector::configure(int width, int height) {
 void Detector::configure_integral(int width, int height) {
   if (width == integral_width_ && height == integral_height_) return;
   if (const std::string why = compute_size_problem(width, height); !why.empty()) throw Error(why);
-  check_host_memory(width, height);
   width_ = height_ = integral_width_ = integral_height_ = 0;  // the detection stages no longer match
   integral_.configure(width, height);
   image_ = gl::Texture(width, height, gl::Format::R8, "image");
@@ -104,12 +103,15 @@ void Detector::configure_integral(int width, int height) {
   integral_height_ = height;
 }
 
-void Detector::check_host_memory(int width, int height) const {
+void Detector::check_host_memory(int width, int height, Stages stages) const {
   if (!host_textures_) return;
-  // The textures of the size before are given back as the new ones are made.
-  const double held = kSoftwareBytesPerPixel * std::max(1.0 * width_ * height_, 1.0 * integral_width_ * integral_height_);
+  // The textures of the size before are given back as the new ones are made:
+  // all of them for a detection, the image's and the integral's for compute().
+  const double integral = kSoftwareComputeBytesPerPixel * integral_width_ * integral_height_;
+  const double held = stages == Stages::All ? std::max(kSoftwareBytesPerPixel * width_ * height_, integral) : integral;
+  const double bytes_per_pixel = stages == Stages::All ? kSoftwareBytesPerPixel : kSoftwareComputeBytesPerPixel;
   const double available = available_host_memory();
-  const std::string why = host_memory_problem(width, height, available < 0 ? available : available + held);
+  const std::string why = host_memory_problem(width, height, available < 0 ? available : available + held, bytes_per_pixel);
   if (!why.empty()) throw Error(why);
 }
 
@@ -211,6 +213,9 @@ Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoin
     if (const std::string why = cpu::keypoint_problem(keypoints[i], image.width, image.height); !why.empty()) {
       throw Error("keypoint " + std::to_string(i) + ": " + why);
     }
+  }
+  if (image.width != integral_width_ || image.height != integral_height_) {
+    check_host_memory(image.width, image.height, Stages::Integral);
   }
   configure_integral(image.width, image.height);
   if (describe_.capacity() == 0) describe_.configure(kMinCapacity);

@@ -39,12 +39,18 @@ namespace glsurf {
 // host memory, about kSoftwareBytesPerPixel a pixel of the image: the
 // maximum RSS of `glsurf detect` on noise was 292 bytes a pixel at 2048 x 2048
 // and 270 at 4096 x 4096, nearly all of it per pixel (270 with a single
-// keypoint kept). Why a width x height image cannot fit in `available` bytes
-// then, or "" when it can. The detector refuses such an image where the
-// kernel says how much is available (/proc/meminfo), rather than be killed
-// part-way by it.
+// keypoint kept). compute() of given keypoints needs only the image, its
+// integral and the integral quads, about kSoftwareComputeBytesPerPixel: the
+// maximum RSS of `glsurf describe` with one keypoint on noise was 101, 58 and
+// 51 bytes a pixel at 2048, 4096 and 8192 square (48 a pixel more from 4096
+// to 8192). Why a width x height image cannot fit in `available` bytes then,
+// at `bytes_per_pixel`, or "" when it can. The detector refuses such an image
+// where the kernel says how much is available (/proc/meminfo), rather than
+// be killed part-way by it.
 constexpr double kSoftwareBytesPerPixel = 270;
-std::string host_memory_problem(int width, int height, double available);
+constexpr double kSoftwareComputeBytesPerPixel = 60;
+std::string host_memory_problem(int width, int height, double available,
+                                double bytes_per_pixel = kSoftwareBytesPerPixel);
 
 class Detector {
  public:
@@ -120,8 +126,10 @@ class Detector {
   // The image texture and the integral image alone (compute() needs no
   // more); a new size leaves the detection stages unconfigured.
   void configure_integral(int width, int height);
-  // Throws when a software renderer's host memory cannot hold the stages.
-  void check_host_memory(int width, int height) const;
+  // Throws when a software renderer's host memory cannot hold the stages
+  // (all, or compute()'s image and integral) for a width x height image.
+  enum class Stages { All, Integral };
+  void check_host_memory(int width, int height, Stages stages) const;
   // Everything up to the filled point list; returns the entries to read.
   int find(const GrayImage& image);
   std::vector<KeyPoint> read_keypoints(int listed) const;
