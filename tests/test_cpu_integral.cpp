@@ -239,6 +239,19 @@ TEST_CASE("load_gray names what stb_image would call 'unknown type, or corrupt':
   jpeg[sof + 1] = '\xc9';
   CHECK_THROWS_WITH_AS(load_gray(dir.write("arithmetic.jpg", jpeg)),
                        doctest::Contains("JPEG not supported (arithmetic-coded: frame marker 0xC9)"), Error);
+  // A frame of 65535 x 65535 whose header is one byte longer than its
+  // components need: stb_image refuses it ("bad SOF len") before the size is
+  // checked, and the JPEG check, which names the damage, must refuse the
+  // size before it walks (and allocates for) 67 million MCUs.
+  std::string big = read_bytes(GLSURF_TEST_DATA_DIR "/box_restart.jpg");
+  const size_t frame = big.find("\xff\xc0");
+  REQUIRE(frame != std::string::npos);
+  const size_t length = (static_cast<unsigned char>(big[frame + 2]) << 8) | static_cast<unsigned char>(big[frame + 3]);
+  big.insert(frame + 2 + length, 1, '\0');
+  big[frame + 3] = static_cast<char>(length + 1);  // box_restart's frame header is short: no carry
+  big.replace(frame + 5, 4, "\xff\xff\xff\xff");
+  CHECK_THROWS_WITH_AS(load_gray(dir.write("big.jpg", big)), doctest::Contains("image of 65535x65535 exceeds the limit"),
+                       Error);
 }
 
 TEST_CASE("load_gray reads a binary PGM byte for byte, comments and all") {

@@ -267,6 +267,18 @@ std::vector<unsigned char> read_whole(const std::string& path, FILE* file) {
   return bytes;
 }
 
+// The whole of a JPEG file, once check_jpeg passes it. The frame's size is
+// held to `limits` before the check walks its scans (whose work and memory
+// grow with the frame's blocks), also where stb_image refused the header and
+// check_size_limits has not run.
+std::vector<unsigned char> check_jpeg_file(const std::string& path, FILE* file, const LoadLimits& limits) {
+  if (std::fseek(file, 0, SEEK_END) != 0) throw Error(path + ": cannot read file");
+  if (std::ftell(file) > INT_MAX) throw Error(path + ": a JPEG file of more than 2 GB is not supported");
+  std::vector<unsigned char> bytes = read_whole(path, file);
+  check_jpeg(path, bytes.data(), bytes.size(), [&](int w, int h) { check_size_limits(path, w, h, limits); });
+  return bytes;
+}
+
 // A colour-mapped TGA (image types 1 and 9) whose pixel holds an index at or
 // beyond its map's length: stb_image shows entry 0 there, a picture that is
 // not the file's. The indices (8 or 16 bits, as stb_image reads them) are
@@ -594,10 +606,7 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
     const std::string reason = stbi_failure_reason();
     // A JPEG of a kind stb_image does not decode, or a damaged one, is named
     // as such by the check.
-    if (jpeg) {
-      const std::vector<unsigned char> bytes = read_whole(path, file.get());
-      check_jpeg(path, bytes.data(), bytes.size());
-    }
+    if (jpeg) check_jpeg_file(path, file.get(), limits);
     throw Error(path + ": not a supported image (" + reason + ")");
   }
   check_size_limits(path, w, h, limits);
@@ -613,9 +622,7 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
   if (is_tga(head, head_size, 1, 11)) check_tga_indices(path, file.get(), head);
   Pixels data(nullptr, &stbi_image_free);
   if (jpeg) {  // checked, then decoded from memory
-    const std::vector<unsigned char> bytes = read_whole(path, file.get());
-    if (bytes.size() > INT_MAX) throw Error(path + ": a JPEG file of more than 2 GB is not supported");
-    check_jpeg(path, bytes.data(), bytes.size());
+    const std::vector<unsigned char> bytes = check_jpeg_file(path, file.get(), limits);
     data.reset(stbi_load_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &h, &n, 0));
   } else if (stbi_is_16_bit_from_file(file.get())) {
     // A 16-bit PNG. stb_image would keep each sample's top byte; rounded to

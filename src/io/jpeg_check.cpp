@@ -160,8 +160,9 @@ struct Component {
 
 class Checker {
  public:
-  Checker(const std::string& path, const unsigned char* data, size_t size)
-      : path_(path), data_(data), size_(size) {}
+  Checker(const std::string& path, const unsigned char* data, size_t size,
+          const std::function<void(int, int)>& frame_size)
+      : path_(path), data_(data), size_(size), frame_size_(frame_size) {}
 
   void run() {
     if (size_ < 2 || data_[0] != 0xFF || data_[1] != 0xD8) return;  // not a JPEG: stb_image says so
@@ -233,6 +234,7 @@ class Checker {
     if (precision != 8) unsupported(std::to_string(precision) + "-bit samples");
     if (height_ == 0) unsupported("the height given after the first scan, by a DNL marker");
     if (width_ == 0 || count < 1 || count > 4) return false;
+    if (frame_size_) frame_size_(width_, height_);
     if (n < 6 + 3 * static_cast<size_t>(count)) fail("a frame header too short");
     progressive_ = progressive;
     for (int c = 0; c < count; ++c) {
@@ -523,6 +525,7 @@ class Checker {
   const std::string& path_;
   const unsigned char* data_;
   size_t size_;
+  const std::function<void(int, int)>& frame_size_;
   std::vector<Component> components_;
   bool progressive_ = false;
   int width_ = 0, height_ = 0, max_h_ = 1, max_v_ = 1;
@@ -533,8 +536,9 @@ class Checker {
 
 }  // namespace
 
-void check_jpeg(const std::string& path, const unsigned char* data, size_t size) {
-  Checker(path, data, size).run();
+void check_jpeg(const std::string& path, const unsigned char* data, size_t size,
+                const std::function<void(int width, int height)>& frame_size) {
+  Checker(path, data, size, frame_size).run();
 }
 
 }  // namespace glsurf
