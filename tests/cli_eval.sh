@@ -26,6 +26,11 @@ grep -qF '"detector": {"threshold": 100, "octaves": 4, "layers": 2, "sample_step
   fail "JSON names the default detector settings: $(grep detector "$work/seq.json")"
 grep -q '"pair": "1-2",.*"homography_found": true, "inliers": [1-9][0-9]*, "corner_error": [0-9][0-9.e+-]*, "corner_error_note": null}' "$work/seq.json" ||
   fail "JSON records the homography found for 1-2: $(grep '1-2' "$work/seq.json")"
+# --json - : the JSON alone on standard output, the table on standard error.
+"$glsurf" eval "$work/seq" --backend cpu --json - >"$work/stdout.json" 2>"$work/table.txt" || fail "eval --json -"
+[ "$(head -c 1 "$work/stdout.json")" = "{" ] && [ "$(tail -n 1 "$work/stdout.json")" = "}" ] &&
+  ! grep -q "reprojection error" "$work/stdout.json" || fail "eval --json - mixed the table into the JSON: $(head -n 3 "$work/stdout.json")"
+grep -q "reprojection error" "$work/table.txt" && grep -q '^1->2 ' "$work/table.txt" || fail "eval --json -: no table on stderr"
 # Settings other than the defaults are the ones recorded.
 "$glsurf" eval "$work/seq" --backend cpu --threshold 250 --octaves 3 --layers 5 --sample-step 2 --upright \
   --json "$work/set.json" >/dev/null 2>&1 || fail "eval with settings"

@@ -494,6 +494,8 @@ int bench_all(Args& args) {
   DetectorConfig config;
   config.first_step = args.option_int("--sample-step", config.first_step, 1, 8);
   args.finish();
+  // With the JSON on standard output, the table goes to standard error.
+  FILE* const table = json == "-" ? stderr : stdout;
   if (!json.empty()) {
     check_not_an_input("--json", json, {image_path});
     check_writable(json);  // before minutes of work, not after them
@@ -502,13 +504,13 @@ int bench_all(Args& args) {
   gl::Context ctx = gl::Context::headless();
   const gl::ContextInfo& info = ctx.info();
   const bool software = info.software();
-  std::printf("glsurf bench — %s, %s, %s%s\n", info.vendor.c_str(), info.renderer.c_str(), info.version.c_str(),
+  std::fprintf(table, "glsurf bench — %s, %s, %s%s\n", info.vendor.c_str(), info.renderer.c_str(), info.version.c_str(),
               software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
   // llvmpipe's timer queries read far too little for some passes (those
   // drawn into the candidate atlas), so there the stages are timed by the wall
   // clock between glFinish calls around each pass; a real GPU's timers are
   // right and the finishes would add their own overhead.
-  std::printf("  detection + orientation + 64-value descriptors per frame, %s resampled, threshold %g,\n"
+  std::fprintf(table, "  detection + orientation + 64-value descriptors per frame, %s resampled, threshold %g,\n"
               "  first sampling step %d; median of %d runs after 1 warm-up; ms per stage (separate runs, pass by\n"
               "  pass): %s\n\n",
               image_path.c_str(), config.hessian_threshold, config.first_step, runs,
@@ -517,7 +519,7 @@ int bench_all(Args& args) {
   const char* stages[][2] = {{"integral_", "integral"}, {"hessian_", "hessian"}, {"detect_", "nms"},
                              {"select_", "select"},     {"compact_", "list"},    {"describe_", "describe"}};
   std::string records;
-  std::printf("%-10s %9s %7s %9s | %9s %9s %9s %9s %9s %9s | %9s\n", "size", "GPU ms", "fps", "keypoints", "integral",
+  std::fprintf(table, "%-10s %9s %7s %9s | %9s %9s %9s %9s %9s %9s | %9s\n", "size", "GPU ms", "fps", "keypoints", "integral",
               "hessian", "nms", "select", "list", "describe", "CPU ms");
   for (const auto& [w, h] : std::vector<std::pair<int, int>>{{320, 240}, {640, 480}, {1280, 720}, {1920, 1080}}) {
     const GrayImage image = resize(photo, w, h);
@@ -525,7 +527,7 @@ int bench_all(Args& args) {
     size_t found = detector.detect_and_compute(image).keypoints.size();
     std::vector<double> wall;
     std::vector<std::vector<double>> stage_ms(6);
-    std::vector<bool> bogus(6, false);
+    std::vector<bool> bogus(6, false), ran(6, false);  // ran: the stage drew (select only with max_features)
     for (int i = 0; i < runs; ++i) {
       gl::finish();
       const Clock::time_point t0 = Clock::now();
@@ -541,6 +543,7 @@ int bench_all(Args& args) {
         for (int k = 0; k < 6; ++k) {
           if (p.name.rfind(stages[k][0], 0) != 0) continue;
           sums[k] += ms;
+          ran[static_cast<size_t>(k)] = true;
           if (!software && ms > median(wall)) bogus[static_cast<size_t>(k)] = true;  // a timer artefact
         }
       }
@@ -555,7 +558,7 @@ int bench_all(Args& args) {
     }
     char label[32];
     std::snprintf(label, sizeof label, "%dx%d", w, h);
-    std::printf("%-10s %9.1f %7.1f %9zu |", label, median(wall), 1000.0 / median(wall), found);
+    std::fprintf(table, "%-10s %9.1f %7.1f %9zu |", label, median(wall), 1000.0 / median(wall), found);
     char record[1024];
     int used = std::snprintf(record, sizeof record,
                              "%s    {\"size\": \"%s\", \"gpu_ms\": %.2f, \"fps\": %.2f, \"keypoints\": %zu, "
@@ -563,9 +566,9 @@ int bench_all(Args& args) {
                              records.empty() ? "" : ",\n", label, median(wall), 1000.0 / median(wall), found,
                              median(cpu_ms), software ? "wall between glFinish calls" : "GPU timer queries");
     for (int k = 0; k < 6; ++k) {
-      const bool ok = !bogus[static_cast<size_t>(k)];
-      if (ok) std::printf(" %9.1f", median(stage_ms[static_cast<size_t>(k)]));
-      else std::printf(" %9s", "n/a");
+      const bool ok = ran[static_cast<size_t>(k)] && !bogus[static_cast<size_t>(k)];
+      if (ok) std::fprintf(table, " %9.1f", median(stage_ms[static_cast<size_t>(k)]));
+      else std::fprintf(table, " %9s", ran[static_cast<size_t>(k)] ? "n/a" : "-");
       char value[32];
       if (ok) std::snprintf(value, sizeof value, "%.2f", median(stage_ms[static_cast<size_t>(k)]));
       else std::snprintf(value, sizeof value, "null");
@@ -574,11 +577,11 @@ int bench_all(Args& args) {
     }
     std::snprintf(record + used, sizeof record - static_cast<size_t>(used), "}}");
     records += record;
-    std::printf(" | %9.1f\n", median(cpu_ms));
-    std::fflush(stdout);
+    std::fprintf(table, " | %9.1f\n", median(cpu_ms));
+    std::fflush(table);
   }
   // The matcher: m x m two nearest neighbours, fused GPU vs CPU.
-  std::printf("\n%6s | %14s | %10s\n", "m", "fused GPU ms", "CPU ms");
+  std::fprintf(table, "\n%6s | %14s | %10s\n", "m", "fused GPU ms", "CPU ms");
   std::string match_records;
   for (const int m : {512, 1024, 2048, 4096, 8192}) {
     const Features q = random_descriptors(m, 1), t = random_descriptors(m, 2);
@@ -598,16 +601,17 @@ int bench_all(Args& args) {
       cpu::two_nearest(q, t, false);
       cpu_ms = ms_since(t0);
     }
-    char cpu_cell[32];
+    char cpu_cell[32], cpu_json[32] = "null";  // one CPU run, up to m = 2048
     if (cpu_ms >= 0) std::snprintf(cpu_cell, sizeof cpu_cell, "%10.1f", cpu_ms);
     else std::snprintf(cpu_cell, sizeof cpu_cell, "%10s", "-");
-    std::printf("%6d | %14.1f | %s\n", m, median(gpu), cpu_cell);
+    if (cpu_ms >= 0) std::snprintf(cpu_json, sizeof cpu_json, "%.2f", cpu_ms);
+    std::fprintf(table, "%6d | %14.1f | %s\n", m, median(gpu), cpu_cell);
     char record[256];
     std::snprintf(record, sizeof record, "%s    {\"m\": %d, \"fused_gpu_ms\": %.2f, \"cpu_ms\": %s}",
                   match_records.empty() ? "" : ",\n", m, median(gpu),
-                  cpu_ms >= 0 ? std::to_string(cpu_ms).c_str() : "null");
+                  cpu_json);
     match_records += record;
-    std::fflush(stdout);
+    std::fflush(table);
   }
   if (!json.empty()) {
     write_file_atomically(json, false, [&](std::ostream& out) {
