@@ -154,6 +154,30 @@ TEST_CASE("configurations whose filter sides or steps would leave int are refuse
   CHECK(valid_config(most));
 }
 
+TEST_CASE("filters whose 32-bit box sums would wrap are refused where they fit in the image") {
+  // The bounds: 255 l (2l - 1) below 2^32 (a lobe's true sum), and 510 l
+  // (2l - 1) below 2^31 (the GPU's signed combination), each the largest such l.
+  const auto lobe = [](long long l) { return l * (2 * l - 1); };
+  CHECK(255 * lobe(kMaxExactLobe) < (1LL << 32));
+  CHECK(255 * lobe(kMaxExactLobe + 1) >= (1LL << 32));
+  CHECK(510 * lobe(kMaxExactLobeSigned) < (1LL << 31));
+  CHECK(510 * lobe(kMaxExactLobeSigned + 1) >= (1LL << 31));
+  // 8 octaves of 10 layers: octave 7's filters reach side 9219 (lobe 3073);
+  // the next largest of all is 8451 (lobe 2817).
+  DetectorConfig config;
+  config.n_octaves = 8;
+  config.n_octave_layers = 10;
+  REQUIRE(valid_config(config));
+  REQUIRE(filter_size(7, 11) == 9219);
+  const std::string why = filter_sum_problem(9219, 9300, config, kMaxExactLobe, "the CPU reference", "fewer");
+  CHECK(why == "filter side 9219 (octave 7) is beyond the CPU reference's exact 32-bit box sums; fewer");
+  CHECK(filter_sum_problem(9218, 20000, config, kMaxExactLobe, "x", "y").empty());  // it does not fit
+  // The GPU's bound, 1451, stops octave 6's side 4611 (lobe 1537) first.
+  CHECK(filter_sum_problem(9219, 9219, config, kMaxExactLobeSigned, "the GPU", "z").find("filter side 4611 (octave 6)") ==
+        0);
+  CHECK(filter_sum_problem(4610, 9219, config, kMaxExactLobeSigned, "the GPU", "z").empty());
+}
+
 TEST_CASE("a constant image has no keypoints; a too small one is an error") {
   CHECK(cpu::detect(GrayImage(64, 48, 128), DetectorConfig{}).empty());
   const int side = min_image_side(DetectorConfig{});

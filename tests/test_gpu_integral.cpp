@@ -11,6 +11,8 @@
 #include "support.hpp"
 #include "surf/integral.hpp"
 
+#include <climits>
+
 using namespace glsurf;
 
 namespace {
@@ -208,6 +210,8 @@ TEST_CASE("configure and run refuse wrong inputs") {
     const int max = test::headless_context().info().max_texture_size;
     CHECK_THROWS_WITH_AS(stage.configure(max, 1), doctest::Contains("is too large"), Error);
     CHECK_THROWS_WITH_AS(stage.configure(max - 1, 1), doctest::Contains("is too large"), Error);
+    // The border is added without int overflow (undefined behaviour).
+    CHECK_THROWS_WITH_AS(stage.configure(INT_MAX, 1), doctest::Contains("needs 2147483649x3 texels"), Error);
     CHECK(stage.width() == 8);  // a failed configure leaves the stage as it was
     CHECK(stage.passes_per_run() > 0);
   }

@@ -61,7 +61,8 @@ int max_buffer_texels() {
 
 int max_buffer_texels(int cap) { return cap >= 0 ? std::min(cap, max_buffer_texels()) : max_buffer_texels(); }
 
-std::string texture_size_problem(int width, int height, const std::string& what, int need_width, int need_height) {
+std::string texture_size_problem(int width, int height, const std::string& what, long long need_width,
+                                 long long need_height) {
   const int max_size = max_texture_size();
   if (need_width <= max_size && need_height <= max_size) return "";
   return "image of " + std::to_string(width) + "x" + std::to_string(height) + " is too large: its " + what + " needs " +

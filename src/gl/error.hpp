@@ -54,7 +54,8 @@ int max_buffer_texels(int cap);
 // "image of WxH is too large: its WHAT needs AxB texels and the driver allows
 // N per side" when a texture of need_width x need_height texels made for a
 // width x height image exceeds GL_MAX_TEXTURE_SIZE; "" when it fits.
-std::string texture_size_problem(int width, int height, const std::string& what, int need_width, int need_height);
+std::string texture_size_problem(int width, int height, const std::string& what, long long need_width,
+                                 long long need_height);
 
 // Waits until the GPU has finished all work (for wall-clock timing).
 void finish();

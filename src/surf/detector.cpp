@@ -57,18 +57,8 @@ std::string Detector::size_problem(int width, int height) const {
   if (std::string why = image_size_problem(width, height, config_); !why.empty()) return why;
   if (std::string why = integral_size_problem(width, height); !why.empty()) return why;
   if (std::string why = atlas_size_problem(width, height, config_); !why.empty()) return why;
-  // 32-bit box-filter sums stay exact for lobes of up to 2^31 / 510 pixels of
-  // area (lobe side l <= 1451): only filters that fit in the image matter.
-  for (int o = 0; o < config_.n_octaves; ++o) {
-    for (int l = 0; l < config_.n_octave_layers + 2; ++l) {
-      const int side = filter_size(o, l);
-      if (side <= std::min(width, height) && side / 3 > 1451) {
-        return "filter side " + std::to_string(side) + " (octave " + std::to_string(o) +
-               ") is beyond the GPU's exact 32-bit box sums; use fewer --octaves or --backend cpu";
-      }
-    }
-  }
-  return "";
+  return filter_sum_problem(width, height, config_, kMaxExactLobeSigned, "the GPU",
+                            "use fewer --octaves or --layers, or --backend cpu");
 }
 
 std::string Detector::compute_size_problem(int width, int height) const {

@@ -138,7 +138,7 @@ IntegralStage& IntegralStage::operator=(IntegralStage&&) noexcept = default;
 IntegralStage::~IntegralStage() = default;
 
 std::string integral_size_problem(int width, int height) {
-  return gl::texture_size_problem(width, height, "integral image (with a border)", width + 2, height + 2);
+  return gl::texture_size_problem(width, height, "integral image (with a border)", width + 2LL, height + 2LL);
 }
 
 void IntegralStage::configure(int width, int height) {

@@ -27,6 +27,7 @@
 //              background, -1 for a light blob on dark (OpenCV's class_id)
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -97,6 +98,28 @@ inline std::string image_size_problem(int width, int height, const DetectorConfi
   return "image of " + std::to_string(width) + "x" + std::to_string(height) +
          " is smaller than the smallest filter allows (" + std::to_string(min_side) + "x" +
          std::to_string(min_side) + ")";
+}
+
+// Box-filter sums from a 32-bit unsigned integral image are exact, however
+// far its entries wrap, while the true sum fits: a lobe of l x (2l - 1)
+// pixels of up to 255 sums below 2^32 for l <= kMaxExactLobe. The GPU's
+// signed 32-bit combination of a filter's lobes (-2 times one, up to 510
+// times the lobe's area in all) needs l <= kMaxExactLobeSigned. Why a filter
+// that fits in a width x height image has a larger lobe than `max_lobe`
+// allows ("... beyond WHERE's exact 32-bit box sums; REMEDY"), or "".
+constexpr int kMaxExactLobe = 2902, kMaxExactLobeSigned = 1451;
+inline std::string filter_sum_problem(int width, int height, const DetectorConfig& config, int max_lobe,
+                                      const std::string& where, const std::string& remedy) {
+  for (int o = 0; o < config.n_octaves; ++o) {
+    for (int l = 0; l < config.n_octave_layers + 2; ++l) {
+      const int side = filter_size(o, l);
+      if (side <= std::min(width, height) && side / 3 > max_lobe) {
+        return "filter side " + std::to_string(side) + " (octave " + std::to_string(o) + ") is beyond " + where +
+               "'s exact 32-bit box sums; " + remedy;
+      }
+    }
+  }
+  return "";
 }
 
 // Keypoints with their descriptors: descriptor_size values per keypoint, row
