@@ -8,7 +8,11 @@
 // N-th strongest. The result stays on the GPU: a 1x1 RGBA32UI state whose x
 // is the N-th largest response's bits, which the HistoPyramid's SELECT
 // variant uses as its threshold (compact.hpp). Exact ties with the N-th
-// response are all kept; the caller trims them after sorting.
+// response are all kept; the caller trims them after sorting. The bins are
+// R32F, exact while a bin counts fewer than 2^24 candidates; not checked.
+// Uniform noise gives keypoints at 2.1 % of its pixels at the default
+// threshold (2048 x 2048, CPU reference): about 5.6 million on the largest
+// image, 16384 x 16384, in all, spread over many bins.
 #pragma once
 
 #include "gl/framebuffer.hpp"
