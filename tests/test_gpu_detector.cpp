@@ -305,6 +305,26 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
     }
   }
 
+  TEST_CASE("max_features at or above the number of keypoints keeps them all") {
+    const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+    Detector all(test::headless_context(), DetectorConfig{});
+    const std::vector<KeyPoint> every = all.detect(image);
+    REQUIRE(every.size() > 100);
+    const int count = static_cast<int>(every.size());
+    for (const int n : {count, count + 1, 10 * count}) {
+      DetectorConfig config;
+      config.max_features = n;
+      Detector detector(test::headless_context(), config);
+      const std::vector<KeyPoint> gpu = detector.detect(image);
+      INFO("max_features " << n << " of " << count);
+      CHECK(test::same_keypoints(gpu, every));
+      CHECK(detector.candidates_last_frame() == count);
+    }
+    DetectorConfig one_less;
+    one_less.max_features = count - 1;
+    CHECK(Detector(test::headless_context(), one_less).detect(image).size() == static_cast<size_t>(count - 1));
+  }
+
   TEST_CASE("more candidates than the list holds: the 65,536 strongest are kept") {
     // Noise with threshold 0 gives about 2.4 % of the pixels as keypoints:
     // some 78,000 at 1800 x 1800.
