@@ -173,8 +173,8 @@ TEST_CASE("filters whose 32-bit box sums would wrap are refused where they fit i
   CHECK(why == "filter side 9219 (octave 7) is beyond the CPU reference's exact 32-bit box sums; fewer");
   CHECK(filter_sum_problem(9218, 20000, config, kMaxExactLobe, "x", "y").empty());  // it does not fit
   // The GPU's bound, 1451, stops octave 6's side 4611 (lobe 1537) first.
-  CHECK(filter_sum_problem(9219, 9219, config, kMaxExactLobeSigned, "the GPU", "z").find("filter side 4611 (octave 6)") ==
-        0);
+  CHECK(filter_sum_problem(9219, 9219, config, kMaxExactLobeSigned, "the GPU", "z")
+            .find("filter side 4611 (octave 6)") == 0);
   CHECK(filter_sum_problem(4610, 9219, config, kMaxExactLobeSigned, "the GPU", "z").empty());
 }
 

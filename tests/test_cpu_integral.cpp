@@ -246,12 +246,13 @@ TEST_CASE("load_gray names what stb_image would call 'unknown type, or corrupt':
   std::string big = read_bytes(GLSURF_TEST_DATA_DIR "/box_restart.jpg");
   const size_t frame = big.find("\xff\xc0");
   REQUIRE(frame != std::string::npos);
-  const size_t length = (static_cast<unsigned char>(big[frame + 2]) << 8) | static_cast<unsigned char>(big[frame + 3]);
+  const size_t length =
+      (static_cast<unsigned char>(big[frame + 2]) << 8) | static_cast<unsigned char>(big[frame + 3]);
   big.insert(frame + 2 + length, 1, '\0');
   big[frame + 3] = static_cast<char>(length + 1);  // box_restart's frame header is short: no carry
   big.replace(frame + 5, 4, "\xff\xff\xff\xff");
-  CHECK_THROWS_WITH_AS(load_gray(dir.write("big.jpg", big)), doctest::Contains("image of 65535x65535 exceeds the limit"),
-                       Error);
+  CHECK_THROWS_WITH_AS(load_gray(dir.write("big.jpg", big)),
+                       doctest::Contains("image of 65535x65535 exceeds the limit"), Error);
 }
 
 TEST_CASE("load_gray reads a binary PGM byte for byte, comments and all") {

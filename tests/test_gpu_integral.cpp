@@ -5,13 +5,13 @@
 // counts the draws, so a GPU path that did nothing cannot pass.
 #include <doctest/doctest.h>
 
+#include <climits>
+
 #include "gl/error.hpp"
 #include "gl/pass.hpp"
 #include "io/image.hpp"
 #include "support.hpp"
 #include "surf/integral.hpp"
-
-#include <climits>
 
 using namespace glsurf;
 

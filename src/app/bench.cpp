@@ -495,7 +495,7 @@ int bench_all(Args& args) {
   config.first_step = args.option_int("--sample-step", config.first_step, 1, 8);
   args.finish();
   // With the JSON on standard output, the table goes to standard error.
-  FILE* const table = json == "-" ? stderr : stdout;
+  FILE* const listing = standard_stream_of(json) == 1 ? stderr : stdout;
   if (!json.empty()) {
     check_not_an_input("--json", json, {image_path});
     check_writable(json);  // before minutes of work, not after them
@@ -504,23 +504,27 @@ int bench_all(Args& args) {
   gl::Context ctx = gl::Context::headless();
   const gl::ContextInfo& info = ctx.info();
   const bool software = info.software();
-  std::fprintf(table, "glsurf bench — %s, %s, %s%s\n", info.vendor.c_str(), info.renderer.c_str(), info.version.c_str(),
-              software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
+  std::fprintf(listing, "glsurf bench — %s, %s, %s%s\n", info.vendor.c_str(), info.renderer.c_str(),
+               info.version.c_str(),
+               software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
   // llvmpipe's timer queries read far too little for some passes (those
   // drawn into the candidate atlas), so there the stages are timed by the wall
   // clock between glFinish calls around each pass; a real GPU's timers are
   // right and the finishes would add their own overhead.
-  std::fprintf(table, "  detection + orientation + 64-value descriptors per frame, %s resampled, threshold %g,\n"
-              "  first sampling step %d; median of %d runs after 1 warm-up; ms per stage (separate runs, pass by\n"
-              "  pass): %s\n\n",
-              image_path.c_str(), config.hessian_threshold, config.first_step, runs,
-              software ? "wall clock between glFinish calls around each pass (llvmpipe's timer queries under-read some)"
-                       : "GPU timer queries (n/a: longer than the frame)");
+  std::fprintf(
+      listing,
+      "  detection + orientation + 64-value descriptors per frame, %s resampled, threshold %g,\n"
+      "  first sampling step %d; median of %d runs after 1 warm-up; ms per stage (separate runs, pass by\n"
+      "  pass): %s\n\n",
+      image_path.c_str(), config.hessian_threshold, config.first_step, runs,
+      software
+          ? "wall clock between glFinish calls around each pass (llvmpipe's timer queries under-read some)"
+          : "GPU timer queries (n/a: longer than the frame)");
   const char* stages[][2] = {{"integral_", "integral"}, {"hessian_", "hessian"}, {"detect_", "nms"},
                              {"select_", "select"},     {"compact_", "list"},    {"describe_", "describe"}};
   std::string records;
-  std::fprintf(table, "%-10s %9s %7s %9s | %9s %9s %9s %9s %9s %9s | %9s\n", "size", "GPU ms", "fps", "keypoints", "integral",
-              "hessian", "nms", "select", "list", "describe", "CPU ms");
+  std::fprintf(listing, "%-10s %9s %7s %9s | %9s %9s %9s %9s %9s %9s | %9s\n", "size", "GPU ms", "fps",
+               "keypoints", "integral", "hessian", "nms", "select", "list", "describe", "CPU ms");
   for (const auto& [w, h] : std::vector<std::pair<int, int>>{{320, 240}, {640, 480}, {1280, 720}, {1920, 1080}}) {
     const GrayImage image = resize(photo, w, h);
     Detector detector(ctx, config);
@@ -558,7 +562,7 @@ int bench_all(Args& args) {
     }
     char label[32];
     std::snprintf(label, sizeof label, "%dx%d", w, h);
-    std::fprintf(table, "%-10s %9.1f %7.1f %9zu |", label, median(wall), 1000.0 / median(wall), found);
+    std::fprintf(listing, "%-10s %9.1f %7.1f %9zu |", label, median(wall), 1000.0 / median(wall), found);
     char record[1024];
     int used = std::snprintf(record, sizeof record,
                              "%s    {\"size\": \"%s\", \"gpu_ms\": %.2f, \"fps\": %.2f, \"keypoints\": %zu, "
@@ -567,8 +571,8 @@ int bench_all(Args& args) {
                              median(cpu_ms), software ? "wall between glFinish calls" : "GPU timer queries");
     for (int k = 0; k < 6; ++k) {
       const bool ok = ran[static_cast<size_t>(k)] && !bogus[static_cast<size_t>(k)];
-      if (ok) std::fprintf(table, " %9.1f", median(stage_ms[static_cast<size_t>(k)]));
-      else std::fprintf(table, " %9s", ran[static_cast<size_t>(k)] ? "n/a" : "-");
+      if (ok) std::fprintf(listing, " %9.1f", median(stage_ms[static_cast<size_t>(k)]));
+      else std::fprintf(listing, " %9s", ran[static_cast<size_t>(k)] ? "n/a" : "-");
       char value[32];
       if (ok) std::snprintf(value, sizeof value, "%.2f", median(stage_ms[static_cast<size_t>(k)]));
       else std::snprintf(value, sizeof value, "null");
@@ -577,11 +581,11 @@ int bench_all(Args& args) {
     }
     std::snprintf(record + used, sizeof record - static_cast<size_t>(used), "}}");
     records += record;
-    std::fprintf(table, " | %9.1f\n", median(cpu_ms));
-    std::fflush(table);
+    std::fprintf(listing, " | %9.1f\n", median(cpu_ms));
+    std::fflush(listing);
   }
   // The matcher: m x m two nearest neighbours, fused GPU vs CPU.
-  std::fprintf(table, "\n%6s | %14s | %10s\n", "m", "fused GPU ms", "CPU ms");
+  std::fprintf(listing, "\n%6s | %14s | %10s\n", "m", "fused GPU ms", "CPU ms");
   std::string match_records;
   for (const int m : {512, 1024, 2048, 4096, 8192}) {
     const Features q = random_descriptors(m, 1), t = random_descriptors(m, 2);
@@ -605,13 +609,12 @@ int bench_all(Args& args) {
     if (cpu_ms >= 0) std::snprintf(cpu_cell, sizeof cpu_cell, "%10.1f", cpu_ms);
     else std::snprintf(cpu_cell, sizeof cpu_cell, "%10s", "-");
     if (cpu_ms >= 0) std::snprintf(cpu_json, sizeof cpu_json, "%.2f", cpu_ms);
-    std::fprintf(table, "%6d | %14.1f | %s\n", m, median(gpu), cpu_cell);
+    std::fprintf(listing, "%6d | %14.1f | %s\n", m, median(gpu), cpu_cell);
     char record[256];
     std::snprintf(record, sizeof record, "%s    {\"m\": %d, \"fused_gpu_ms\": %.2f, \"cpu_ms\": %s}",
-                  match_records.empty() ? "" : ",\n", m, median(gpu),
-                  cpu_json);
+                  match_records.empty() ? "" : ",\n", m, median(gpu), cpu_json);
     match_records += record;
-    std::fflush(table);
+    std::fflush(listing);
   }
   if (!json.empty()) {
     write_file_atomically(json, false, [&](std::ostream& out) {

@@ -280,7 +280,7 @@ int eval(Args args) {
   const std::vector<std::string> positional = args.positionals();
   args.finish();
   // With the JSON on standard output, the table goes to standard error.
-  FILE* const table = json == "-" ? stderr : stdout;
+  FILE* const listing = standard_stream_of(json) == 1 ? stderr : stdout;
   if (positional.size() != 1) throw UsageError("eval needs a sequence directory (img1..imgN, H1to2p..H1toNp)");
   if (!json.empty()) check_writable(json);  // before the work, not after it
   const fs::path dir = positional[0];
@@ -308,13 +308,14 @@ int eval(Args args) {
     for (const auto& [k, image] : images) check_image_size(sequence.images.at(k), image, config, detector.get());
   }
   const Features fa = describe_file(detector.get(), config, a, sequence.images.at(1));
-  std::fprintf(table, "%s (%s backend; ratio 0.8 + mutual matching; correct = reprojection error < 3 px)\n",
-              dir.string().c_str(), backend.c_str());
+  std::fprintf(listing, "%s (%s backend; ratio 0.8 + mutual matching; correct = reprojection error < 3 px)\n",
+               dir.string().c_str(), backend.c_str());
   // The pair column fits the last pair's name ("1->k"), so that the columns
   // stay aligned from img10 or img100 on.
   const int pair_width = static_cast<int>(std::max<size_t>(5, 3 + std::to_string(images.rbegin()->first).size()));
-  std::fprintf(table, "%-*s %7s %7s %7s %7s %8s %7s %8s %8s %8s %8s %9s\n", pair_width, "pair", "kp A", "kp B", "vis A", "vis B",
-              "repeat", "match", "correct", "<5px", "score", "precis", "corner px");
+  std::fprintf(listing, "%-*s %7s %7s %7s %7s %8s %7s %8s %8s %8s %8s %9s\n", pair_width, "pair", "kp A",
+               "kp B", "vis A", "vis B", "repeat", "match", "correct", "<5px", "score", "precis",
+               "corner px");
   std::string records;
   for (const auto& [k, truth] : sequence.homographies) {
     const GrayImage& b = images.at(k);
@@ -341,10 +342,10 @@ int eval(Args args) {
     const bool visible = std::min(s.visible_a, s.visible_b) > 0;
     const Ratio repeatability = ratio(s.repeatability, visible), score = ratio(s.matching_score, visible),
                 precision = ratio(s.precision, s.matches > 0);
-    std::fprintf(table, "%-*s %7d %7d %7d %7d %s %7d %8d %8d %s %s %s\n", pair_width, ("1->" + std::to_string(k)).c_str(),
-                s.keypoints_a, s.keypoints_b, s.visible_a,
-                s.visible_b, repeatability.table, s.matches, s.correct_3px, s.correct_5px, score.table,
-                precision.table, corner);
+    std::fprintf(listing, "%-*s %7d %7d %7d %7d %s %7d %8d %8d %s %s %s\n", pair_width,
+                 ("1->" + std::to_string(k)).c_str(), s.keypoints_a, s.keypoints_b, s.visible_a, s.visible_b,
+                 repeatability.table, s.matches, s.correct_3px, s.correct_5px, score.table, precision.table,
+                 corner);
     // JSON has no infinity: a corner error that is not a number is null,
     // and corner_error_note says why.
     char corner_json[32] = "null";

@@ -32,7 +32,8 @@ const char* kUsage =
     "                         (headless EGL by default; --window opens a GLFW window)\n"
     "  bench [--runs N] [--json OUT] [--image PATH] [--sample-step N]\n"
     "                         everything: per frame at 320x240 .. 1920x1080, GPU (with ms per\n"
-    "                         stage) and CPU side by side, then the matcher for m = 512 .. 8192\n"
+    "                         stage) and CPU side by side, then the matcher for m = 512 .. 8192;\n"
+    "                         --json -: the JSON on standard output, the table on standard error\n"
     "  bench integral         median GPU and CPU times of the integral image\n"
     "        [--runs N] [--warmup N] [--image PATH] [--sizes WxH,WxH,...] [--top-pixels T0]\n"
     "        [--scan-radix R] [--profile]  (radix of the 1-D scans, 2..64, default 4; GPU time per pass)\n"
@@ -82,6 +83,7 @@ const char* kUsage =
     "  eval SEQDIR            repeatability, correct matches, matching score, precision and\n"
     "                         homography corner error for each pair 1->k (Mikolajczyk protocol)\n"
     "        [--backend gl|cpu] [--json OUT] [--threshold T] [--max-features N] ...\n"
+    "                         (--json -: the JSON on standard output, the table on standard error)\n"
     "  help [COMMAND]         this text, or a command's part of it (also glsurf COMMAND --help)\n";
 
 // The entries of kUsage for `command` ("bench" has several): each entry is

@@ -131,8 +131,8 @@ std::string host_memory_problem(int width, int height, const DetectorConfig& con
 std::vector<KeyPoint> detect(const GrayImage& image, const DetectorConfig& config) {
   GLSURF_EXPECTS(valid_config(config), "invalid detector configuration (keypoint.hpp: valid_config)");
   if (const std::string why = image_size_problem(image.width, image.height, config); !why.empty()) throw Error(why);
-  if (const std::string why = filter_sum_problem(image.width, image.height, config, kMaxExactLobe, "the CPU reference",
-                                                 "use fewer --octaves or --layers");
+  if (const std::string why = filter_sum_problem(image.width, image.height, config, kMaxExactLobe,
+                                                 "the CPU reference", "use fewer --octaves or --layers");
       !why.empty()) {
     throw Error(why);
   }

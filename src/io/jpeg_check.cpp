@@ -234,8 +234,8 @@ class Checker {
     if (precision != 8) unsupported(std::to_string(precision) + "-bit samples");
     if (height_ == 0) unsupported("the height given after the first scan, by a DNL marker");
     if (width_ == 0 || count < 1 || count > 4) return false;
-    if (frame_size_) frame_size_(width_, height_);
     if (n < 6 + 3 * static_cast<size_t>(count)) fail("a frame header too short");
+    if (frame_size_) frame_size_(width_, height_);
     progressive_ = progressive;
     for (int c = 0; c < count; ++c) {
       Component comp;

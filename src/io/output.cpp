@@ -39,11 +39,11 @@ void write_to(const std::string& file, const std::string& path, bool binary, boo
   if (!out) throw Error(path + ": write failed");
 }
 
-// 1 or 2 when `path` is "-" (standard output) or names the file that
-// standard output or standard error already has open (/dev/stdout with
-// `> file`), 0 otherwise. Such a file is written through that stream:
-// opened again, it would have its own position, and the process's own
-// lines on the stream would overwrite what was written through the name.
+}  // namespace
+
+// OutputFiles::add writes such a file through that stream: opened again, it
+// would have its own position, and the process's own lines on the stream
+// would overwrite what was written through the name.
 int standard_stream_of(const std::string& path) {
   if (path == "-") return 1;
   struct stat named {};
@@ -54,6 +54,8 @@ int standard_stream_of(const std::string& path) {
   }
   return 0;
 }
+
+namespace {
 
 // Where `path` is written: in place (devices, pipes, what /dev/stdout and the
 // like lead to, even a regular file: `-o /dev/stdout >> all.txt`), or by a

@@ -81,6 +81,11 @@ class OutputFiles {
   std::vector<Pending> pending_;
 };
 
+// 1 or 2 when `path` is "-" (standard output) or names the file that
+// standard output or standard error already has open (/dev/stdout, or the
+// file of `> file`), 0 otherwise.
+int standard_stream_of(const std::string& path);
+
 // Throws glsurf::Error "PATH: ..." when `path` cannot be written as add()
 // would write it (a directory, a missing or read-only directory): for a
 // command to check its outputs before its work rather than after. A

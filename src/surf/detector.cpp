@@ -79,8 +79,8 @@ void Detector::configure(int width, int height) {
   extrema_.configure(hessian_, width, height);
   compact_.configure(extrema_);
   describe_.configure(compact_.capacity());
-  width_ = width;
-  height_ = height;
+  width_ = stages_width_ = width;
+  height_ = stages_height_ = height;
 }
 
 void Detector::configure_integral(int width, int height) {
@@ -96,12 +96,17 @@ void Detector::configure_integral(int width, int height) {
 void Detector::check_host_memory(int width, int height, Stages stages) const {
   if (!host_textures_) return;
   // The textures of the size before are given back as the new ones are made:
-  // all of them for a detection, the image's and the integral's for compute().
+  // the image's and the integral's for compute(), and those of the detection
+  // stages too (made for stages_width_ x stages_height_, which compute() at
+  // another size leaves allocated) for a detection.
   const double integral = kSoftwareComputeBytesPerPixel * integral_width_ * integral_height_;
-  const double held = stages == Stages::All ? std::max(kSoftwareBytesPerPixel * width_ * height_, integral) : integral;
-  const double bytes_per_pixel = stages == Stages::All ? kSoftwareBytesPerPixel : kSoftwareComputeBytesPerPixel;
+  const double detection =
+      (kSoftwareBytesPerPixel - kSoftwareComputeBytesPerPixel) * stages_width_ * stages_height_;
+  const bool all = stages == Stages::All;
+  const double held = all ? integral + detection : integral;
   const double available = available_host_memory();
-  const std::string why = host_memory_problem(width, height, available < 0 ? available : available + held, bytes_per_pixel);
+  const std::string why = host_memory_problem(width, height, available < 0 ? available : available + held,
+                                              all ? kSoftwareBytesPerPixel : kSoftwareComputeBytesPerPixel);
   if (!why.empty()) throw Error(why);
 }
 

@@ -41,7 +41,7 @@ namespace glsurf {
 // and 270 at 4096 x 4096, nearly all of it per pixel (270 with a single
 // keypoint kept). compute() of given keypoints needs only the image, its
 // integral and the integral quads, about kSoftwareComputeBytesPerPixel: the
-// maximum RSS of `glsurf describe` with one keypoint on noise was 101, 58 and
+// maximum RSS of `glsurf describe` with one keypoint on noise was 101, 60 and
 // 51 bytes a pixel at 2048, 4096 and 8192 square (48 a pixel more from 4096
 // to 8192). Why a width x height image cannot fit in `available` bytes then,
 // at `bytes_per_pixel`, or "" when it can. The detector refuses such an image
@@ -147,6 +147,7 @@ class Detector {
   bool host_textures_ = false;  // a software renderer: textures live in host memory
   int width_ = 0, height_ = 0;                    // every stage is configured for this size
   int integral_width_ = 0, integral_height_ = 0;  // the image texture and integral stage are
+  int stages_width_ = 0, stages_height_ = 0;      // the detection stages' textures were last made for
   int candidates_ = 0;
   int listed_ = 0;
   bool truncated_ = false;

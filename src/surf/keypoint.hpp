@@ -114,8 +114,8 @@ inline std::string filter_sum_problem(int width, int height, const DetectorConfi
     for (int l = 0; l < config.n_octave_layers + 2; ++l) {
       const int side = filter_size(o, l);
       if (side <= std::min(width, height) && side / 3 > max_lobe) {
-        return "filter side " + std::to_string(side) + " (octave " + std::to_string(o) + ") is beyond " + where +
-               "'s exact 32-bit box sums; " + remedy;
+        return "filter side " + std::to_string(side) + " (octave " + std::to_string(o) + ") is beyond " +
+               where + "'s exact 32-bit box sums; " + remedy;
       }
     }
   }
