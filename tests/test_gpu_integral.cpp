@@ -85,6 +85,49 @@ TEST_CASE("2-D integral is exact whatever the switch-over threshold T0") {
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
 
+TEST_CASE("2-D integral is exact with T0 at, just below and just above a level's texel count") {
+  // 65 x 33 halves to 33 x 17 (561 texels) and 17 x 9 (153): T0 = 561 stops
+  // at the first half, 560 goes one level further; likewise at the image
+  // itself (2145).
+  test::headless_context();
+  gl::PassRunner runner;
+  runner.set_check_every_pass(true);
+  const GrayImage image = test::random_image(65, 33, 7);
+  const cpu::IntegralImage reference = cpu::integral_image(image);
+  int previous_passes = -1, previous_levels = -1;
+  for (const int t0 : {2146, 2145, 2144, 562, 561, 560, 153, 152}) {
+    IntegralStage stage(gl::ShaderSource::from_environment(), {IntegralMethod::Blelloch2D, t0});
+    INFO("T0 " << t0 << ", " << stage.passes_per_run() << " passes");
+    CHECK(test::first_difference(gpu_integral(stage, runner, image), reference) == "");
+    // The levels above the top: a step past a level's count adds passes.
+    const int levels = t0 >= 2145 ? 0 : t0 >= 561 ? 1 : t0 >= 153 ? 2 : 3;
+    if (levels == previous_levels) CHECK(stage.passes_per_run() == previous_passes);
+    else CHECK(stage.passes_per_run() > previous_passes);
+    previous_passes = stage.passes_per_run();
+    previous_levels = levels;
+  }
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
+TEST_CASE("both integral methods are exact at the widest and tallest images the driver allows") {
+  // The integral is one texel larger than the image each way and the
+  // descriptors' quads one more: sides up to GL_MAX_TEXTURE_SIZE - 2.
+  test::headless_context();
+  gl::PassRunner runner;
+  runner.set_check_every_pass(true);
+  const int side = test::headless_context().info().max_texture_size - 2;
+  const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
+  for (const IntegralMethod method : {IntegralMethod::Blelloch2D, IntegralMethod::Blelloch1D}) {
+    IntegralStage stage(shaders, {method, 8192});
+    for (const Size s : {Size{side, 3}, Size{3, side}}) {
+      const GrayImage image = test::random_image(s.w, s.h, 11);
+      INFO((method == IntegralMethod::Blelloch2D ? "2-D" : "1-D") << ", size " << s.w << "x" << s.h);
+      CHECK(test::first_difference(gpu_integral(stage, runner, image), cpu::integral_image(image)) == "");
+    }
+  }
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
 TEST_CASE("both integral methods are exact whatever the scan radix, at the radix's group boundaries") {
   // Lengths of r - 1, r, r + 1, r^2 and r^2 + 1 along an axis put the last
   // entry (the total) at a group's end, past it, and one level up; the 2-D
