@@ -139,7 +139,8 @@ TEST_CASE("Gaussian blobs are found at their position and scale, with the Laplac
 TEST_CASE("configurations whose filter sides or steps would leave int are refused") {
   // 31 octaves (or a first step of 4 with 29) overflowed 2 << octave and
   // first_step << octave, and the detector read out of bounds.
-  for (const auto& [octaves, step] : {std::pair{31, 4}, std::pair{29, 1}, std::pair{17, 1}, std::pair{4, 65}}) {
+  for (const auto& c : {std::pair{31, 4}, std::pair{29, 1}, std::pair{17, 1}, std::pair{4, 65}}) {
+    const int octaves = c.first, step = c.second;  // not bindings: INFO's lambda captures them (C++20)
     DetectorConfig config;
     config.n_octaves = octaves;
     config.first_step = step;

@@ -81,7 +81,8 @@ TEST_SUITE("cpu") {
 TEST_CASE("JPEG check: files from stb's writer and from libjpeg-turbo pass") {
   for (const int channels : {1, 3})
     for (const int quality : {50, 90, 100})  // stb subsamples chroma 2x2 up to 90
-      for (const auto& [w, h] : std::vector<std::pair<int, int>>{{1, 1}, {8, 8}, {17, 9}, {33, 31}, {200, 150}}) {
+      for (const auto& size : std::vector<std::pair<int, int>>{{1, 1}, {8, 8}, {17, 9}, {33, 31}, {200, 150}}) {
+        const int w = size.first, h = size.second;  // not bindings: INFO's lambda captures them (C++20)
         INFO(channels << " channels, quality " << quality << ", " << w << "x" << h);
         CHECK_NOTHROW(check(stb_jpeg(w, h, channels, quality)));
       }

@@ -563,12 +563,13 @@ int bench_all(Args& args) {
     char label[32];
     std::snprintf(label, sizeof label, "%dx%d", w, h);
     std::fprintf(listing, "%-10s %9.1f %7.1f %9zu |", label, median(wall), 1000.0 / median(wall), found);
-    char record[1024];
-    int used = std::snprintf(record, sizeof record,
-                             "%s    {\"size\": \"%s\", \"gpu_ms\": %.2f, \"fps\": %.2f, \"keypoints\": %zu, "
-                             "\"cpu_ms\": %.2f, \"stages_clock\": \"%s\", \"stages_ms\": {",
-                             records.empty() ? "" : ",\n", label, median(wall), 1000.0 / median(wall), found,
-                             median(cpu_ms), software ? "wall between glFinish calls" : "GPU timer queries");
+    char head[512];
+    std::snprintf(head, sizeof head,
+                  "%s    {\"size\": \"%s\", \"gpu_ms\": %.2f, \"fps\": %.2f, \"keypoints\": %zu, "
+                  "\"cpu_ms\": %.2f, \"stages_clock\": \"%s\", \"stages_ms\": {",
+                  records.empty() ? "" : ",\n", label, median(wall), 1000.0 / median(wall), found, median(cpu_ms),
+                  software ? "wall between glFinish calls" : "GPU timer queries");
+    records += head;
     for (int k = 0; k < 6; ++k) {
       const bool ok = ran[static_cast<size_t>(k)] && !bogus[static_cast<size_t>(k)];
       if (ok) std::fprintf(listing, " %9.1f", median(stage_ms[static_cast<size_t>(k)]));
@@ -576,11 +577,9 @@ int bench_all(Args& args) {
       char value[32];
       if (ok) std::snprintf(value, sizeof value, "%.2f", median(stage_ms[static_cast<size_t>(k)]));
       else std::snprintf(value, sizeof value, "null");
-      used += std::snprintf(record + used, sizeof record - static_cast<size_t>(used), "%s\"%s\": %s", k ? ", " : "",
-                            stages[k][1], value);
+      records += std::string(k ? ", " : "") + "\"" + stages[k][1] + "\": " + value;
     }
-    std::snprintf(record + used, sizeof record - static_cast<size_t>(used), "}}");
-    records += record;
+    records += "}}";
     std::fprintf(listing, " | %9.1f\n", median(cpu_ms));
     std::fflush(listing);
   }

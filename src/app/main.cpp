@@ -436,14 +436,14 @@ int main(int argc, char** argv) {
   try {
     int status = -1;
     if (command == "info") status = app::info(std::move(args));
-    if (command == "bench") status = app::bench(std::move(args));
-    if (command == "detect") status = app::detect(std::move(args));
-    if (command == "describe") status = app::describe(std::move(args));
-    if (command == "match") status = app::match(std::move(args));
-    if (command == "view") status = app::view(std::move(args));
-    if (command == "warp") status = app::warp(std::move(args));
-    if (command == "eval") status = app::eval(std::move(args));
-    if (command == "help" || command == "--help" || command == "-h") {
+    else if (command == "bench") status = app::bench(std::move(args));
+    else if (command == "detect") status = app::detect(std::move(args));
+    else if (command == "describe") status = app::describe(std::move(args));
+    else if (command == "match") status = app::match(std::move(args));
+    else if (command == "view") status = app::view(std::move(args));
+    else if (command == "warp") status = app::warp(std::move(args));
+    else if (command == "eval") status = app::eval(std::move(args));
+    else if (command == "help" || command == "--help" || command == "-h") {
       const std::string topic = argc > 2 ? argv[2] : "";
       const std::string part = app::usage_of(topic);
       if (!topic.empty() && part.empty()) {
