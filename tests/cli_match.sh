@@ -77,6 +77,16 @@ head -c 4096 /dev/zero | tr '\0' '\200' >> "$work/flat.pgm"
   --backend cpu >/dev/null 2>&1
 [ $? -eq 1 ] || fail "no homography with --homography exits 1"
 [ ! -e "$work/flat.txt" ] && [ ! -e "$work/flatH.txt" ] || fail "no files after a failed match"
+err=$("$glsurf" match "$work/flat.pgm" "$work/flat.pgm" -o "$work/flat.txt" --homography "$work/flatH.txt" \
+  --backend cpu 2>&1)
+echo "$err" | grep -qF "nothing written ($work/flatH.txt, $work/flat.txt): without --homography" ||
+  fail "the error names every output left unwritten: $err"
+# With an output on standard output the summary goes to standard error.
+"$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" -o - --backend cpu >"$work/stdout.txt" 2>"$work/stderr.txt" ||
+  fail "match -o -: $(cat "$work/stderr.txt")"
+[ -s "$work/stdout.txt" ] && ! grep -v '^[0-9]* [0-9]* [0-9.e+-]* [01]$' "$work/stdout.txt" >/dev/null ||
+  fail "match -o -: only match lines on standard output: $(grep -v '^[0-9]* [0-9]* [0-9.e+-]* [01]$' "$work/stdout.txt" | head -n 2)"
+grep -q "features, .* matches" "$work/stderr.txt" || fail "match -o -: the summary on standard error"
 # Unrelated images: a few matches agree by chance (4 of 14 here), which is no
 # homography either.
 out=$("$glsurf" match "$assets/box.png" "$assets/graf3.png" --homography "$work/unrelatedH.txt" --backend cpu 2>&1)

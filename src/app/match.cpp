@@ -101,8 +101,12 @@ int match(Args args) {
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
   if (!homography_path.empty() && !h.found) {  // before any file is written
-    throw Error("no homography found (" + std::to_string(matches.size()) + " matches); " + homography_path +
-                " not written");
+    std::string unwritten = homography_path;
+    for (const std::string& path : {matches_path, draw_path}) {
+      if (!path.empty()) unwritten += ", " + path;
+    }
+    throw Error("no homography found (" + std::to_string(matches.size()) + " matches); nothing written (" +
+                unwritten + "): without --homography the matches are written all the same");
   }
   // All the outputs or none: a failing --draw must not leave -o behind.
   OutputFiles outputs;
@@ -135,9 +139,15 @@ int match(Args args) {
   } else {
     std::snprintf(verdict, sizeof verdict, "no homography (best fit %d inliers, %d needed)", h.inlier_count, needed);
   }
-  std::printf("%s: %zu features, %s: %zu features, %zu matches, %s, %.0f ms (%s)\n", images[0].c_str(),
-              fa.keypoints.size(), images[1].c_str(), fb.keypoints.size(), matches.size(), verdict, ms,
-              backend.c_str());
+  // The summary stays out of an output written to standard output.
+  bool output_on_stdout = false;
+  for (const std::string& path : {matches_path, homography_path, draw_path}) {
+    output_on_stdout = output_on_stdout || (!path.empty() && standard_stream_of(path) == 1);
+  }
+  FILE* const summary = output_on_stdout ? stderr : stdout;
+  std::fprintf(summary, "%s: %zu features, %s: %zu features, %zu matches, %s, %.0f ms (%s)\n", images[0].c_str(),
+               fa.keypoints.size(), images[1].c_str(), fb.keypoints.size(), matches.size(), verdict, ms,
+               backend.c_str());
   if (truth) {
     int correct = 0;
     for (const PointPair& p : pairs) correct += reprojection_error(*truth, p) < 3.0;
@@ -146,8 +156,8 @@ int match(Args args) {
       const double e = corner_error(h.h, *truth, a.width, a.height);
       corner = std::isnan(e) ? "n/a (the truth sends part of A to infinity)" : std::to_string(e) + " px";
     }
-    std::printf("against %s: %d correct matches (< 3 px), homography corner error %s\n", truth_path.c_str(),
-                correct, corner.c_str());
+    std::fprintf(summary, "against %s: %d correct matches (< 3 px), homography corner error %s\n",
+                 truth_path.c_str(), correct, corner.c_str());
   }
   return 0;
 }
