@@ -11,6 +11,14 @@ cmp -s "$work/a.txt" "$work/b.txt" || fail "two runs differ"
 "$glsurf" detect "$assets/box.png" -o "$work/b.bin" --format bin 2>/dev/null || fail "detect bin again"
 cmp -s "$work/a.bin" "$work/b.bin" || fail "two binary runs differ"
 head -c 8 "$work/a.bin" | grep -q GLSURF01 || fail "binary magic"
+# Without --format the name picks it: .bin is binary, anything else text;
+# --format wins over the name.
+"$glsurf" detect "$assets/box.png" -o "$work/c.bin" 2>/dev/null || fail "detect -o c.bin"
+cmp -s "$work/a.bin" "$work/c.bin" || fail "-o c.bin without --format is not the binary format"
+"$glsurf" detect "$assets/box.png" -o "$work/c.dat" 2>/dev/null || fail "detect -o c.dat"
+head -n 1 "$work/c.dat" | grep -q '^[0-9]* 64$' || fail "-o c.dat without --format is not text"
+"$glsurf" detect "$assets/box.png" -o "$work/t.bin" --format txt 2>/dev/null || fail "detect --format txt -o t.bin"
+cmp -s "$work/c.dat" "$work/t.bin" || fail "--format txt -o t.bin is not text"
 n=$(head -n 1 "$work/a.txt" | cut -d' ' -f1)
 [ "$(wc -l < "$work/a.txt")" -eq $((n + 1)) ] || fail "txt has N + 1 lines"
 [ "$n" -gt 100 ] || fail "box.png has more than 100 keypoints"

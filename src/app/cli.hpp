@@ -56,8 +56,9 @@ inline std::string input_path(const std::string& name) { return name == "-" ? "/
 // --threshold --max-features --octaves --layers --sample-step --upright
 // --extended.
 std::string backend_option(Args& args);
-// --format txt|bin (default txt): the name, also the feature files' extension.
-std::string format_option(Args& args);
+// --format txt|bin: the name, also the feature files' extension. Without
+// it, bin when the output file `out` ends in .bin, txt otherwise.
+std::string format_option(Args& args, const std::string& out);
 DetectorConfig detector_options(Args& args);
 
 // Throws glsurf::Error "NAME: ..." when the detectors refuse the image for

@@ -23,9 +23,9 @@ int describe(Args args) {
   DetectorConfig config;
   config.upright = args.flag("--upright");
   config.extended = args.flag("--extended");
-  const std::string format_name = format_option(args);
-  const FeatureFormat format = format_name == "txt" ? FeatureFormat::Txt : FeatureFormat::Bin;
   const std::string out = args.option("-o", "");
+  const std::string format_name = format_option(args, out);
+  const FeatureFormat format = format_name == "txt" ? FeatureFormat::Txt : FeatureFormat::Bin;
   const std::vector<std::string> names = args.positionals();
   args.finish();
   if (names.size() != 2) throw UsageError("describe needs an image and a feature file");

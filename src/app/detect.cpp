@@ -24,9 +24,9 @@ namespace fs = std::filesystem;
 int detect(Args args) {
   const std::string backend = backend_option(args);
   const DetectorConfig config = detector_options(args);
-  const std::string format_name = format_option(args);
-  const FeatureFormat format = format_name == "txt" ? FeatureFormat::Txt : FeatureFormat::Bin;
   const std::string out = args.option("-o", "");
+  const std::string format_name = format_option(args, out);
+  const FeatureFormat format = format_name == "txt" ? FeatureFormat::Txt : FeatureFormat::Bin;
   const std::vector<std::string> names = args.positionals();
   args.finish();
   if (names.empty()) throw UsageError("detect needs at least one image or directory");

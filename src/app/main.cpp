@@ -52,7 +52,8 @@ const char* kUsage =
     "                         images: png, jpg, bmp, tga, binary pgm/ppm, also piped (- or /dev/stdin);\n"
     "                         --max-features: the N strongest (0, the default: all; on the GPU\n"
     "                         the strongest 65,536 with a warning when there are more);\n"
-    "                         one image: OUT is a file (default: standard output);\n"
+    "                         one image: OUT is a file (default: standard output; in bin\n"
+    "                         without --format when its name ends in .bin);\n"
     "                         several: OUT is a directory, one NAME.txt|.bin per image;\n"
     "                         --sample-step: the first octave's sampling step, doubling per octave\n"
     "                         (1 as OpenCV, the default; OpenSURF's 2 is faster, finds fewer points)\n"
@@ -270,8 +271,9 @@ std::string backend_option(Args& args) {
   return backend;
 }
 
-std::string format_option(Args& args) {
-  const std::string format = args.option("--format", "txt");
+std::string format_option(Args& args, const std::string& out) {
+  const std::string format = args.option("--format", "");
+  if (format.empty()) return std::filesystem::path(out).extension() == ".bin" ? "bin" : "txt";
   if (format != "txt" && format != "bin") throw UsageError("--format must be txt or bin");
   return format;
 }
