@@ -19,6 +19,10 @@ cmp -s "$work/a.bin" "$work/c.bin" || fail "-o c.bin without --format is not the
 head -n 1 "$work/c.dat" | grep -q '^[0-9]* 64$' || fail "-o c.dat without --format is not text"
 "$glsurf" detect "$assets/box.png" -o "$work/t.bin" --format txt 2>/dev/null || fail "detect --format txt -o t.bin"
 cmp -s "$work/c.dat" "$work/t.bin" || fail "--format txt -o t.bin is not text"
+# One image into an existing directory: NAME.txt there, as for a batch.
+mkdir "$work/onedir"
+"$glsurf" detect "$assets/box.png" -o "$work/onedir" 2>/dev/null || fail "detect one image -o DIR"
+cmp -s "$work/onedir/box.txt" "$work/c.dat" || fail "detect one image -o DIR: $(ls "$work/onedir")"
 n=$(head -n 1 "$work/a.txt" | cut -d' ' -f1)
 [ "$(wc -l < "$work/a.txt")" -eq $((n + 1)) ] || fail "txt has N + 1 lines"
 [ "$n" -gt 100 ] || fail "box.png has more than 100 keypoints"

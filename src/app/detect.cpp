@@ -33,7 +33,9 @@ int detect(Args args) {
 
   const std::vector<std::string> files = expand_image_arguments(names);
   if (files.empty()) throw Error("no images to detect in " + names.front() + (names.size() > 1 ? " ..." : ""));
-  const bool batch = files.size() != 1 || fs::is_directory(names.front());
+  // An existing directory as OUT takes NAME.txt|.bin also for one image
+  // (a glob that matched one file).
+  const bool batch = files.size() != 1 || fs::is_directory(names.front()) || (out != "-" && fs::is_directory(out));
   if (batch && out.empty()) throw UsageError("several images need -o DIRECTORY for their feature files");
   if (!batch && !out.empty()) {
     check_not_an_input("-o", out, files);

@@ -54,7 +54,7 @@ const char* kUsage =
     "                         the strongest 65,536 with a warning when there are more);\n"
     "                         one image: OUT is a file (default: standard output; in bin\n"
     "                         without --format when its name ends in .bin);\n"
-    "                         several: OUT is a directory, one NAME.txt|.bin per image;\n"
+    "                         several, or OUT an existing directory: one NAME.txt|.bin per image;\n"
     "                         --sample-step: the first octave's sampling step, doubling per octave\n"
     "                         (1 as OpenCV, the default; OpenSURF's 2 is faster, finds fewer points)\n"
     "  describe IMAGE FEATURES\n"
