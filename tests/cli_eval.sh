@@ -69,6 +69,17 @@ cp "$work/seq/img1.png" "$work/huge/"; cp "$work/seq/img2.png" "$work/huge/img42
 cp "$work/seq/H1to2p" "$work/huge/H1to4294967298p"
 err=$("$glsurf" eval "$work/huge" --backend cpu 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "sequence numbers above 999999" || fail "eval with img4294967298: $err"
+# The bundled pair as a sequence, its truth under its own name (H1to3p.xml):
+# graf1 -> graf3 is a real viewpoint change, so some but not all repeat.
+mkdir "$work/bundled"
+cp "$assets/graf1.png" "$work/bundled/img1.png"; cp "$assets/graf3.png" "$work/bundled/img3.png"
+cp "$assets/H1to3p.xml" "$work/bundled/"
+out=$("$glsurf" eval "$work/bundled" --backend cpu 2>&1) || fail "eval with H1to3p.xml: $out"
+r13=$(percent "$out" "1->3")
+[ "${r13:-0}" -ge 30 ] && [ "${r13:-0}" -lt 100 ] || fail "graf1 -> graf3 with H1to3p.xml: ${r13:-none}%: $out"
+printf '1 0 0\n0 1 0\n0 0 1\n' > "$work/bundled/H1to3p"
+err=$("$glsurf" eval "$work/bundled" --backend cpu 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "H1to3p is there twice" || fail "H1to3p and H1to3p.xml both: $err"
 # Zero-padded names are not the sequence's: H1to02p is not H1to2p.
 mkdir "$work/padded"
 cp "$work/seq/img1.png" "$work/seq/img2.png" "$work/padded/"; cp "$work/seq/H1to2p" "$work/padded/H1to02p"

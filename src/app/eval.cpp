@@ -101,7 +101,23 @@ Sequence read_sequence(const fs::path& dir) {
   std::error_code ec;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (const int k = numbered(name, "H1to", "p"); k >= 2) homography_files[k] = entry.path().string();
+    // H1tokp, also with the extension of a file in another of the formats
+    // read_homography_file reads (the bundled assets/H1to3p.xml).
+    std::string base = name;
+    for (const char* extension : {".txt", ".xml", ".yml", ".yaml"}) {
+      const std::string e = extension;
+      if (base.size() > e.size() && base.compare(base.size() - e.size(), e.size(), e) == 0) {
+        base.resize(base.size() - e.size());
+        break;
+      }
+    }
+    if (const int k = numbered(base, "H1to", "p"); k >= 2) {
+      if (homography_files.count(k)) {
+        throw Error(dir.string() + ": H1to" + std::to_string(k) + "p is there twice (" +
+                    fs::path(homography_files[k]).filename().string() + ", " + name + ")");
+      }
+      homography_files[k] = entry.path().string();
+    }
     if (!is_image_name(name)) continue;
     std::string stem = entry.path().stem().string();  // img1, IMG1, Img1: one name
     std::transform(stem.begin(), stem.end(), stem.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
