@@ -96,6 +96,9 @@ TEST_CASE("load_gray rejects missing, non-image and too large files with the pat
   const std::string text = "not_an_image_for_glsurf_test.png";
   { std::ofstream(text) << "hello"; }
   CHECK_THROWS_WITH_AS(load_gray(text), doctest::Contains("not a supported image"), Error);
+  { std::ofstream empty(text); }
+  CHECK_THROWS_WITH_AS(load_gray(text), (text + ": empty file").c_str(), Error);
+  CHECK_THROWS_WITH_AS(load_gray("/dev/null"), "/dev/null: empty file", Error);  // as `detect - < /dev/null`
   std::remove(text.c_str());
   LoadLimits tiny;
   tiny.max_pixels = 1000;
