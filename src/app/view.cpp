@@ -254,7 +254,14 @@ int view(Args args) {
   width = std::max(width, 2);
   height = std::max(height, 1);
 
-  gl::Context context = headless ? gl::Context::headless() : gl::Context::window(width, height, "glsurf view", true);
+  const auto open_window = [&] {
+    try {
+      return gl::Context::window(width, height, "glsurf view", true);
+    } catch (const Error& e) {
+      throw Error(std::string(e.what()) + "; or run with --headless, or under xvfb-run -a");
+    }
+  };
+  gl::Context context = headless ? gl::Context::headless() : open_window();
   gl::PassRunner runner;
   ViewRenderer renderer(gl::ShaderSource::from_environment());
   // A new detector for the current settings, its passes timed for the HUD.
