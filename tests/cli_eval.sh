@@ -50,6 +50,10 @@ keypoints "$work/low.pgm" > "$work/k_low.txt"
 keypoints "$work/bright/img2.png" | cmp -s - "$work/k_low.txt" || fail "warp --brightness 50 changed the keypoints"
 keypoints "$work/bright/img3.png" | cmp -s - "$work/k_low.txt" && fail "warp --brightness 200 changed nothing"
 
+# Lists of different lengths: the error gives both.
+err=$("$glsurf" warp "$assets/box.png" "$work/uneven" --rotate 10,20,30 --scale 1,2 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "(--rotate has 3 values, --scale 2)" && [ ! -e "$work/uneven" ] ||
+  fail "warp lists of different lengths: $err"
 # warp never mixes sequences: an existing non-empty directory is refused and
 # left as it was.
 err=$("$glsurf" warp "$assets/box.png" "$work/seq" --rotate 30 2>&1)

@@ -162,9 +162,17 @@ int warp(Args args) {
   require(blur, "--blur", [](double v) { return v >= 0; }, "numbers >= 0");
   require(noise, "--noise", [](double v) { return v >= 0; }, "numbers >= 0");
   size_t steps = 0;
-  for (const auto* list : {&rotate, &scale, &perspective, &blur, &brightness, &noise}) {
+  std::string first;  // the first list given, for the error
+  const std::pair<const char*, const std::vector<double>*> lists[] = {
+      {"--rotate", &rotate}, {"--scale", &scale},           {"--perspective", &perspective},
+      {"--blur", &blur},     {"--brightness", &brightness}, {"--noise", &noise}};
+  for (const auto& [name, list] : lists) {
     if (list->empty()) continue;
-    if (steps != 0 && list->size() != steps) throw UsageError("all warp lists must have the same length");
+    if (steps != 0 && list->size() != steps) {
+      throw UsageError("all warp lists must have the same length (" + first + " has " + std::to_string(steps) +
+                       " values, " + name + " " + std::to_string(list->size()) + ")");
+    }
+    if (steps == 0) first = name;
     steps = list->size();
   }
   if (steps == 0) throw UsageError("warp needs at least one of --rotate --scale --perspective --blur --brightness --noise");
