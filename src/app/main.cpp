@@ -83,8 +83,10 @@ const char* kUsage =
     "        [--brightness B,..] [--noise SIGMA,..]   (equal-length lists; one image per value)\n"
     "  eval SEQDIR            repeatability, correct matches, matching score, precision and\n"
     "                         homography corner error for each pair 1->k (Mikolajczyk protocol)\n"
-    "        [--backend gl|cpu] [--json OUT] [--threshold T] [--max-features N] ...\n"
-    "                         (--json -: the JSON on standard output, the table on standard error)\n"
+    "        [--backend gl|cpu] [--json OUT] [--threshold T] [--max-features N]\n"
+    "        [--octaves N] [--layers N] [--sample-step N] [--upright] [--extended]\n"
+    "                         (--json -: the JSON on standard output, the table on standard error;\n"
+    "                         matching is fixed: ratio 0.8 and mutual, as the table says)\n"
     "  help [COMMAND]         this text, or a command's part of it (also glsurf COMMAND --help)\n";
 
 // The entries of kUsage for `command` ("bench" has several): each entry is
