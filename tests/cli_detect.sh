@@ -19,10 +19,20 @@ cmp -s "$work/a.bin" "$work/c.bin" || fail "-o c.bin without --format is not the
 head -n 1 "$work/c.dat" | grep -q '^[0-9]* 64$' || fail "-o c.dat without --format is not text"
 "$glsurf" detect "$assets/box.png" -o "$work/t.bin" --format txt 2>/dev/null || fail "detect --format txt -o t.bin"
 cmp -s "$work/c.dat" "$work/t.bin" || fail "--format txt -o t.bin is not text"
+# describe picks its format from the name as detect does.
+"$glsurf" describe "$assets/box.png" "$work/c.dat" --backend cpu -o "$work/d.bin" 2>/dev/null || fail "describe -o d.bin"
+head -c 8 "$work/d.bin" | grep -q GLSURF01 || fail "describe -o d.bin without --format is not binary"
 # One image into an existing directory: NAME.txt there, as for a batch.
 mkdir "$work/onedir"
 "$glsurf" detect "$assets/box.png" -o "$work/onedir" 2>/dev/null || fail "detect one image -o DIR"
 cmp -s "$work/onedir/box.txt" "$work/c.dat" || fail "detect one image -o DIR: $(ls "$work/onedir")"
+# A batch's directory named *.bin still holds text files; a batch cannot go
+# to standard output.
+"$glsurf" detect "$assets/box.png" "$assets/graf1.png" -o "$work/feats.bin" 2>/dev/null || fail "detect batch -o feats.bin"
+cmp -s "$work/feats.bin/box.txt" "$work/c.dat" || fail "a batch into feats.bin: $(ls "$work/feats.bin")"
+err=$(cd "$work" && "$glsurf" detect "$assets/box.png" "$assets/graf1.png" -o - 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "several images need -o DIRECTORY" && [ ! -e "$work/-" ] ||
+  fail "detect of two images -o -: $err"
 n=$(head -n 1 "$work/a.txt" | cut -d' ' -f1)
 [ "$(wc -l < "$work/a.txt")" -eq $((n + 1)) ] || fail "txt has N + 1 lines"
 [ "$n" -gt 100 ] || fail "box.png has more than 100 keypoints"

@@ -81,6 +81,9 @@ cp "$assets/H1to3p.xml" "$work/bundled/"
 out=$("$glsurf" eval "$work/bundled" --backend cpu 2>&1) || fail "eval with H1to3p.xml: $out"
 r13=$(percent "$out" "1->3")
 [ "${r13:-0}" -ge 30 ] && [ "${r13:-0}" -lt 100 ] || fail "graf1 -> graf3 with H1to3p.xml: ${r13:-none}%: $out"
+err=$("$glsurf" eval "$work/bundled" --backend cpu --json "$work/bundled/H1to3p.xml" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "would overwrite the input" && cmp -s "$work/bundled/H1to3p.xml" "$assets/H1to3p.xml" ||
+  fail "eval --json over its truth H1to3p.xml: $err"
 printf '1 0 0\n0 1 0\n0 0 1\n' > "$work/bundled/H1to3p"
 err=$("$glsurf" eval "$work/bundled" --backend cpu 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "H1to3p is there twice" || fail "H1to3p and H1to3p.xml both: $err"

@@ -97,8 +97,8 @@ TEST_CASE("load_gray rejects missing, non-image and too large files with the pat
   { std::ofstream(text) << "hello"; }
   CHECK_THROWS_WITH_AS(load_gray(text), doctest::Contains("not a supported image"), Error);
   { std::ofstream empty(text); }
-  CHECK_THROWS_WITH_AS(load_gray(text), (text + ": empty file").c_str(), Error);
-  CHECK_THROWS_WITH_AS(load_gray("/dev/null"), "/dev/null: empty file", Error);  // as `detect - < /dev/null`
+  CHECK_THROWS_WITH_AS(load_gray(text), (text + ": empty input").c_str(), Error);
+  CHECK_THROWS_WITH_AS(load_gray("/dev/null"), "/dev/null: empty input", Error);  // as `detect - < /dev/null`
   std::remove(text.c_str());
   LoadLimits tiny;
   tiny.max_pixels = 1000;

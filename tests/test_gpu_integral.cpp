@@ -116,6 +116,8 @@ TEST_CASE("both integral methods are exact at the widest and tallest images the 
   gl::PassRunner runner;
   runner.set_check_every_pass(true);
   const int side = test::headless_context().info().max_texture_size - 2;
+  CHECK(integral_size_problem(side, 3).empty());
+  CHECK(!integral_size_problem(side + 1, 3).empty());
   const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
   for (const IntegralMethod method : {IntegralMethod::Blelloch2D, IntegralMethod::Blelloch1D}) {
     IntegralStage stage(shaders, {method, 8192});

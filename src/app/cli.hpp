@@ -56,9 +56,12 @@ inline std::string input_path(const std::string& name) { return name == "-" ? "/
 // --threshold --max-features --octaves --layers --sample-step --upright
 // --extended.
 std::string backend_option(Args& args);
-// --format txt|bin: the name, also the feature files' extension. Without
-// it, bin when the output file `out` ends in .bin, txt otherwise.
-std::string format_option(Args& args, const std::string& out);
+// --format txt|bin, or "" when not given.
+std::string format_option(Args& args);
+// The feature format's name (also the extension of a batch's files): the one
+// given, or without one bin when the output file `out_file` ends in .bin
+// and txt otherwise ("" for a directory or standard output: txt).
+std::string feature_format(const std::string& given, const std::string& out_file);
 DetectorConfig detector_options(Args& args);
 
 // Throws glsurf::Error "NAME: ..." when the detectors refuse the image for

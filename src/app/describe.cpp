@@ -24,7 +24,7 @@ int describe(Args args) {
   config.upright = args.flag("--upright");
   config.extended = args.flag("--extended");
   const std::string out = args.option("-o", "");
-  const std::string format_name = format_option(args, out);
+  const std::string format_name = feature_format(format_option(args), out);
   const FeatureFormat format = format_name == "txt" ? FeatureFormat::Txt : FeatureFormat::Bin;
   const std::vector<std::string> names = args.positionals();
   args.finish();

@@ -25,8 +25,7 @@ int detect(Args args) {
   const std::string backend = backend_option(args);
   const DetectorConfig config = detector_options(args);
   const std::string out = args.option("-o", "");
-  const std::string format_name = format_option(args, out);
-  const FeatureFormat format = format_name == "txt" ? FeatureFormat::Txt : FeatureFormat::Bin;
+  const std::string format_given = format_option(args);
   const std::vector<std::string> names = args.positionals();
   args.finish();
   if (names.empty()) throw UsageError("detect needs at least one image or directory");
@@ -36,7 +35,12 @@ int detect(Args args) {
   // An existing directory as OUT takes NAME.txt|.bin also for one image
   // (a glob that matched one file).
   const bool batch = files.size() != 1 || fs::is_directory(names.front()) || (out != "-" && fs::is_directory(out));
-  if (batch && out.empty()) throw UsageError("several images need -o DIRECTORY for their feature files");
+  if (batch && (out.empty() || out == "-" || standard_stream_of(out) != 0)) {
+    throw UsageError("several images need -o DIRECTORY for their feature files");
+  }
+  // A name ending in .bin picks the format of one image's file, not of a batch's directory.
+  const std::string format_name = feature_format(format_given, batch ? "" : out);
+  const FeatureFormat format = format_name == "txt" ? FeatureFormat::Txt : FeatureFormat::Bin;
   if (!batch && !out.empty()) {
     check_not_an_input("-o", out, files);
     check_writable(out);  // before the work, not after it

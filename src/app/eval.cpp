@@ -75,6 +75,7 @@ void write_png_gray(const std::string& path, const GrayImage& image) {
 struct Sequence {
   std::map<int, std::string> images;
   std::map<int, Homography> homographies;
+  std::map<int, std::string> homography_files;  // as found: H1tokp, H1tokp.xml, ...
 };
 
 // The number in `name` = prefix + digits + suffix, or -1.
@@ -146,6 +147,7 @@ Sequence read_sequence(const fs::path& dir) {
     seq.homographies[k] = read_homography_file(path);
   }
   if (seq.homographies.empty()) throw Error(dir.string() + ": no pairs (img2 with H1to2p, ...)");
+  seq.homography_files = std::move(homography_files);
   return seq;
 }
 
@@ -317,7 +319,7 @@ int eval(Args args) {
   if (!json.empty()) {
     std::vector<std::string> inputs;
     for (const auto& [k, path] : sequence.images) inputs.push_back(path);
-    for (const auto& [k, h] : sequence.homographies) inputs.push_back((dir / ("H1to" + std::to_string(k) + "p")).string());
+    for (const auto& [k, path] : sequence.homography_files) inputs.push_back(path);
     check_not_an_input("--json", json, inputs);
   }
   const GrayImage& a = images.at(1);
@@ -332,7 +334,7 @@ int eval(Args args) {
     for (const auto& [k, image] : images) check_image_size(sequence.images.at(k), image, config, detector.get());
   }
   const Features fa = describe_file(detector.get(), config, a, sequence.images.at(1));
-  std::fprintf(listing, "%s (%s backend; ratio 0.8 + mutual matching; correct = reprojection error < 3 px)\n",
+  std::fprintf(listing, "%s (%s backend; ratio 0.8, mutual and Laplacian-sign matching; correct = reprojection error < 3 px)\n",
                dir.string().c_str(), backend.c_str());
   // The pair column fits the last pair's name ("1->k"), so that the columns
   // stay aligned from img10 or img100 on.

@@ -62,6 +62,7 @@ const char* kUsage =
     "                         IMAGE (x, y, size, laplacian kept; angles recomputed); either may be\n"
     "                         - for standard input\n"
     "        [-o OUT] [--backend gl|cpu] [--upright] [--extended] [--format txt|bin]\n"
+    "                         (without --format, bin when OUT ends in .bin)\n"
     "  match [A B]            detect, describe and match two images, verify with a homography;\n"
     "                         with no images, the bundled graf1/graf3 pair and its ground truth;\n"
     "                         one of them may be - (piped in)\n"
@@ -86,7 +87,7 @@ const char* kUsage =
     "        [--backend gl|cpu] [--json OUT] [--threshold T] [--max-features N]\n"
     "        [--octaves N] [--layers N] [--sample-step N] [--upright] [--extended]\n"
     "                         (--json -: the JSON on standard output, the table on standard error;\n"
-    "                         matching is fixed: ratio 0.8 and mutual, as the table says)\n"
+    "                         matching is fixed: ratio 0.8, mutual, Laplacian sign)\n"
     "  help [COMMAND]         this text, or a command's part of it (also glsurf COMMAND --help)\n";
 
 // The entries of kUsage for `command` ("bench" has several): each entry is
@@ -273,11 +274,15 @@ std::string backend_option(Args& args) {
   return backend;
 }
 
-std::string format_option(Args& args, const std::string& out) {
+std::string format_option(Args& args) {
   const std::string format = args.option("--format", "");
-  if (format.empty()) return std::filesystem::path(out).extension() == ".bin" ? "bin" : "txt";
-  if (format != "txt" && format != "bin") throw UsageError("--format must be txt or bin");
+  if (!format.empty() && format != "txt" && format != "bin") throw UsageError("--format must be txt or bin");
   return format;
+}
+
+std::string feature_format(const std::string& given, const std::string& out_file) {
+  if (!given.empty()) return given;
+  return std::filesystem::path(out_file).extension() == ".bin" ? "bin" : "txt";
 }
 
 DetectorConfig detector_options(Args& args) {

@@ -105,8 +105,9 @@ int match(Args args) {
     for (const std::string& path : {matches_path, draw_path}) {
       if (!path.empty()) unwritten += ", " + path;
     }
+    const bool others = !matches_path.empty() || !draw_path.empty();
     throw Error("no homography found (" + std::to_string(matches.size()) + " matches); nothing written (" +
-                unwritten + "): without --homography the matches are written all the same");
+                unwritten + ")" + (others ? ": without --homography the others are written all the same" : ""));
   }
   // All the outputs or none: a failing --draw must not leave -o behind.
   OutputFiles outputs;

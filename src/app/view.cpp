@@ -258,7 +258,9 @@ int view(Args args) {
     try {
       return gl::Context::window(width, height, "glsurf view", true);
     } catch (const Error& e) {
-      throw Error(std::string(e.what()) + "; or run with --headless, or under xvfb-run -a");
+      const std::string what = e.what();
+      if (what.rfind("no window system", 0) != 0) throw;
+      throw Error(what + "; or run with --headless, or under xvfb-run -a");
     }
   };
   gl::Context context = headless ? gl::Context::headless() : open_window();

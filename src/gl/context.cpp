@@ -359,7 +359,9 @@ Context Context::window(int width, int height, const std::string& title, bool vi
   if (!glfwInit()) {
     const char* desc = nullptr;
     glfwGetError(&desc);
-    throw Error(std::string("no window system for a GLFW window: ") + (desc ? desc : "glfwInit failed"));
+    std::string why = desc ? desc : "glfwInit failed";
+    while (!why.empty() && why.back() == ' ') why.pop_back();  // X11's "Failed to open display "
+    throw Error("no window system for a GLFW window: " + why);
   }
   ++glfw_users();
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);

@@ -583,7 +583,8 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
   }
   unsigned char head[34] = {};
   const size_t head_size = std::fread(head, 1, sizeof head, file.get());
-  if (head_size == 0 && !std::ferror(file.get())) throw Error(path + ": empty file");
+  if (std::ferror(file.get())) throw Error(path + ": cannot read file (" + std::strerror(errno) + ")");
+  if (head_size == 0) throw Error(path + ": empty input");  // as a piped one
   if (head_size >= 2 && head[0] == 'P' && head[1] >= '1' && head[1] <= '7') {
     if (head[1] == '5' || head[1] == '6') {
       if (std::fseek(file.get(), 2, SEEK_SET) != 0) throw Error(path + ": cannot read file");
