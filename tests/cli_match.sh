@@ -96,6 +96,32 @@ echo "$out" | grep -q "no homography" || fail "unrelated images: no homography s
 out=$("$glsurf" match "$assets/box.png" "$assets/graf3.png" --backend cpu 2>&1) || fail "unrelated images: $out"
 echo "$out" | grep -q "no homography (best fit [0-7] inliers, 8 needed)" || fail "unrelated images: $out"
 
+# Feature files (as detect writes them, txt or bin) are matched as they are:
+# the same matches as from the images, whose keypoints they hold exactly
+# (each backend's own: the two round differently).
+for backend in gl cpu; do
+  "$glsurf" detect "$assets/box.png" --backend $backend -o "$work/box.txt" 2>/dev/null || fail "detect box"
+  "$glsurf" detect "$assets/box_in_scene.png" --backend $backend -o "$work/scene.bin" 2>/dev/null ||
+    fail "detect box_in_scene"
+  "$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend $backend -o "$work/from_images.txt" \
+    >/dev/null 2>&1 || fail "match images ($backend)"
+  "$glsurf" match "$work/box.txt" "$work/scene.bin" --backend $backend -o "$work/from_files.txt" >/dev/null 2>&1 ||
+    fail "match feature files ($backend)"
+  cmp -s "$work/from_images.txt" "$work/from_files.txt" || fail "feature files match otherwise than their images ($backend)"
+  "$glsurf" match "$assets/box.png" "$work/scene.bin" --backend $backend -o "$work/mixed.txt" >/dev/null 2>&1 ||
+    fail "match an image against a feature file ($backend)"
+  cmp -s "$work/from_images.txt" "$work/mixed.txt" || fail "an image against a feature file ($backend)"
+done
+[ "$(wc -l < "$work/from_files.txt")" -ge 20 ] || fail "box against box_in_scene from feature files: too few matches"
+err=$("$glsurf" match "$work/box.txt" "$assets/box_in_scene.png" --extended 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "gives 64-value descriptors, .*box_in_scene.png 128 (leave out --extended)" ||
+  fail "descriptor lengths that differ: $err"
+err=$("$glsurf" match "$work/box.txt" "$work/scene.bin" --draw "$work/never.png" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q -- "--draw needs two images" && [ ! -e "$work/never.png" ] || fail "--draw with feature files: $err"
+printf '1 0\n10 10 12 0 500 1 0\n' > "$work/bare.txt"
+err=$("$glsurf" match "$work/bare.txt" "$work/scene.bin" 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "bare.txt: keypoints without descriptors" || fail "a feature file without descriptors: $err"
+
 # Errors: one line, non-zero, no partial files.
 "$glsurf" match "$assets/box.png" >/dev/null 2>&1; [ $? -eq 2 ] || fail "one image is a usage error"
 err=$("$glsurf" match "$assets/box.png" /nonexistent.png -o "$work/never.txt" 2>&1)

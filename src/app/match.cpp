@@ -63,9 +63,33 @@ int match(Args args) {
     named.emplace_back(option, file);
   }
 
-  const GrayImage a = load_gray(images[0]), b = load_gray(images[1]);
-  check_image_size(images[0], a, detector_config);  // both before either's work
-  check_image_size(images[1], b, detector_config);
+  // Each input is an image, or a feature file with descriptors (as detect or
+  // describe wrote it), matched as it is: its keypoints are not found again.
+  const bool file_a = is_feature_file(images[0]), file_b = is_feature_file(images[1]);
+  if ((file_a || file_b) && !draw_path.empty()) throw UsageError("--draw needs two images, not feature files");
+  GrayImage a, b;  // empty for a feature file
+  Features fa, fb;
+  const auto read_described = [](const std::string& path) {
+    Features f = read_features_file(path);
+    if (f.descriptor_size == 0) throw Error(path + ": keypoints without descriptors (D = 0): run describe first");
+    return f;
+  };
+  if (file_a) fa = read_described(images[0]);
+  else a = load_gray(images[0]);
+  if (file_b) fb = read_described(images[1]);
+  else b = load_gray(images[1]);
+  // Descriptors of one length on both sides: a file's are as they are, an
+  // image's 64 values, or 128 with --extended.
+  const int da = file_a ? fa.descriptor_size : descriptor_size(detector_config);
+  const int db = file_b ? fb.descriptor_size : descriptor_size(detector_config);
+  if (da != db) {
+    const int file_length = file_a ? da : db;  // where one side is an image
+    const std::string hint = file_a == file_b ? "" : file_length == 128 ? " (add --extended)" : " (leave out --extended)";
+    throw Error(images[0] + " gives " + std::to_string(da) + "-value descriptors, " + images[1] + " " +
+                std::to_string(db) + hint);
+  }
+  if (!file_a) check_image_size(images[0], a, detector_config);  // both before either's work
+  if (!file_b) check_image_size(images[1], b, detector_config);
   const Homography* truth = nullptr;
   Homography truth_h{};
   if (!truth_path.empty()) {
@@ -74,22 +98,35 @@ int match(Args args) {
   }
 
   const auto t0 = std::chrono::steady_clock::now();
-  Features fa, fb;
   std::vector<Match> matches;
   if (backend == "gl") {
     std::unique_ptr<gl::Context> context;
     context = std::make_unique<gl::Context>(headless_or_hint());
-    Detector detector(*context, detector_config);
-    check_image_size(images[0], a, detector_config, &detector);  // and the textures' limits
-    check_image_size(images[1], b, detector_config, &detector);
-    DescriptorTextures ra, rb;  // the descriptors stay on the GPU for matching
-    fa = describe_file(&detector, detector_config, a, images[0], &ra);
-    fb = describe_file(&detector, detector_config, b, images[1], &rb);
     Matcher matcher(*context, match_config);
-    matches = matcher.match(ra, rb);
+    if (!file_a && !file_b) {
+      Detector detector(*context, detector_config);
+      check_image_size(images[0], a, detector_config, &detector);  // and the textures' limits
+      check_image_size(images[1], b, detector_config, &detector);
+      DescriptorTextures ra, rb;  // the descriptors stay on the GPU for matching
+      fa = describe_file(&detector, detector_config, a, images[0], &ra);
+      fb = describe_file(&detector, detector_config, b, images[1], &rb);
+      matches = matcher.match(ra, rb);
+    } else {
+      std::unique_ptr<Detector> detector;
+      if (!file_a || !file_b) detector = std::make_unique<Detector>(*context, detector_config);
+      if (!file_a) {
+        check_image_size(images[0], a, detector_config, detector.get());
+        fa = describe_file(detector.get(), detector_config, a, images[0]);
+      }
+      if (!file_b) {
+        check_image_size(images[1], b, detector_config, detector.get());
+        fb = describe_file(detector.get(), detector_config, b, images[1]);
+      }
+      matches = matcher.match(fa, fb);
+    }
   } else {
-    fa = describe_file(nullptr, detector_config, a, images[0]);
-    fb = describe_file(nullptr, detector_config, b, images[1]);
+    if (!file_a) fa = describe_file(nullptr, detector_config, a, images[0]);
+    if (!file_b) fb = describe_file(nullptr, detector_config, b, images[1]);
     matches = cpu::match(fa, fb, match_config);
   }
   std::vector<PointPair> pairs;
@@ -152,8 +189,8 @@ int match(Args args) {
   if (truth) {
     int correct = 0;
     for (const PointPair& p : pairs) correct += reprojection_error(*truth, p) < 3.0;
-    std::string corner = "n/a";  // no homography found
-    if (h.found) {
+    std::string corner = file_a ? "n/a (A is a feature file: no image size)" : "n/a";  // or no homography found
+    if (h.found && !file_a) {
       const double e = corner_error(h.h, *truth, a.width, a.height);
       corner = std::isnan(e) ? "n/a (the truth sends part of A to infinity)" : std::to_string(e) + " px";
     }

@@ -206,6 +206,26 @@ void write_features_file(const std::string& path, const Features& features, Feat
                         [&](std::ostream& out) { write_features(out, features, format); });
 }
 
+bool is_feature_file(const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return false;
+  std::ifstream in(path, std::ios::binary);
+  char head[64] = {};
+  in.read(head, sizeof head);
+  const auto n = static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0));
+  if (n >= 8 && std::memcmp(head, kMagic, 8) == 0) return true;
+  // "N D": digits, one space, digits, then the end of the line.
+  size_t i = 0;
+  const auto digits = [&] {
+    const size_t start = i;
+    while (i < n && head[i] >= '0' && head[i] <= '9') ++i;
+    return i > start;
+  };
+  if (!digits() || i >= n || head[i++] != ' ' || !digits()) return false;
+  while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r')) ++i;
+  return i < n && head[i] == '\n';
+}
+
 Features read_features_file(const std::string& path) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) throw Error(path + ": is a directory, not a feature file");

@@ -31,4 +31,10 @@ void write_features_file(const std::string& path, const Features& features, Feat
 // follow), nothing after them in bin.
 Features read_features_file(const std::string& path);
 
+// Whether `path` is a regular file that begins as a feature file does: the
+// bin magic, or a txt first line of two whole numbers ("N D"). No image
+// format begins either way. Pipes and devices are never taken for one (to
+// look would consume them).
+bool is_feature_file(const std::string& path);
+
 }  // namespace glsurf
