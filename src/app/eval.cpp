@@ -104,15 +104,9 @@ Sequence read_sequence(const fs::path& dir) {
     const std::string name = entry.path().filename().string();
     // H1tokp, also with the extension of a file in another of the formats
     // read_homography_file reads (the bundled assets/H1to3p.xml).
-    std::string base = name;
-    for (const char* extension : {".txt", ".xml", ".yml", ".yaml"}) {
-      const std::string e = extension;
-      if (base.size() > e.size() && base.compare(base.size() - e.size(), e.size(), e) == 0) {
-        base.resize(base.size() - e.size());
-        break;
-      }
-    }
-    if (const int k = numbered(base, "H1to", "p"); k >= 2) {
+    const std::string extension = entry.path().extension().string();
+    const bool known = extension == ".txt" || extension == ".xml" || extension == ".yml" || extension == ".yaml";
+    if (const int k = numbered(known ? entry.path().stem().string() : name, "H1to", "p"); k >= 2) {
       if (homography_files.count(k)) {
         throw Error(dir.string() + ": H1to" + std::to_string(k) + "p is there twice (" +
                     fs::path(homography_files[k]).filename().string() + ", " + name + ")");

@@ -102,26 +102,22 @@ int match(Args args) {
   if (backend == "gl") {
     std::unique_ptr<gl::Context> context;
     context = std::make_unique<gl::Context>(headless_or_hint());
+    std::unique_ptr<Detector> detector;  // for the images among the inputs
+    if (!file_a || !file_b) {
+      detector = std::make_unique<Detector>(*context, detector_config);
+      // The textures' limits too, both before either's work.
+      if (!file_a) check_image_size(images[0], a, detector_config, detector.get());
+      if (!file_b) check_image_size(images[1], b, detector_config, detector.get());
+    }
     Matcher matcher(*context, match_config);
     if (!file_a && !file_b) {
-      Detector detector(*context, detector_config);
-      check_image_size(images[0], a, detector_config, &detector);  // and the textures' limits
-      check_image_size(images[1], b, detector_config, &detector);
       DescriptorTextures ra, rb;  // the descriptors stay on the GPU for matching
-      fa = describe_file(&detector, detector_config, a, images[0], &ra);
-      fb = describe_file(&detector, detector_config, b, images[1], &rb);
+      fa = describe_file(detector.get(), detector_config, a, images[0], &ra);
+      fb = describe_file(detector.get(), detector_config, b, images[1], &rb);
       matches = matcher.match(ra, rb);
     } else {
-      std::unique_ptr<Detector> detector;
-      if (!file_a || !file_b) detector = std::make_unique<Detector>(*context, detector_config);
-      if (!file_a) {
-        check_image_size(images[0], a, detector_config, detector.get());
-        fa = describe_file(detector.get(), detector_config, a, images[0]);
-      }
-      if (!file_b) {
-        check_image_size(images[1], b, detector_config, detector.get());
-        fb = describe_file(detector.get(), detector_config, b, images[1]);
-      }
+      if (!file_a) fa = describe_file(detector.get(), detector_config, a, images[0]);
+      if (!file_b) fb = describe_file(detector.get(), detector_config, b, images[1]);
       matches = matcher.match(fa, fb);
     }
   } else {
