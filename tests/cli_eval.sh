@@ -36,6 +36,25 @@ grep -q "reprojection error" "$work/table.txt" && grep -q '^1->2 ' "$work/table.
   --json "$work/set.json" >/dev/null 2>&1 || fail "eval with settings"
 grep -qF '"threshold": 250, "octaves": 3, "layers": 5, "sample_step": 2, "max_features": 0, "upright": true, "extended": false}' \
   "$work/set.json" || fail "JSON names the settings used: $(grep detector "$work/set.json")"
+# The matching options are match's. matches_of prints eval's count of
+# matches for 1->2 with the options given, after checking it against the
+# lines match writes for the same images and options; a stricter ratio must
+# keep fewer, and the JSON and the table's title name the settings.
+matches_of() {
+  "$glsurf" eval "$work/seq" --backend cpu "$@" --json "$work/m.json" >"$work/m_table.txt" 2>&1 || fail "eval $*"
+  "$glsurf" match "$work/seq/img1.png" "$work/seq/img2.png" --backend cpu "$@" -o "$work/m.txt" >/dev/null 2>&1 ||
+    fail "match $*"
+  counted=$(grep -o '"pair": "1-2",.*"matches": [0-9]*' "$work/m.json" | sed 's/.*"matches": //')
+  [ -n "$counted" ] && [ "$counted" -eq "$(wc -l < "$work/m.txt")" ] ||
+    fail "eval $* counted ${counted:-no} matches, match wrote $(wc -l < "$work/m.txt")"
+  echo "$counted"
+}
+default=$(matches_of) || fail "$default"
+strict=$(matches_of --ratio 0.6 --max-distance 0.5) || fail "$strict"
+[ "$strict" -lt "$default" ] || fail "--ratio 0.6 kept $strict matches, not fewer than ratio 0.8's $default"
+grep -qF '"matcher": {"ratio": 0.6, "mutual": true, "laplacian_sign": true, "max_distance": 0.5}' "$work/m.json" &&
+  grep -q "matching: ratio 0.6, mutual, Laplacian sign, distance <= 0.5;" "$work/m_table.txt" ||
+  fail "eval names its matching: $(grep matcher "$work/m.json"); $(head -n 1 "$work/m_table.txt")"
 
 # --brightness adds to every pixel: on an image of values 0..127, +50 clips
 # nothing and leaves every Hessian response (zero-sum box filters of integer

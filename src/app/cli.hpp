@@ -6,6 +6,7 @@
 
 #include "gl/context.hpp"
 #include "gl/error.hpp"
+#include "match/types.hpp"
 #include "surf/keypoint.hpp"
 
 namespace glsurf {
@@ -63,6 +64,12 @@ std::string format_option(Args& args);
 // and txt otherwise ("" for a directory or standard output: txt).
 std::string feature_format(const std::string& given, const std::string& out_file);
 DetectorConfig detector_options(Args& args);
+// Options shared by the commands that match: --ratio R (0 or 1 turn Lowe's
+// test off) --max-distance D --no-mutual --no-sign.
+MatchConfig match_options(Args& args);
+// The matching settings in a few words ("ratio 0.8, mutual, Laplacian sign"),
+// for a command's summary line.
+std::string match_summary(const MatchConfig& config);
 
 // Throws glsurf::Error "NAME: ..." when the detectors refuse the image for
 // its size (image_size_problem; with a GPU `detector`, also its textures'
@@ -103,6 +110,8 @@ std::vector<std::string> expand_image_arguments(const std::vector<std::string>& 
 // The detector's settings as a JSON object (one line), so that a JSON record
 // says which settings produced it.
 std::string detector_json(const DetectorConfig& config);
+// The matching settings as a JSON object (one line).
+std::string matcher_json(const MatchConfig& config);
 
 // A string's characters as the body of a JSON string literal; bytes that are
 // not UTF-8 become U+FFFD, so that the JSON stays valid.

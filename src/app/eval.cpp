@@ -296,6 +296,7 @@ int warp(Args args) {
 int eval(Args args) {
   const std::string backend = backend_option(args);
   const DetectorConfig config = detector_options(args);
+  const MatchConfig match_config = match_options(args);
   const std::string json = args.option("--json", "");
   const std::vector<std::string> positional = args.positionals();
   args.finish();
@@ -324,12 +325,12 @@ int eval(Args args) {
   if (backend == "gl") {
     context = std::make_unique<gl::Context>(headless_or_hint());
     detector = std::make_unique<Detector>(*context, config);
-    matcher = std::make_unique<Matcher>(*context, MatchConfig{});
+    matcher = std::make_unique<Matcher>(*context, match_config);
     for (const auto& [k, image] : images) check_image_size(sequence.images.at(k), image, config, detector.get());
   }
   const Features fa = describe_file(detector.get(), config, a, sequence.images.at(1));
-  std::fprintf(listing, "%s (%s backend; ratio 0.8, mutual and Laplacian-sign matching; correct = reprojection error < 3 px)\n",
-               dir.string().c_str(), backend.c_str());
+  std::fprintf(listing, "%s (%s backend; matching: %s; correct = reprojection error < 3 px)\n",
+               dir.string().c_str(), backend.c_str(), match_summary(match_config).c_str());
   // The pair column fits the last pair's name ("1->k"), so that the columns
   // stay aligned from img10 or img100 on.
   const int pair_width = static_cast<int>(std::max<size_t>(5, 3 + std::to_string(images.rbegin()->first).size()));
@@ -340,7 +341,7 @@ int eval(Args args) {
   for (const auto& [k, truth] : sequence.homographies) {
     const GrayImage& b = images.at(k);
     const Features fb = describe_file(detector.get(), config, b, sequence.images.at(k));
-    const std::vector<Match> matches = matcher ? matcher->match(fa, fb) : cpu::match(fa, fb, MatchConfig{});
+    const std::vector<Match> matches = matcher ? matcher->match(fa, fb) : cpu::match(fa, fb, match_config);
     const PairScore s = score_pair(fa, fb, matches, truth, a.width, a.height, b.width, b.height);
     char corner[32];
     if (std::isnan(s.corner_error)) std::snprintf(corner, sizeof corner, "%9s", "n/a");  // see PairScore
@@ -387,7 +388,8 @@ int eval(Args args) {
   }
   if (!json.empty()) {
     write_file_atomically(json, false, [&](std::ostream& out) {
-      out << "{\n  \"sequence\": \"" << json_escaped(dir.string()) << "\",\n  \"backend\": \"" << backend << "\",\n  \"detector\": " << detector_json(config) << ",\n  \"pairs\": [\n"
+      out << "{\n  \"sequence\": \"" << json_escaped(dir.string()) << "\",\n  \"backend\": \"" << backend << "\",\n  \"detector\": " << detector_json(config)
+          << ",\n  \"matcher\": " << matcher_json(match_config) << ",\n  \"pairs\": [\n"
           << records << "\n  ]\n}\n";
     });
   }

@@ -87,8 +87,8 @@ const char* kUsage =
     "                         homography corner error for each pair 1->k (Mikolajczyk protocol)\n"
     "        [--backend gl|cpu] [--json OUT] [--threshold T] [--max-features N]\n"
     "        [--octaves N] [--layers N] [--sample-step N] [--upright] [--extended]\n"
-    "                         (--json -: the JSON on standard output, the table on standard error;\n"
-    "                         matching is fixed: ratio 0.8, mutual, Laplacian sign)\n"
+    "        [--ratio R] [--no-mutual] [--no-sign] [--max-distance D]   (matching as in match)\n"
+    "                         (--json -: the JSON on standard output, the table on standard error)\n"
     "  help [COMMAND]         this text, or a command's part of it (also glsurf COMMAND --help)\n";
 
 // The entries of kUsage for `command` ("bench" has several): each entry is
@@ -298,6 +298,29 @@ DetectorConfig detector_options(Args& args) {
   return config;
 }
 
+MatchConfig match_options(Args& args) {
+  MatchConfig config;
+  config.ratio = args.option_float("--ratio", config.ratio, 0.0f, 1.0f);
+  config.max_distance = args.option_float("--max-distance", config.max_distance, 0.0f, 2.0f);
+  config.mutual = !args.flag("--no-mutual");
+  config.laplacian = !args.flag("--no-sign");
+  return config;
+}
+
+std::string match_summary(const MatchConfig& config) {
+  char ratio[32] = "no ratio test";
+  if (config.ratio > 0 && config.ratio < 1) std::snprintf(ratio, sizeof ratio, "ratio %.7g", config.ratio);
+  std::string text = ratio;
+  if (config.mutual) text += ", mutual";
+  if (config.laplacian) text += ", Laplacian sign";
+  if (config.max_distance > 0) {
+    char distance[48];
+    std::snprintf(distance, sizeof distance, ", distance <= %.7g", config.max_distance);
+    text += distance;
+  }
+  return text;
+}
+
 void check_image_size(const std::string& name, const GrayImage& image, const DetectorConfig& config,
                       const Detector* detector) {
   const std::string why = detector ? detector->size_problem(image.width, image.height)
@@ -384,6 +407,14 @@ std::string detector_json(const DetectorConfig& config) {
                 "\"max_features\": %d, \"upright\": %s, \"extended\": %s}",
                 config.hessian_threshold, config.n_octaves, config.n_octave_layers, config.first_step,
                 config.max_features, config.upright ? "true" : "false", config.extended ? "true" : "false");
+  return text;
+}
+
+std::string matcher_json(const MatchConfig& config) {
+  char text[160];
+  std::snprintf(text, sizeof text, "{\"ratio\": %.7g, \"mutual\": %s, \"laplacian_sign\": %s, \"max_distance\": %.7g}",
+                config.ratio, config.mutual ? "true" : "false", config.laplacian ? "true" : "false",
+                config.max_distance);
   return text;
 }
 

@@ -27,11 +27,7 @@ namespace glsurf::app {
 int match(Args args) {
   const std::string backend = backend_option(args);
   const DetectorConfig detector_config = detector_options(args);
-  MatchConfig match_config;
-  match_config.ratio = args.option_float("--ratio", match_config.ratio, 0.0f, 1.0f);
-  match_config.max_distance = args.option_float("--max-distance", 0.0f, 0.0f, 2.0f);
-  match_config.mutual = !args.flag("--no-mutual");
-  match_config.laplacian = !args.flag("--no-sign");
+  const MatchConfig match_config = match_options(args);
   const std::string matches_path = args.option("-o", "");
   const std::string homography_path = args.option("--homography", "");
   const std::string draw_path = args.option("--draw", "");
