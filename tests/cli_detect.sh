@@ -244,9 +244,19 @@ done
 [ "$(sed -n 2p "$work/du.txt" | cut -d' ' -f4)" = 0 ] || fail "describe --upright: angle 0"
 printf '2 0\n10 10 9 0 0 1 0\n324 10 9 0 0 1 0\n' > "$work/outside.txt"
 err=$("$glsurf" describe "$assets/box.png" "$work/outside.txt" -o "$work/do.txt" 2>&1)
-[ $? -eq 1 ] && echo "$err" | grep -q "outside.txt: keypoint 1: (324, 10) is outside the 324 x 223 image" ||
+[ $? -eq 1 ] && echo "$err" | grep -q "outside.txt: line 3: (324, 10) is outside the 324 x 223 image" ||
   fail "describe a keypoint outside: $err"
 [ ! -e "$work/do.txt" ] || fail "describe a keypoint outside left an output"
+# In a bin file a keypoint is named by its record: two keypoints that box.png
+# holds, described into bin, then given with a 16x16 image that holds only
+# the first.
+printf '2 0\n10 10 9 0 0 1 0\n20 10 9 0 0 1 0\n' > "$work/two.txt"
+"$glsurf" describe "$assets/box.png" "$work/two.txt" --backend cpu -o "$work/two.bin" 2>/dev/null ||
+  fail "describe into bin"
+{ printf 'P5\n16 16\n255\n'; head -c 256 /dev/zero; } > "$work/small.pgm"
+err=$("$glsurf" describe "$work/small.pgm" "$work/two.bin" --backend cpu -o "$work/do.txt" 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "two.bin: keypoint 2 of 2: (20, 10) is outside the 16 x 16 image" ||
+  fail "describe a keypoint outside, from a bin file: $err"
 err=$("$glsurf" describe "$assets/box.png" 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q "describe needs an image and a feature file" || fail "describe one argument: $err"
 # /dev/stdout redirected to a file, with the summary line on stderr sent

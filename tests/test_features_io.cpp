@@ -136,12 +136,12 @@ TEST_CASE("a feature file that is not exactly what its header declares is refuse
   // Cut in the header (8 magic bytes, then N and D), in a record, or followed by more.
   CHECK_THROWS_WITH_AS(read_bytes(good.substr(0, 10)), doctest::Contains("truncated feature file (in its header)"), Error);
   CHECK_THROWS_WITH_AS(read_bytes(good.substr(0, good.size() - 2)),
-                       doctest::Contains("keypoint 1 (of 2): truncated feature file"), Error);
+                       doctest::Contains("keypoint 2 of 2: truncated feature file"), Error);
   CHECK_THROWS_WITH_AS(read_bytes(good + "x"), doctest::Contains("more data than the 2 keypoints its header declares"),
                        Error);
   // A value that is not finite, which the txt format could not carry either.
   one.keypoints[1].response = std::numeric_limits<float>::quiet_NaN();
-  CHECK_THROWS_WITH_AS(read_bytes(bin_of(one)), doctest::Contains("keypoint 1 (of 2): response is not a finite number"),
+  CHECK_THROWS_WITH_AS(read_bytes(bin_of(one)), doctest::Contains("keypoint 2 of 2: response is not a finite number"),
                        Error);
 }
 

@@ -38,7 +38,14 @@ int describe(Args args) {
   }
 
   const GrayImage image = load_gray(input_path(image_name));
-  std::vector<KeyPoint> keypoints = read_features_file(input_path(keypoints_name)).keypoints;
+  FeatureFormat keypoints_format = FeatureFormat::Txt;
+  std::vector<KeyPoint> keypoints = read_features_file(input_path(keypoints_name), &keypoints_format).keypoints;
+  // A keypoint the image cannot hold is named where it is in its file.
+  for (size_t i = 0; i < keypoints.size(); ++i) {
+    if (const std::string why = cpu::keypoint_problem(keypoints[i], image.width, image.height); !why.empty()) {
+      throw Error(keypoints_name + ": " + keypoint_location(keypoints_format, i, keypoints.size()) + ": " + why);
+    }
+  }
   std::unique_ptr<gl::Context> context;
   std::unique_ptr<Detector> detector;
   if (backend == "gl") {
@@ -55,9 +62,7 @@ int describe(Args args) {
   try {
     features = detector ? detector->compute(image, std::move(keypoints)) : cpu::compute(image, std::move(keypoints), config);
   } catch (const Error& e) {
-    // A keypoint's problem belongs to the feature file, any other to the image.
-    const bool keypoint = std::string(e.what()).rfind("keypoint ", 0) == 0;
-    throw Error((keypoint ? keypoints_name : image_name) + ": " + e.what());
+    throw Error(image_name + ": " + e.what());  // the keypoints were checked above
   }
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   if (out.empty()) {

@@ -82,7 +82,7 @@ Features read_bin(std::istream& in, const std::string& path) {
   features.descriptor_size = static_cast<int>(d);
   for (std::uint32_t i = 0; i < n; ++i) {
     KeyPoint k;
-    const std::string where = path + ": keypoint " + std::to_string(i) + " (of " + std::to_string(n) + ")";
+    const std::string where = path + ": " + keypoint_location(FeatureFormat::Bin, i, n);
     for (size_t field = 0; field < 7 + size_t{d}; ++field) {
       bool ok = false;
       if (field == 5 || field == 6) {
@@ -126,7 +126,7 @@ Features read_txt(std::istream& in, const std::string& path) {
       throw Error(path + ": truncated feature file (" + std::to_string(i) + " of the " + std::to_string(n) +
                   " keypoints its header declares)");
     }
-    const std::string where = path + ": line " + std::to_string(line_number);
+    const std::string where = path + ": " + keypoint_location(FeatureFormat::Txt, static_cast<size_t>(i), static_cast<size_t>(n));
     std::istringstream values(line);
     KeyPoint k;
     size_t field = 0;
@@ -226,7 +226,12 @@ bool is_feature_file(const std::string& path) {
   return i < n && head[i] == '\n';
 }
 
-Features read_features_file(const std::string& path) {
+std::string keypoint_location(FeatureFormat format, size_t index, size_t count) {
+  if (format == FeatureFormat::Txt) return "line " + std::to_string(index + 2);
+  return "keypoint " + std::to_string(index + 1) + " of " + std::to_string(count);
+}
+
+Features read_features_file(const std::string& path, FeatureFormat* format) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) throw Error(path + ": is a directory, not a feature file");
   std::ifstream in(path, std::ios::binary);
@@ -234,7 +239,9 @@ Features read_features_file(const std::string& path) {
   char magic[8] = {};
   in.read(magic, 8);
   const auto got = static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0));
-  if (in && std::memcmp(magic, kMagic, 8) == 0) return read_bin(in, path);
+  const bool bin = in && std::memcmp(magic, kMagic, 8) == 0;
+  if (format) *format = bin ? FeatureFormat::Bin : FeatureFormat::Txt;
+  if (bin) return read_bin(in, path);
   in.clear();
   if (in.seekg(0)) return read_txt(in, path);
   // A pipe cannot go back: the text is the 8 bytes read and the rest.

@@ -14,6 +14,7 @@
 
 #include "surf/keypoint.hpp"
 
+#include <cstddef>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -28,8 +29,14 @@ void write_features_file(const std::string& path, const Features& features, Feat
 // Either format. Throws glsurf::Error, naming the line (txt) or keypoint
 // (bin), unless the file holds exactly N keypoints of 7 + D finite numbers
 // (laplacian and octave integers), one per line in txt (blank lines may
-// follow), nothing after them in bin.
-Features read_features_file(const std::string& path);
+// follow), nothing after them in bin. `format`, if given, is set to the
+// format read.
+Features read_features_file(const std::string& path, FeatureFormat* format = nullptr);
+
+// Where keypoint `index` (from 0) of `count` is in a file of `format`, as
+// read_features_file's errors say it: "line 5" (txt: the header is line 1)
+// or "keypoint 4 of 9" (bin).
+std::string keypoint_location(FeatureFormat format, size_t index, size_t count);
 
 // Whether `path` is a regular file that begins as a feature file does: the
 // bin magic, or a txt first line of two whole numbers ("N D"). No image
