@@ -28,6 +28,21 @@ TEST_CASE("viewer: the window keeps the image's aspect within 1280 x 1024 and is
   CHECK(size(1, 1) == "320x200");
 }
 
+TEST_CASE("viewer: the HUD's frame rate is the first frame's at once, then a running mean") {
+  // Steady 40 ms frames read 25 fps from the first frame on (a mean started
+  // from 0 read 2.5 after one frame, 4.75 after two).
+  double fps = 0;
+  for (int frame = 0; frame < 3; ++frame) {
+    fps = app::running_fps(fps, 40.0);
+    CHECK(fps == doctest::Approx(25.0));
+  }
+  // One 20 ms frame moves it a tenth of the way to 50 fps.
+  CHECK(app::running_fps(25.0, 20.0) == doctest::Approx(27.5));
+  // A frame of no measurable time changes nothing, and is no first rate.
+  CHECK(app::running_fps(25.0, 0.0) == 25.0);
+  CHECK(app::running_fps(0.0, 0.0) == 0.0);
+}
+
 TEST_CASE("viewer: HUD lines are printable ASCII and wrap at spaces to the view's width") {
   // One '?' per character: "é" is two bytes, "日本" six, the tab and newline one each.
   CHECK(app::hud_lines({"caf\xc3\xa9_\xe6\x97\xa5\xe6\x9c\xac.png\t\n!"}, 1e9f) ==

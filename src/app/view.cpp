@@ -489,9 +489,7 @@ int view(Args args) {
     const double frame_ms = std::chrono::duration<double, std::milli>(now - last).count();
     if (!placeholder) frame_times.push_back(frame_ms);
     last = now;
-    // A running mean of the rate, starting from the first frame's (from 0 it
-    // read a tenth of the rate after one frame, a fifth after two).
-    if (frame_ms > 0) fps = fps > 0 ? 0.9 * fps + 0.1 * (1000.0 / frame_ms) : 1000.0 / frame_ms;
+    fps = running_fps(fps, frame_ms);
     if (!headless) {
       if (keys.screenshot) {
         // The next name not taken: never over a file, an input included. A

@@ -59,6 +59,12 @@ void wrap(const std::string& line, float width, std::vector<std::string>& out) {
 
 }  // namespace
 
+double running_fps(double fps, double frame_ms) {
+  if (!(frame_ms > 0)) return fps;
+  const double rate = 1000.0 / frame_ms;
+  return fps > 0 ? 0.9 * fps + 0.1 * rate : rate;
+}
+
 float text_width(const std::string& text) { return static_cast<float>(stb_easy_font_width(const_cast<char*>(text.c_str()))); }
 
 std::vector<std::string> hud_lines(const std::vector<std::string>& lines, float width) {

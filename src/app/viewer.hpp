@@ -36,6 +36,11 @@ std::vector<std::string> hud_lines(const std::vector<std::string>& lines, float 
 // The width of one line of HUD text in stb_easy_font units.
 float text_width(const std::string& text);
 
+// The HUD's frame rate after a frame of `frame_ms`: a running mean (weight
+// 0.1 for the new frame) that starts from the first frame's rate, not from 0
+// (`fps` 0: none yet). A frame of no measurable time leaves it as it was.
+double running_fps(double fps, double frame_ms);
+
 class ViewRenderer {
  public:
   explicit ViewRenderer(const gl::ShaderSource& shaders);
