@@ -50,8 +50,17 @@ int detect(Args args) {
     return batch ? (fs::path(out) / (fs::path(file).stem().string() + "." + format_name)).string() : out;
   };
   if (batch) {
-    // Every feature file against every input, before any is written.
-    for (const std::string& file : files) check_not_an_input("-o", target_of(file), files);
+    // Every feature file against every input, and against the others,
+    // before any is written.
+    std::map<std::string, std::string> target_inputs;  // feature file -> the input it is for
+    for (const std::string& file : files) {
+      const std::string target = target_of(file);
+      check_not_an_input("-o", target, files);
+      if (const auto [it, added] = target_inputs.emplace(target, file); !added) {
+        throw UsageError(it->second + " and " + file + " would both write " + target +
+                         "; give them separate output directories");
+      }
+    }
     std::error_code ec;
     fs::create_directories(out, ec);
     if (!fs::is_directory(out)) throw Error(out + ": cannot create output directory");
@@ -65,7 +74,6 @@ int detect(Args args) {
   }
 
   int failures = 0;
-  std::map<std::string, std::string> written;  // output file written -> the input it came from
   // After a failure inside the detector (out of memory, GPU or host), it is
   // made anew: it may be left half configured for the image it refused.
   bool detecting = false;
@@ -79,10 +87,6 @@ int detect(Args args) {
   for (const std::string& file : files) {
     detecting = false;
     try {
-      const std::string target = target_of(file);
-      if (const auto it = written.find(target); it != written.end()) {
-        throw Error(file + ": its output " + target + " would overwrite that of " + it->second);
-      }
       const GrayImage image = load_gray(file);
       check_image_size(file, image, config, detector.get());  // refused before the detector sees it
       const auto t0 = std::chrono::steady_clock::now();
@@ -96,8 +100,7 @@ int detect(Args args) {
         std::cout.flush();
         if (!std::cout) throw Error("standard output: write failed");
       } else {
-        write_features_file(target, features, format);
-        written.emplace(target, file);
+        write_features_file(target_of(file), features, format);
       }
       std::fprintf(stderr, "%s: %zu keypoints, %dx%d, %.1f ms (%s)\n", one_line(file).c_str(), keypoints.size(),
                    image.width, image.height, ms, backend.c_str());
