@@ -110,4 +110,17 @@ TEST_CASE("matching score and precision from correct matches") {
   CHECK(!s.homography_found);  // two matches cannot give one
 }
 
+TEST_CASE("the matching score counts each keypoint in one correct match at most") {
+  // Without the mutual check both of A's keypoints may match B's keypoint 0,
+  // and both within 3 px of it: two correct matches, one keypoint of B.
+  Features a, b;
+  a.keypoints = {at(20, 20, 20), at(21, 21, 20), at(80, 80, 20)};
+  b.keypoints = {at(20, 21, 20), at(50, 50, 20), at(80, 81, 20)};
+  const std::vector<Match> matches = {{0, 0, 0.2f}, {1, 0, 0.1f}, {2, 2, 0.3f}};
+  const PairScore s = score_pair(a, b, matches, kIdentity, 100, 100, 100, 100);
+  CHECK(s.correct_3px == 3);                        // every match is within 3 px
+  CHECK(s.precision == doctest::Approx(1.0));       // 3 correct / 3 matches
+  CHECK(s.matching_score == doctest::Approx(2.0 / 3));  // keypoints 0 and 2 of B / min(3, 3) visible
+}
+
 }  // TEST_SUITE

@@ -99,6 +99,7 @@ PairScore score_pair(const Features& a, const Features& b, const std::vector<Mat
   PairScore s = score_keypoints(a.keypoints, b.keypoints, truth, width_a, height_a, width_b, height_b);
   s.matches = static_cast<int>(matches.size());
   std::vector<PointPair> pairs;
+  std::vector<Match> correct;
   for (const Match& m : matches) {
     const KeyPoint& ka = a.keypoints[static_cast<size_t>(m.query)];
     const KeyPoint& kb = b.keypoints[static_cast<size_t>(m.train)];
@@ -107,9 +108,21 @@ PairScore score_pair(const Features& a, const Features& b, const std::vector<Mat
     const double e = reprojection_error(truth, p);
     s.correct_3px += e < 3.0;
     s.correct_5px += e < 5.0;
+    if (e < 3.0) correct.push_back(m);
+  }
+  // The score counts a keypoint once: nearest descriptors first, each match
+  // whose keypoints no earlier one used.
+  std::stable_sort(correct.begin(), correct.end(), [](const Match& p, const Match& q) { return p.distance < q.distance; });
+  std::vector<bool> used_a(a.keypoints.size(), false), used_b(b.keypoints.size(), false);
+  int distinct = 0;
+  for (const Match& m : correct) {
+    const auto i = static_cast<size_t>(m.query), j = static_cast<size_t>(m.train);
+    if (used_a[i] || used_b[j]) continue;
+    used_a[i] = used_b[j] = true;
+    ++distinct;
   }
   const int visible = std::min(s.visible_a, s.visible_b);
-  s.matching_score = visible > 0 ? static_cast<double>(s.correct_3px) / visible : 0.0;
+  s.matching_score = visible > 0 ? static_cast<double>(distinct) / visible : 0.0;
   s.precision = s.matches > 0 ? static_cast<double>(s.correct_3px) / s.matches : 0.0;
   const HomographyResult h = ransac_homography(pairs);
   s.homography_found = h.found;

@@ -20,7 +20,11 @@
 //                     each keypoint used once (smallest error first)
 //   correct match   = a match whose B keypoint lies within 3 px (and, as
 //                     Sommer counts, within 5 px) of A's keypoint mapped by H
-//   matching score  = correct matches (3 px) / min(visible in A, visible in B)
+//   matching score  = correct matches (3 px) / min(visible in A, visible in B),
+//                     each keypoint counted in one correct match at most
+//                     (nearest first): without the mutual check several
+//                     keypoints of A may match one of B, and the score would
+//                     pass 1
 //   precision       = correct matches (3 px) / matches
 //   corner error    = largest distance between A's corners mapped by the
 //                     estimated and by the true homography
