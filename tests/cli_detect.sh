@@ -117,6 +117,8 @@ err=$("$glsurf" detect "$work/dup" -o "$work/dupout" 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q "x.PNG and .*x.png would both write .*dupout/x.txt" ||
   fail "an output name collision must be a usage error naming both: $err"
 [ ! -e "$work/dupout" ] || fail "a refused batch made its output directory"
+err=$("$glsurf" detect "$work/dup/a.png" "$work/dup/../dup/a.png" -o "$work/dupout" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "dup/../dup/a.png is given twice" || fail "one input given twice: $err"
 # Into an existing directory, nothing of it is written (a.txt comes first).
 mkdir "$work/dupout"
 "$glsurf" detect "$work/dup" -o "$work/dupout" >/dev/null 2>&1
@@ -206,7 +208,6 @@ b.png" 2>&1)
 # (printf: sh's echo would turn the \n back into a newline)
 [ $? -eq 1 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && printf '%s\n' "$err" | grep -qF 'a\nb.png: cannot open file' ||
   fail "a newline in a file name: $err"
-mkdir "$work/none"
 err=$("$glsurf" detect --backend cpu "$work/none" -o "$work/none_out" 2>&1)
 [ $? -eq 1 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] && echo "$err" | grep -q "no images to detect in" ||
   fail "an empty directory: $err"
@@ -253,8 +254,8 @@ err=$("$glsurf" describe "$assets/box.png" "$work/outside.txt" -o "$work/do.txt"
 printf '2 0\n10 10 9 0 0 1 0\n20 10 9 0 0 1 0\n' > "$work/two.txt"
 "$glsurf" describe "$assets/box.png" "$work/two.txt" --backend cpu -o "$work/two.bin" 2>/dev/null ||
   fail "describe into bin"
-{ printf 'P5\n16 16\n255\n'; head -c 256 /dev/zero; } > "$work/small.pgm"
-err=$("$glsurf" describe "$work/small.pgm" "$work/two.bin" --backend cpu -o "$work/do.txt" 2>&1)
+{ printf 'P5\n16 16\n255\n'; head -c 256 /dev/zero; } > "$work/dark16.pgm"
+err=$("$glsurf" describe "$work/dark16.pgm" "$work/two.bin" --backend cpu -o "$work/do.txt" 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "two.bin: keypoint 2 of 2: (20, 10) is outside the 16 x 16 image" ||
   fail "describe a keypoint outside, from a bin file: $err"
 err=$("$glsurf" describe "$assets/box.png" 2>&1)

@@ -55,6 +55,15 @@ strict=$(matches_of --ratio 0.6 --max-distance 0.5) || fail "$strict"
 grep -qF '"matcher": {"ratio": 0.6, "mutual": true, "laplacian_sign": true, "max_distance": 0.5}' "$work/m.json" &&
   grep -q "matching: ratio 0.6, mutual, Laplacian sign, distance <= 0.5;" "$work/m_table.txt" ||
   fail "eval names its matching: $(grep matcher "$work/m.json"); $(head -n 1 "$work/m_table.txt")"
+# With no filter at all, every keypoint of img1 has a match, and the matching
+# score (each keypoint counted once) stays at most 100 %.
+all=$(matches_of --ratio 0 --no-mutual --no-sign) || fail "$all"
+[ "$all" -eq "$(grep -o '"pair": "1-2", "keypoints_a": [0-9]*' "$work/m.json" | sed 's/.*: //')" ] ||
+  fail "with no filter, $all matches for 1->2, not one per keypoint of img1"
+grep -qF '"matcher": {"ratio": null, "mutual": false, "laplacian_sign": false, "max_distance": null}' "$work/m.json" &&
+  grep -q "matching: no ratio test;" "$work/m_table.txt" ||
+  fail "eval names no filter: $(grep matcher "$work/m.json"); $(head -n 1 "$work/m_table.txt")"
+! grep -q '"matching_score": [1-9]' "$work/m.json" || fail "a matching score over 1: $(grep matching_score "$work/m.json")"
 
 # --brightness adds to every pixel: on an image of values 0..127, +50 clips
 # nothing and leaves every Hessian response (zero-sum box filters of integer

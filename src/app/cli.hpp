@@ -110,7 +110,7 @@ std::vector<std::string> expand_image_arguments(const std::vector<std::string>& 
 // The detector's settings as a JSON object (one line), so that a JSON record
 // says which settings produced it.
 std::string detector_json(const DetectorConfig& config);
-// The matching settings as a JSON object (one line).
+// The matching settings as a JSON object (one line); a filter that is off is null.
 std::string matcher_json(const MatchConfig& config);
 
 // A string's characters as the body of a JSON string literal; bytes that are

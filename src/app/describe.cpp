@@ -39,11 +39,13 @@ int describe(Args args) {
 
   const GrayImage image = load_gray(input_path(image_name));
   FeatureFormat keypoints_format = FeatureFormat::Txt;
-  std::vector<KeyPoint> keypoints = read_features_file(input_path(keypoints_name), &keypoints_format).keypoints;
-  // A keypoint the image cannot hold is named where it is in its file.
+  const std::string keypoints_path = input_path(keypoints_name);
+  std::vector<KeyPoint> keypoints = read_features_file(keypoints_path, &keypoints_format).keypoints;
+  // A keypoint the image cannot hold is named where it is in its file, as
+  // the reader names a value it cannot read.
   for (size_t i = 0; i < keypoints.size(); ++i) {
     if (const std::string why = cpu::keypoint_problem(keypoints[i], image.width, image.height); !why.empty()) {
-      throw Error(keypoints_name + ": " + keypoint_location(keypoints_format, i, keypoints.size()) + ": " + why);
+      throw Error(keypoints_path + ": " + keypoint_location(keypoints_format, i, keypoints.size()) + ": " + why);
     }
   }
   std::unique_ptr<gl::Context> context;

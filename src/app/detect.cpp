@@ -57,8 +57,10 @@ int detect(Args args) {
       const std::string target = target_of(file);
       check_not_an_input("-o", target, files);
       if (const auto [it, added] = target_inputs.emplace(target, file); !added) {
+        std::error_code ec;
+        if (fs::equivalent(it->second, file, ec)) throw UsageError(file + " is given twice");
         throw UsageError(it->second + " and " + file + " would both write " + target +
-                         "; give them separate output directories");
+                         "; rename one or detect them in separate runs");
       }
     }
     std::error_code ec;

@@ -411,10 +411,12 @@ std::string detector_json(const DetectorConfig& config) {
 }
 
 std::string matcher_json(const MatchConfig& config) {
-  char text[160];
-  std::snprintf(text, sizeof text, "{\"ratio\": %.7g, \"mutual\": %s, \"laplacian_sign\": %s, \"max_distance\": %.7g}",
-                config.ratio, config.mutual ? "true" : "false", config.laplacian ? "true" : "false",
-                config.max_distance);
+  // A filter that is off (ratio 0 or 1, distance 0) is null.
+  char ratio[32] = "null", distance[32] = "null", text[192];
+  if (config.ratio > 0 && config.ratio < 1) std::snprintf(ratio, sizeof ratio, "%.7g", config.ratio);
+  if (config.max_distance > 0) std::snprintf(distance, sizeof distance, "%.7g", config.max_distance);
+  std::snprintf(text, sizeof text, "{\"ratio\": %s, \"mutual\": %s, \"laplacian_sign\": %s, \"max_distance\": %s}",
+                ratio, config.mutual ? "true" : "false", config.laplacian ? "true" : "false", distance);
   return text;
 }
 
