@@ -164,4 +164,17 @@ cp "$assets/box_in_scene.png" "$work/scene.png"
 err=$("$glsurf" match "$assets/box.png" "$work/scene.png" --backend cpu --draw "$work/scene.png" 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q -- "--draw .*scene.png would overwrite the input" &&
   cmp -s "$work/scene.png" "$assets/box_in_scene.png" || fail "match --draw B: $err"
+
+# view's match mode takes match's options: box -> box_in_scene gives the
+# same number of matches in both, and a stricter ratio fewer.
+view_matches() {
+  "$glsurf" view "$assets/box.png" "$assets/box_in_scene.png" --headless --frames 2 --match "$@" 2>&1 |
+    sed -n 's/^match mode, last frame: \([0-9]*\) matches.*/\1/p'
+}
+match_matches() {
+  "$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" "$@" 2>&1 | sed -n 's/.* \([0-9]*\) matches, .*/\1/p'
+}
+v_default=$(view_matches); v_strict=$(view_matches --ratio 0.6 --no-sign); m_strict=$(match_matches --ratio 0.6 --no-sign)
+[ -n "$v_strict" ] && [ "$v_strict" = "$m_strict" ] && [ "$v_strict" -lt "${v_default:-0}" ] ||
+  fail "view --match --ratio 0.6 --no-sign: ${v_strict:-no} matches, match ${m_strict:-no}, view by default ${v_default:-no}"
 echo "all match checks passed"

@@ -169,6 +169,7 @@ int view(Args args) {
   if (hud != "on" && hud != "off") throw UsageError("--hud must be on or off, got '" + hud + "'");
   const bool hud_on = hud == "on";
   const bool start_matching = args.flag("--match");
+  const MatchConfig match_config = match_options(args);
   DetectorConfig config;
   config.hessian_threshold = args.option_float("--threshold", config.hessian_threshold, 0.0f, 1e12f);
   config.max_features = args.option_int("--max-features", 0, 0, 1 << 20);
@@ -277,7 +278,7 @@ int view(Args args) {
   keys.match = start_matching;
   std::string stage_times;  // GPU milliseconds per stage, from the runner's timer queries
   // Match mode: the reference frame, its keypoints, and its descriptors on the GPU.
-  Matcher matcher(context, MatchConfig{});
+  Matcher matcher(context, match_config);
   gl::Texture reference_texture;
   Features reference;
   DescriptorTextures reference_descriptors, current_descriptors;  // reused frame after frame
