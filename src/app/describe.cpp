@@ -43,10 +43,10 @@ int describe(Args args) {
   std::vector<KeyPoint> keypoints = read_features_file(keypoints_path, &keypoints_format).keypoints;
   // A keypoint the image cannot hold is named where it is in its file, as
   // the reader names a value it cannot read.
-  for (size_t i = 0; i < keypoints.size(); ++i) {
-    if (const std::string why = cpu::keypoint_problem(keypoints[i], image.width, image.height); !why.empty()) {
-      throw Error(keypoints_path + ": " + keypoint_location(keypoints_format, i, keypoints.size()) + ": " + why);
-    }
+  std::string why;
+  if (const long i = cpu::first_keypoint_problem(keypoints, image.width, image.height, why); i >= 0) {
+    throw Error(keypoints_path + ": " + keypoint_location(keypoints_format, static_cast<size_t>(i), keypoints.size()) +
+                ": " + why);
   }
   std::unique_ptr<gl::Context> context;
   std::unique_ptr<Detector> detector;

@@ -268,11 +268,18 @@ std::string keypoint_problem(const KeyPoint& k, int width, int height) {
   return why.str();
 }
 
-Features compute(const GrayImage& image, std::vector<KeyPoint> keypoints, const DetectorConfig& config) {
+long first_keypoint_problem(const std::vector<KeyPoint>& keypoints, int width, int height, std::string& why) {
   for (size_t i = 0; i < keypoints.size(); ++i) {
-    if (const std::string why = keypoint_problem(keypoints[i], image.width, image.height); !why.empty()) {
-      throw Error("keypoint " + std::to_string(i) + ": " + why);
-    }
+    why = keypoint_problem(keypoints[i], width, height);
+    if (!why.empty()) return static_cast<long>(i);
+  }
+  return -1;
+}
+
+Features compute(const GrayImage& image, std::vector<KeyPoint> keypoints, const DetectorConfig& config) {
+  std::string why;
+  if (const long i = first_keypoint_problem(keypoints, image.width, image.height, why); i >= 0) {
+    throw Error("keypoint " + std::to_string(i) + ": " + why);
   }
   Features f;
   f.descriptor_size = descriptor_size(config);

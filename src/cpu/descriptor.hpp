@@ -140,6 +140,9 @@ constexpr float kMinKeypointSize = 1.0f;
 // and kMinKeypointSize <= size <= kMaxKeypointSize. The other fields do not
 // matter.
 std::string keypoint_problem(const KeyPoint& keypoint, int width, int height);
+// The index of the first of `keypoints` that keypoint_problem refuses, with
+// its reason in `why`; -1 (and `why` empty) when every one can be described.
+long first_keypoint_problem(const std::vector<KeyPoint>& keypoints, int width, int height, std::string& why);
 
 // Orientation (unless config.upright) and descriptors of given keypoints
 // (from another detector, a tracker, a file): as detect_and_compute, but the

@@ -204,10 +204,9 @@ Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures
 
 Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoints) {
   if (const std::string why = compute_size_problem(image.width, image.height); !why.empty()) throw Error(why);
-  for (size_t i = 0; i < keypoints.size(); ++i) {
-    if (const std::string why = cpu::keypoint_problem(keypoints[i], image.width, image.height); !why.empty()) {
-      throw Error("keypoint " + std::to_string(i) + ": " + why);
-    }
+  std::string refused;
+  if (const long i = cpu::first_keypoint_problem(keypoints, image.width, image.height, refused); i >= 0) {
+    throw Error("keypoint " + std::to_string(i) + ": " + refused);
   }
   if (image.width != integral_width_ || image.height != integral_height_) {
     check_host_memory(image.width, image.height, Stages::Integral);
