@@ -371,6 +371,24 @@ TEST_CASE("load_gray reads from a pipe (which cannot seek) what it reads from th
                        doctest::Contains("cut.jpg: corrupt JPEG (the coded data of scan 1 ends within MCU"), Error);
   CHECK_THROWS_WITH_AS(through_pipe(cut), doctest::Contains("corrupt JPEG (the coded data"), Error);
   CHECK(all_written);
+  // A Huffman table of 512 codes before the frame header is refused before
+  // stb_image reads it: stb_image 2.27 wrote past its table's arrays even to
+  // find the size (found by fuzzing; UBSan names the write). As a file,
+  // also under another extension (the content decides), and piped.
+  const std::string many_codes = jpeg.substr(0, 2) + std::string("\xff\xc4\x02\x13\x10", 5) +
+                                 std::string(16, '\x20') + std::string(512, '\0') + jpeg.substr(2);
+  for (const char* name : {"many_codes.jpg", "many_codes.png"}) {
+    CHECK_THROWS_WITH_AS(load_gray(dir.write(name, many_codes)),
+                         doctest::Contains("corrupt JPEG (a Huffman table of 512 codes (256 at most))"), Error);
+  }
+  CHECK_THROWS_WITH_AS(through_pipe(many_codes), doctest::Contains("a Huffman table of 512 codes"), Error);
+  // stb_image skips 0xFF bytes before the start-of-image marker, where the
+  // check does not look: refused, as libjpeg refuses them.
+  for (const std::string& filled : {"\xff" + many_codes, "\xff" + jpeg}) {
+    CHECK_THROWS_WITH_AS(load_gray(dir.write("filled.jpg", filled)),
+                         doctest::Contains("filled.jpg: not a supported image (it starts with 0xFF 0xFF;"), Error);
+    CHECK_THROWS_WITH_AS(through_pipe(filled), doctest::Contains("it starts with 0xFF 0xFF"), Error);
+  }
 }
 
 TEST_CASE("load_gray rescales PNM samples of any maxval to 0..255") {
@@ -664,6 +682,16 @@ TEST_CASE("load_gray reads an 8-bit BMP (also OS/2) with a short palette and ref
   std::string os2_inside = os2(std::string("\0\1\2\1", 4));
   os2_inside[10] = 20;
   CHECK_THROWS_WITH(load_gray(dir.write("os2_inside.bmp", os2_inside)), doctest::Contains("points into the header"));
+  // A compression field of 2^31 or more, which stb_image reads as a negative
+  // int and decodes as uncompressed rows, with the pixels' offset past the
+  // end of the file: its length is checked as BI_RGB's is. Unchecked, the
+  // palette's padding was copied from beyond the file's bytes (found by
+  // fuzzing, under ASan).
+  std::string beyond_end = bmp(std::string("\0\1\2\1", 4));
+  beyond_end[10] = '\xc8';  // offset 200 of 70 bytes
+  beyond_end[33] = '\x80';  // compression 0x80000000
+  CHECK_THROWS_WITH(load_gray(dir.write("beyond_end.bmp", beyond_end)),
+                    doctest::Contains("truncated image data (file of 70 bytes, the header needs 204)"));
 }
 
 TEST_CASE("a bundled photo saved as PGM loads to the same pixels as the PNG") {

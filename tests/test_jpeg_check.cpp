@@ -248,4 +248,46 @@ TEST_CASE("JPEG check: a progressive file with scans out of order, or cut betwee
   }
 }
 
+TEST_CASE("JPEG check to the frame header: the size from a file's first part, its tables checked") {
+  const std::string jpeg = stb_jpeg(64, 48, 1, 90);
+  const size_t sof = markers(jpeg, 0xC0).at(0);
+  const size_t after_sof = sof + 2 + ((static_cast<unsigned char>(jpeg[sof + 2]) << 8) |
+                                      static_cast<unsigned char>(jpeg[sof + 3]));
+  int w = -1, h = -1;
+  const auto to_frame = [&](const std::string& bytes) {
+    w = h = -1;
+    return check_jpeg_to_frame("x.jpg", reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(),
+                               [&](int fw, int fh) { w = fw; h = fh; });
+  };
+  // Whole, or cut anywhere after the frame header: found, with its size.
+  for (const size_t size : {jpeg.size(), after_sof, after_sof + 1}) {
+    CHECK(to_frame(jpeg.substr(0, size)));
+    CHECK(w == 64);
+    CHECK(h == 48);
+  }
+  // Cut before the frame header ends (in a segment, between two, or within
+  // the frame header): not found yet, and no error, as the rest may come.
+  for (const size_t size : {size_t{2}, size_t{5}, sof, sof + 3, after_sof - 1}) {
+    CHECK_FALSE(to_frame(jpeg.substr(0, size)));
+    CHECK(w == -1);
+  }
+  // An end marker or a scan before any frame header: no frame.
+  CHECK_FALSE(to_frame(jpeg.substr(0, 2) + kEoi + jpeg.substr(2)));
+  // A frame header stb_image refuses (width 0): found, but no size given.
+  std::string no_width = jpeg;
+  no_width[sof + 7] = no_width[sof + 8] = '\0';
+  CHECK(to_frame(no_width));
+  CHECK(w == -1);
+  // The tables before the frame are checked as check_jpeg checks them, also
+  // where the data ends before the frame: a table of 512 codes is refused.
+  const std::string many = jpeg.substr(0, 2) + std::string("\xff\xc4\x02\x13\x10", 5) + std::string(16, '\x20') +
+                           std::string(512, '\0');
+  CHECK_THROWS_WITH_AS(to_frame(many), doctest::Contains("a Huffman table of 512 codes (256 at most)"), Error);
+  CHECK_THROWS_WITH_AS(to_frame(many + jpeg.substr(2)), doctest::Contains("a Huffman table of 512 codes"), Error);
+  // A frame kind stb_image does not decode is named at its header.
+  std::string arithmetic = jpeg;
+  arithmetic[sof + 1] = '\xc9';
+  CHECK_THROWS_WITH_AS(to_frame(arithmetic.substr(0, after_sof)), doctest::Contains("JPEG not supported"), Error);
+}
+
 }  // TEST_SUITE

@@ -213,8 +213,11 @@ long long expected_file_size(const unsigned char* head, size_t size) {
       bits = read_le(head + 24, 2);
     } else {
       if (size < 34) return -1;
+      // stb_image refuses RLE (1, 2) and JPEG, PNG and the rest (4 up to
+      // 2^31); it reads the field as a signed int, and decodes the values
+      // from 2^31 on as uncompressed rows, as it does BI_RGB and BI_BITFIELDS.
       const unsigned compression = read_le(head + 30, 4);
-      if (compression != 0 && compression != 3) return -1;  // BI_RGB, BI_BITFIELDS
+      if (compression == 1 || compression == 2 || (compression >= 4 && compression < 0x80000000u)) return -1;
       w = static_cast<std::int32_t>(read_le(head + 18, 4));
       h = std::llabs(static_cast<std::int32_t>(read_le(head + 22, 4)));  // < 0: rows top-down
       bits = read_le(head + 28, 2);
@@ -267,10 +270,19 @@ std::vector<unsigned char> read_whole(const std::string& path, FILE* file) {
   return bytes;
 }
 
+// stb_image takes a file for a JPEG when 0xFF bytes and then 0xD8 begin it:
+// it skips fill bytes before the start-of-image marker. libjpeg refuses
+// them, and so does glsurf, so that every file stb_image reads as a JPEG is
+// one that check_jpeg (which starts at the marker at byte 0) has checked.
+void refuse_fill_before_soi(const std::string& path, const unsigned char* head, size_t size) {
+  if (size >= 2 && head[0] == 0xFF && head[1] == 0xFF)
+    throw Error(path + ": not a supported image (it starts with 0xFF 0xFF; a JPEG starts with its "
+                "start-of-image marker, 0xFF 0xD8)");
+}
+
 // The whole of a JPEG file, once check_jpeg passes it. The frame's size is
 // held to `limits` before the check walks its scans (whose work and memory
-// grow with the frame's blocks), also where stb_image refused the header and
-// check_size_limits has not run.
+// grow with the frame's blocks).
 std::vector<unsigned char> check_jpeg_file(const std::string& path, FILE* file, const LoadLimits& limits) {
   if (std::fseek(file, 0, SEEK_END) != 0) throw Error(path + ": cannot read file");
   if (std::ftell(file) > INT_MAX) throw Error(path + ": a JPEG file of more than 2 GB is not supported");
@@ -478,6 +490,11 @@ Pixels decode_short_palette(const std::string& path, FILE* file, const unsigned 
     if (entries >= full + unread || (entries == 0 && !os2)) return none;  // none: stb_image refuses it
     const size_t added = full + unread - entries;
     const std::vector<unsigned char> bytes = read_whole(path, file);
+    // expected_file_size has held the file to its pixel data already; checked
+    // here too, where the palette's padding is copied from before the offset.
+    if (offset > bytes.size())
+      throw Error(path + ": truncated image data (file of " + std::to_string(bytes.size()) +
+                  " bytes, the pixel data starts at byte " + std::to_string(offset) + ")");
     const auto make = [&](unsigned char fill) {
       std::vector<unsigned char> padded = with_entries(bytes, start + entries * entry, added, entry, fill);
       const size_t moved = offset + added * entry;
@@ -537,21 +554,27 @@ std::vector<unsigned char> read_piped(const std::string& path, FILE* file, const
     return bytes;  // if short, load_binary_pnm says so
   }
   if (n >= 2 && head[0] == 'P' && head[1] >= '1' && head[1] <= '7') return bytes;  // load_gray names the type
+  refuse_fill_before_soi(path, head, n);
   long long w = -1, h = -1;
   if (is_png(head, n) && n >= 24 && std::memcmp(head + 12, "IHDR", 4) == 0) {
     w = read_be32(head + 16);  // stb_image's own look for a palette image's
     h = read_be32(head + 20);  // size reads on to PLTE, past any metadata
-  } else {
-    const bool jpeg = n >= 3 && head[0] == 0xff && head[1] == 0xd8 && head[2] == 0xff;
-    int sw = 0, sh = 0, channels = 0;
-    while (!stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &sw, &sh, &channels)) {
-      if (!jpeg) throw Error(path + ": not a supported image (" + stbi_failure_reason() + ")");
-      if (!more) return bytes;  // all of it, and no size: load_gray reports stb's reason
+  } else if (n >= 2 && head[0] == 0xff && head[1] == 0xd8) {
+    // A JPEG's size is in its frame header, after metadata of any length;
+    // the segments up to it are checked before stb_image reads any of them.
+    const auto size_of = [&](int fw, int fh) { w = fw; h = fh; };
+    while (!check_jpeg_to_frame(path, bytes.data(), bytes.size(), size_of)) {
+      if (!more) return bytes;  // all of it, and no frame: load_gray says why
       if (static_cast<long long>(bytes.size()) >= kJpegMetadata) {
         throw Error(path + ": no JPEG frame header (the image size) in the first 16 MiB");
       }
       more = read_up_to(2 * static_cast<long long>(bytes.size()));
     }
+    if (w < 0) return bytes;  // a frame header stb_image refuses: load_gray says so
+  } else {
+    int sw = 0, sh = 0, channels = 0;
+    if (!stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &sw, &sh, &channels))
+      throw Error(path + ": not a supported image (" + stbi_failure_reason() + ")");
     w = sw;
     h = sh;
   }
@@ -594,6 +617,7 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
                 " is not supported (only binary P5 grey and P6 colour)");
   }
   std::rewind(file.get());
+  refuse_fill_before_soi(path, head, head_size);
   const bool jpeg = head_size >= 2 && head[0] == 0xFF && head[1] == 0xD8;
   if (is_png(head, head_size)) {
     check_png_chunks(path, file.get());
@@ -603,14 +627,15 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
       check_size_limits(path, read_be32(head + 16), read_be32(head + 20), limits);
     }
   }
+  // A JPEG is checked before stb_image reads any of it: even stbi_info builds
+  // the Huffman tables that come before the frame header, and stb_image 2.27
+  // writes past a table's arrays when it declares more than 256 codes.
+  std::vector<unsigned char> jpeg_bytes;
+  if (jpeg) jpeg_bytes = check_jpeg_file(path, file.get(), limits);
   int w = 0, h = 0, n = 0;
-  if (!stbi_info_from_file(file.get(), &w, &h, &n)) {
-    const std::string reason = stbi_failure_reason();
-    // A JPEG of a kind stb_image does not decode, or a damaged one, is named
-    // as such by the check.
-    if (jpeg) check_jpeg_file(path, file.get(), limits);
-    throw Error(path + ": not a supported image (" + reason + ")");
-  }
+  const int known = jpeg ? stbi_info_from_memory(jpeg_bytes.data(), static_cast<int>(jpeg_bytes.size()), &w, &h, &n)
+                         : stbi_info_from_file(file.get(), &w, &h, &n);
+  if (!known) throw Error(path + ": not a supported image (" + std::string(stbi_failure_reason()) + ")");
   check_size_limits(path, w, h, limits);
   const long long expected = expected_file_size(head, head_size);
   if (expected >= 0) {
@@ -623,9 +648,8 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
   if (is_tga(head, head_size, 9, 11)) check_rle_tga_length(path, file.get(), head);
   if (is_tga(head, head_size, 1, 11)) check_tga_indices(path, file.get(), head);
   Pixels data(nullptr, &stbi_image_free);
-  if (jpeg) {  // checked, then decoded from memory
-    const std::vector<unsigned char> bytes = check_jpeg_file(path, file.get(), limits);
-    data.reset(stbi_load_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &h, &n, 0));
+  if (jpeg) {  // checked above, decoded from memory
+    data.reset(stbi_load_from_memory(jpeg_bytes.data(), static_cast<int>(jpeg_bytes.size()), &w, &h, &n, 0));
   } else if (stbi_is_16_bit_from_file(file.get())) {
     // A 16-bit PNG. stb_image would keep each sample's top byte; rounded to
     // 8 bits here instead, as a 16-bit PNM's samples are.

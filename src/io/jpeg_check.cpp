@@ -161,8 +161,12 @@ struct Component {
 class Checker {
  public:
   Checker(const std::string& path, const unsigned char* data, size_t size,
-          const std::function<void(int, int)>& frame_size)
-      : path_(path), data_(data), size_(size), frame_size_(frame_size) {}
+          const std::function<void(int, int)>& frame_size, bool to_frame_only = false)
+      : path_(path), data_(data), size_(size), frame_size_(frame_size), to_frame_only_(to_frame_only) {}
+
+  // Whether the walk reached a frame header; with to_frame_only, the walk
+  // stops there, and also (without an error) where the data ends first.
+  bool found_frame() const { return found_frame_; }
 
   void run() {
     if (size_ < 2 || data_[0] != 0xFF || data_[1] != 0xD8) return;  // not a JPEG: stb_image says so
@@ -170,20 +174,23 @@ class Checker {
     for (;;) {
       while (pos < size_ && data_[pos] != 0xFF) ++pos;  // bytes between segments
       while (pos < size_ && data_[pos] == 0xFF) ++pos;  // fill bytes
-      if (pos >= size_) return finish(false);           // no end marker: fine if every scan was whole
+      if (pos >= size_) return to_frame_only_ ? void() : finish(false);  // no end marker: fine if scans are whole
       const int marker = data_[pos++];
-      if (marker == 0xD9) return finish(true);
+      if (marker == 0xD9) return to_frame_only_ ? void() : finish(true);
       // No length: stuffed data (0x00) and restart markers past a scan's
       // last MCU, TEM, SOI.
       if (marker == 0x00 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) continue;
-      if (pos + 2 > size_ || be16(data_ + pos) < 2 || pos + be16(data_ + pos) > size_) {
+      if (pos + 2 > size_ || pos + be16(data_ + pos) > size_) {
+        if (to_frame_only_) return;  // the rest has not come yet
         fail("a segment runs past the end of the file");
       }
+      if (be16(data_ + pos) < 2) fail("a segment length below 2");
       const unsigned char* segment = data_ + pos + 2;
       const size_t length = be16(data_ + pos) - 2;
       pos += length + 2;
       if (marker == 0xC0 || marker == 0xC1 || marker == 0xC2) {
-        if (!frame(marker == 0xC2, segment, length)) return;
+        found_frame_ = true;
+        if (!frame(marker == 0xC2, segment, length) || to_frame_only_) return;
       } else if (marker >= 0xC3 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8) {
         unsupported(frame_kind(marker));
       } else if (marker == 0xC4) {
@@ -526,6 +533,8 @@ class Checker {
   const unsigned char* data_;
   size_t size_;
   const std::function<void(int, int)>& frame_size_;
+  const bool to_frame_only_;
+  bool found_frame_ = false;
   std::vector<Component> components_;
   bool progressive_ = false;
   int width_ = 0, height_ = 0, max_h_ = 1, max_v_ = 1;
@@ -539,6 +548,13 @@ class Checker {
 void check_jpeg(const std::string& path, const unsigned char* data, size_t size,
                 const std::function<void(int width, int height)>& frame_size) {
   Checker(path, data, size, frame_size).run();
+}
+
+bool check_jpeg_to_frame(const std::string& path, const unsigned char* data, size_t size,
+                         const std::function<void(int width, int height)>& frame_size) {
+  Checker checker(path, data, size, frame_size, true);
+  checker.run();
+  return checker.found_frame();
 }
 
 }  // namespace glsurf
