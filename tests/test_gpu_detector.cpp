@@ -74,18 +74,23 @@ void compare(const GrayImage& image, const DetectorConfig& config) {
 TEST_SUITE("cpu") {
 
 TEST_CASE("host memory: an image whose textures cannot fit is refused on a software renderer") {
-  // 270 bytes a pixel (measured; see detector.hpp): 4096 x 4096 needs 4.5 GB,
-  // 16000 x 16000 69.1 GB.
+  // 270 bytes a pixel and 150 MB (measured; see detector.hpp): 4096 x 4096
+  // needs 4.68 GB, 16000 x 16000 69.27 GB.
   CHECK(host_memory_problem(4096, 4096, 8e9).empty());
-  CHECK(host_memory_problem(4096, 4096, 4.5e9) != "");
+  CHECK(host_memory_problem(4096, 4096, 4.6e9) != "");
+  CHECK(host_memory_problem(4096, 4096, 4.7e9).empty());
   const std::string why = host_memory_problem(16000, 16000, 24e9);
-  CHECK(why.find("image of 16000x16000 needs about 69.1 GB") == 0);
+  CHECK(why.find("image of 16000x16000 needs about 69.3 GB") == 0);
   CHECK(why.find("24.0 GB is available") != std::string::npos);
   CHECK(host_memory_problem(16000, 16000, -1).empty());  // unknown: no refusal
-  // compute() of given keypoints: 60 bytes a pixel, 15.4 GB at 16000 x 16000.
+  // compute() of given keypoints: 60 bytes a pixel and 150 MB, 15.51 GB at
+  // 16000 x 16000.
   CHECK(host_memory_problem(16000, 16000, 24e9, kSoftwareComputeBytesPerPixel).empty());
-  CHECK(host_memory_problem(16000, 16000, 15e9, kSoftwareComputeBytesPerPixel).find("needs about 15.4 GB") !=
+  CHECK(host_memory_problem(16000, 16000, 15e9, kSoftwareComputeBytesPerPixel).find("needs about 15.5 GB") !=
         std::string::npos);
+  // The fixed part alone: a 64 x 64 image (1.1 MB of textures) with 100 MB left.
+  CHECK(host_memory_problem(64, 64, 100e6).find("image of 64x64 needs about 0.2 GB") == 0);
+  CHECK(host_memory_problem(64, 64, 200e6).empty());
 }
 
 }  // TEST_SUITE

@@ -27,7 +27,7 @@ const DetectorConfig& checked(const DetectorConfig& config) {
 
 std::string host_memory_problem(int width, int height, double available, double bytes_per_pixel) {
   return memory_problem(width, height, bytes_per_pixel, available,
-                        "on a software renderer, whose textures are host memory");
+                        "on a software renderer, whose textures are host memory", kSoftwareFixedBytes);
 }
 
 Detector::Detector(const gl::Context& context, const DetectorConfig& config, const gl::ShaderSource& shaders,

@@ -43,12 +43,21 @@ namespace glsurf {
 // integral and the integral quads, about kSoftwareComputeBytesPerPixel: the
 // maximum RSS of `glsurf describe` with one keypoint on noise was 101, 60 and
 // 51 bytes a pixel at 2048, 4096 and 8192 square (48 a pixel more from 4096
-// to 8192). Why a width x height image cannot fit in `available` bytes then,
-// at `bytes_per_pixel`, or "" when it can. The detector refuses such an image
+// to 8192). On top of that, whatever the size, the first detection or
+// compute() allocates about kSoftwareFixedBytes (llvmpipe's compiled
+// shaders, the point lists' textures): the rise of VmHWM from a constructed
+// Detector to the end of its first call, less the rate above, was 76 to 119
+// MB for detection of noise at 64 x 64 to 2048 x 2048, and 37 to 109 MB for
+// compute() of one keypoint (2026-11-22; the context and the constructed
+// Detector, 87 MB, are already resident when the check reads MemAvailable).
+// Why a width x height image cannot fit in `available` bytes then, at
+// `bytes_per_pixel`, or "" when it can. The detector refuses such an image
 // where the kernel says how much is available (/proc/meminfo), rather than
-// be killed part-way by it.
+// be killed part-way by it; from its second call on, the fixed part is
+// resident and counted twice, 150 MB on the safe side.
 constexpr double kSoftwareBytesPerPixel = 270;
 constexpr double kSoftwareComputeBytesPerPixel = 60;
+constexpr double kSoftwareFixedBytes = 150e6;
 std::string host_memory_problem(int width, int height, double available,
                                 double bytes_per_pixel = kSoftwareBytesPerPixel);
 

@@ -16,8 +16,8 @@ double available_host_memory() {
 }
 
 std::string memory_problem(int width, int height, double bytes_per_pixel, double available,
-                           const std::string& where) {
-  const double needed = bytes_per_pixel * width * height;
+                           const std::string& where, double fixed_bytes) {
+  const double needed = bytes_per_pixel * width * height + fixed_bytes;
   if (available < 0 || needed <= available) return "";
   char figures[120];
   std::snprintf(figures, sizeof figures, "needs about %.1f GB of memory ", needed / 1e9);

@@ -13,10 +13,10 @@ namespace glsurf {
 double available_host_memory();
 
 // Why a width x height image that needs about `bytes_per_pixel` bytes a pixel
-// cannot fit in `available` bytes: "image of WxH needs about N GB of memory
-// <where>; M GB is available", or "" when it fits or `available` is unknown
-// (< 0).
+// and `fixed_bytes` more cannot fit in `available` bytes: "image of WxH needs
+// about N GB of memory <where>; M GB is available", or "" when it fits or
+// `available` is unknown (< 0).
 std::string memory_problem(int width, int height, double bytes_per_pixel, double available,
-                           const std::string& where);
+                           const std::string& where, double fixed_bytes = 0);
 
 }  // namespace glsurf
