@@ -373,8 +373,10 @@ TEST_CASE("load_gray reads from a pipe (which cannot seek) what it reads from th
   CHECK(all_written);
   // A Huffman table of 512 codes before the frame header is refused before
   // stb_image reads it: stb_image 2.27 wrote past its table's arrays even to
-  // find the size (found by fuzzing; UBSan names the write). As a file,
-  // also under another extension (the content decides), and piped.
+  // find the size (found by fuzzing). As a file, also under another
+  // extension (the content decides), and piped. Only a sanitized build
+  // (GLSURF_SANITIZE: UBSan names the write) fails here without the fix:
+  // the check refused the file afterwards with the same message.
   const std::string many_codes = jpeg.substr(0, 2) + std::string("\xff\xc4\x02\x13\x10", 5) +
                                  std::string(16, '\x20') + std::string(512, '\0') + jpeg.substr(2);
   for (const char* name : {"many_codes.jpg", "many_codes.png"}) {
@@ -683,14 +685,20 @@ TEST_CASE("load_gray reads an 8-bit BMP (also OS/2) with a short palette and ref
   os2_inside[10] = 20;
   CHECK_THROWS_WITH(load_gray(dir.write("os2_inside.bmp", os2_inside)), doctest::Contains("points into the header"));
   // A compression field of 2^31 or more, which stb_image reads as a negative
-  // int and decodes as uncompressed rows, with the pixels' offset past the
-  // end of the file: its length is checked as BI_RGB's is. Unchecked, the
-  // palette's padding was copied from beyond the file's bytes (found by
-  // fuzzing, under ASan).
+  // int and decodes as uncompressed rows that the length check did not
+  // model: with the pixels' offset past the end of the file, the palette's
+  // padding was copied from beyond the file's bytes (found by fuzzing, under
+  // ASan). Refused: no writer uses such a value.
   std::string beyond_end = bmp(std::string("\0\1\2\1", 4));
   beyond_end[10] = '\xc8';  // offset 200 of 70 bytes
   beyond_end[33] = '\x80';  // compression 0x80000000
   CHECK_THROWS_WITH(load_gray(dir.write("beyond_end.bmp", beyond_end)),
+                    doctest::Contains("beyond_end.bmp: not a supported image (unknown BMP compression 2147483648)"));
+  // With BI_RGB and the offset past the end: truncated, by the length check,
+  // before any padding is copied.
+  std::string past_end = bmp(std::string("\0\1\2\1", 4));
+  past_end[10] = '\xc8';
+  CHECK_THROWS_WITH(load_gray(dir.write("past_end.bmp", past_end)),
                     doctest::Contains("truncated image data (file of 70 bytes, the header needs 204)"));
 }
 

@@ -213,11 +213,8 @@ long long expected_file_size(const unsigned char* head, size_t size) {
       bits = read_le(head + 24, 2);
     } else {
       if (size < 34) return -1;
-      // stb_image refuses RLE (1, 2) and JPEG, PNG and the rest (4 up to
-      // 2^31); it reads the field as a signed int, and decodes the values
-      // from 2^31 on as uncompressed rows, as it does BI_RGB and BI_BITFIELDS.
       const unsigned compression = read_le(head + 30, 4);
-      if (compression == 1 || compression == 2 || (compression >= 4 && compression < 0x80000000u)) return -1;
+      if (compression != 0 && compression != 3) return -1;  // BI_RGB, BI_BITFIELDS
       w = static_cast<std::int32_t>(read_le(head + 18, 4));
       h = std::llabs(static_cast<std::int32_t>(read_le(head + 22, 4)));  // < 0: rows top-down
       bits = read_le(head + 28, 2);
@@ -278,6 +275,17 @@ void refuse_fill_before_soi(const std::string& path, const unsigned char* head, 
   if (size >= 2 && head[0] == 0xFF && head[1] == 0xFF)
     throw Error(path + ": not a supported image (it starts with 0xFF 0xFF; a JPEG starts with its "
                 "start-of-image marker, 0xFF 0xD8)");
+}
+
+// stb_image reads a BMP's compression field as a signed int, refuses RLE
+// (1, 2) and 4 and up, but decodes the values from 2^31 on (which no writer
+// uses) as uncompressed rows in layouts of their own, which the length check
+// (expected_file_size) does not model: they are refused.
+void refuse_negative_bmp_compression(const std::string& path, const unsigned char* head, size_t size) {
+  if (size < 34 || head[0] != 'B' || head[1] != 'M' || read_le(head + 14, 4) == 12) return;  // OS/2: no such field
+  const unsigned compression = read_le(head + 30, 4);
+  if (compression >= 0x80000000u)
+    throw Error(path + ": not a supported image (unknown BMP compression " + std::to_string(compression) + ")");
 }
 
 // The whole of a JPEG file, once check_jpeg passes it. The frame's size is
@@ -490,8 +498,9 @@ Pixels decode_short_palette(const std::string& path, FILE* file, const unsigned 
     if (entries >= full + unread || (entries == 0 && !os2)) return none;  // none: stb_image refuses it
     const size_t added = full + unread - entries;
     const std::vector<unsigned char> bytes = read_whole(path, file);
-    // expected_file_size has held the file to its pixel data already; checked
-    // here too, where the palette's padding is copied from before the offset.
+    // expected_file_size has held the file to its pixel data already (for
+    // every compression stb_image decodes); checked here too, where the
+    // palette's padding is copied from before the offset.
     if (offset > bytes.size())
       throw Error(path + ": truncated image data (file of " + std::to_string(bytes.size()) +
                   " bytes, the pixel data starts at byte " + std::to_string(offset) + ")");
@@ -520,7 +529,7 @@ long long piped_bytes_allowed(long long pixels) { return pixels * 8 + (1 << 20);
 // - PNG (from IHDR, which comes first), BMP and TGA: the size is checked
 //   against the limits at once, and more than piped_bytes_allowed() is refused;
 // - JPEG: its frame header (the size) may follow large metadata, so reading
-//   goes on, doubling, until stb_image finds it, for at most 16 MiB;
+//   goes on, doubling, until check_jpeg_to_frame finds it, for at most 16 MiB;
 // - anything else is refused there.
 std::vector<unsigned char> read_piped(const std::string& path, FILE* file, const LoadLimits& limits) {
   std::vector<unsigned char> bytes;
@@ -618,6 +627,7 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
   }
   std::rewind(file.get());
   refuse_fill_before_soi(path, head, head_size);
+  refuse_negative_bmp_compression(path, head, head_size);
   const bool jpeg = head_size >= 2 && head[0] == 0xFF && head[1] == 0xD8;
   if (is_png(head, head_size)) {
     check_png_chunks(path, file.get());

@@ -52,9 +52,10 @@ void check_jpeg(const std::string& path, const unsigned char* data, size_t size,
                 const std::function<void(int width, int height)>& frame_size = {});
 
 // The same check of the segments before the frame header, for a file that
-// arrives in pieces (a pipe): it stops at the frame header, after calling
-// `frame_size` for a frame stb_image would take, and returns true, or
-// returns false where `data` ends (or an end marker or scan comes) first.
+// arrives in pieces (a pipe): it stops at the frame header and returns true,
+// after calling `frame_size` with the header's size (not for a width of 0 or
+// a component count outside 1..4, which stb_image refuses), or returns false
+// where `data` ends (or an end marker or a scan comes) first.
 // stb_image must not read a JPEG before this: even its header parser builds
 // the Huffman tables it meets, and stb_image 2.27 writes past a table's
 // arrays when it declares more than 256 codes.
