@@ -273,6 +273,9 @@ TEST_CASE("JPEG check to the frame header: the size from a file's first part, it
   }
   // An end marker or a scan before any frame header: no frame.
   CHECK_FALSE(to_frame(jpeg.substr(0, 2) + kEoi + jpeg.substr(2)));
+  const size_t sos = markers(jpeg, 0xDA).at(0);
+  const std::string scan_header = jpeg.substr(sos, first_scan_data(jpeg) - sos);
+  CHECK_FALSE(to_frame(jpeg.substr(0, 2) + scan_header + jpeg.substr(2)));
   // A frame header stb_image refuses (width 0): found, but no size given.
   std::string no_width = jpeg;
   no_width[sof + 7] = no_width[sof + 8] = '\0';

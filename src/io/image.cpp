@@ -256,15 +256,20 @@ void check_rle_tga_length(const std::string& path, FILE* file, const unsigned ch
   std::rewind(file);
 }
 
-// The whole of `file`, which is rewound afterwards.
-std::vector<unsigned char> read_whole(const std::string& path, FILE* file) {
+// The first `most` bytes of `file` (all of it if shorter), which is rewound
+// afterwards.
+std::vector<unsigned char> read_first(const std::string& path, FILE* file, size_t most) {
   const long size = std::fseek(file, 0, SEEK_END) == 0 ? std::ftell(file) : -1;
   if (size < 0) throw Error(path + ": cannot read file");
-  std::vector<unsigned char> bytes(static_cast<size_t>(size));
+  std::vector<unsigned char> bytes(std::min(static_cast<size_t>(size), most));
   std::rewind(file);
   if (std::fread(bytes.data(), 1, bytes.size(), file) != bytes.size()) throw Error(path + ": cannot read file");
   std::rewind(file);
   return bytes;
+}
+
+std::vector<unsigned char> read_whole(const std::string& path, FILE* file) {
+  return read_first(path, file, SIZE_MAX);
 }
 
 // stb_image takes a file for a JPEG when 0xFF bytes and then 0xD8 begin it:
@@ -289,13 +294,20 @@ void refuse_negative_bmp_compression(const std::string& path, const unsigned cha
 }
 
 // The whole of a JPEG file, once check_jpeg passes it. The frame's size is
-// held to `limits` before the check walks its scans (whose work and memory
-// grow with the frame's blocks).
+// held to `limits` first, from as little of the file as holds the frame
+// header (64 KiB, doubled until it does), so that the rest of a file whose
+// frame is too large is never read; then the check walks the scans of the
+// whole file (its work and memory grow with the frame's blocks).
 std::vector<unsigned char> check_jpeg_file(const std::string& path, FILE* file, const LoadLimits& limits) {
   if (std::fseek(file, 0, SEEK_END) != 0) throw Error(path + ": cannot read file");
   if (std::ftell(file) > INT_MAX) throw Error(path + ": a JPEG file of more than 2 GB is not supported");
+  const auto within_limits = [&](int w, int h) { check_size_limits(path, w, h, limits); };
+  for (size_t most = size_t{1} << 16;; most *= 2) {
+    const std::vector<unsigned char> head = read_first(path, file, most);
+    if (head.size() < most || check_jpeg_to_frame(path, head.data(), head.size(), within_limits)) break;
+  }
   std::vector<unsigned char> bytes = read_whole(path, file);
-  check_jpeg(path, bytes.data(), bytes.size(), [&](int w, int h) { check_size_limits(path, w, h, limits); });
+  check_jpeg(path, bytes.data(), bytes.size(), within_limits);
   return bytes;
 }
 
@@ -351,6 +363,10 @@ bool is_png(const unsigned char* head, size_t size) {
   static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   return size >= 8 && std::memcmp(head, signature, 8) == 0;
 }
+
+// A JPEG's start-of-image marker (fill bytes before it are refused:
+// refuse_fill_before_soi).
+bool is_jpeg(const unsigned char* head, size_t size) { return size >= 2 && head[0] == 0xFF && head[1] == 0xD8; }
 
 std::uint32_t crc32_update(std::uint32_t crc, const unsigned char* bytes, size_t n) {
   static const std::array<std::uint32_t, 256> table = [] {
@@ -568,7 +584,7 @@ std::vector<unsigned char> read_piped(const std::string& path, FILE* file, const
   if (is_png(head, n) && n >= 24 && std::memcmp(head + 12, "IHDR", 4) == 0) {
     w = read_be32(head + 16);  // stb_image's own look for a palette image's
     h = read_be32(head + 20);  // size reads on to PLTE, past any metadata
-  } else if (n >= 2 && head[0] == 0xff && head[1] == 0xd8) {
+  } else if (is_jpeg(head, n)) {
     // A JPEG's size is in its frame header, after metadata of any length;
     // the segments up to it are checked before stb_image reads any of them.
     const auto size_of = [&](int fw, int fh) { w = fw; h = fh; };
@@ -628,7 +644,7 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
   std::rewind(file.get());
   refuse_fill_before_soi(path, head, head_size);
   refuse_negative_bmp_compression(path, head, head_size);
-  const bool jpeg = head_size >= 2 && head[0] == 0xFF && head[1] == 0xD8;
+  const bool jpeg = is_jpeg(head, head_size);
   if (is_png(head, head_size)) {
     check_png_chunks(path, file.get());
     // Before stb_image, which refuses more than 2^30 bytes of pixels as
@@ -660,6 +676,7 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
   Pixels data(nullptr, &stbi_image_free);
   if (jpeg) {  // checked above, decoded from memory
     data.reset(stbi_load_from_memory(jpeg_bytes.data(), static_cast<int>(jpeg_bytes.size()), &w, &h, &n, 0));
+    jpeg_bytes = std::vector<unsigned char>();  // freed before the conversion to grey
   } else if (stbi_is_16_bit_from_file(file.get())) {
     // A 16-bit PNG. stb_image would keep each sample's top byte; rounded to
     // 8 bits here instead, as a 16-bit PNM's samples are.

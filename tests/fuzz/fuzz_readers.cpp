@@ -17,6 +17,7 @@
 #include "io/jpeg_check.hpp"
 #include "match/homography.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstddef>
@@ -40,13 +41,13 @@ namespace {
   return limits;
 }
 
-void read(const std::uint8_t* data, size_t size) {
+void read_input(const std::uint8_t* data, size_t size) {
 #if defined(GLSURF_FUZZ_JPEG_FRAME)
   glsurf::check_jpeg_to_frame("input", data, size, [](int, int) {});
 #elif defined(GLSURF_FUZZ_PIPED_IMAGE)
   if (size > 65536) return;  // Linux's pipe buffer: written whole before the read
   int ends[2];
-  if (::pipe(ends) != 0) return;
+  if (::pipe2(ends, O_NONBLOCK) != 0) return;  // a smaller buffer fails the write rather than waits
   const bool written = ::write(ends[1], data, size) == static_cast<ssize_t>(size);
   ::close(ends[1]);
   struct Close {
@@ -75,7 +76,7 @@ void read(const std::uint8_t* data, size_t size) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   try {
-    read(data, size);
+    read_input(data, size);
   } catch (const glsurf::Error&) {
   }
   return 0;
