@@ -205,12 +205,13 @@ float Args::option_float(const std::string& name, float fallback, float min_valu
   // Read as a double and rounded to the nearest float before the range check
   // (so "1e12" is the bound 1e12f): std::stof throws out_of_range for values
   // that only a subnormal float holds (1e-40), which are valid thresholds. A
-  // value that rounds to 0 or to infinity is out of range (a --max-distance
-  // of 1e-50 must not turn into 0, "no maximum").
+  // value that rounds to 0 or to infinity is unrepresentable (a --max-distance
+  // of 1e-50 must not turn into 0, "no maximum"); "inf" itself is merely out
+  // of the option's range.
   const auto nearest_float = [](const std::string& t, size_t* used) {
     const double wide = std::stod(t, used);
     const float narrow = static_cast<float>(wide);
-    if ((narrow == 0.0f && wide != 0.0) || std::isinf(narrow)) throw std::out_of_range(t);
+    if ((narrow == 0.0f && wide != 0.0) || (std::isinf(narrow) && !std::isinf(wide))) throw std::out_of_range(t);
     return narrow;
   };
   return parse_option<float>(name, text, min_value, max_value, "a number", nearest_float);
