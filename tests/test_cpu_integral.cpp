@@ -702,6 +702,66 @@ TEST_CASE("load_gray reads an 8-bit BMP (also OS/2) with a short palette and ref
                     doctest::Contains("truncated image data (file of 70 bytes, the header needs 204)"));
 }
 
+// An APP1 segment of EXIF data whose IFD0 holds one entry, the orientation
+// tag (0x0112, type SHORT, count 1), in either byte order.
+std::string exif_segment(unsigned orientation, bool little_endian, unsigned type = 3) {
+  const auto u16 = [&](unsigned v) {
+    const char lo = static_cast<char>(v & 255), hi = static_cast<char>((v >> 8) & 255);
+    return little_endian ? std::string{lo, hi} : std::string{hi, lo};
+  };
+  const auto u32 = [&](unsigned v) { return little_endian ? u16(v & 0xFFFF) + u16(v >> 16) : u16(v >> 16) + u16(v & 0xFFFF); };
+  const std::string tiff = std::string(little_endian ? "II" : "MM") + u16(42) + u32(8) + u16(1) + u16(0x0112) +
+                           u16(type) + u32(1) + u16(orientation) + u16(0) + u32(0);
+  const std::string body = std::string("Exif\0\0", 6) + tiff;
+  const size_t length = body.size() + 2;
+  return std::string("\xff\xe1", 2) + static_cast<char>(length >> 8) + static_cast<char>(length & 255) + body;
+}
+
+TEST_CASE("load_gray shows a JPEG as its EXIF orientation says, as OpenCV's imread does") {
+  ScratchImageDir dir;
+  // A 24 x 16 picture with no symmetry, at quality 100.
+  const int w = 24, h = 16;
+  std::vector<unsigned char> pixels(static_cast<size_t>(w) * h);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) pixels[static_cast<size_t>(y) * w + x] = static_cast<unsigned char>(x * 9 + y * 2);
+  std::string jpeg;
+  REQUIRE(stbi_write_jpg_to_func([](void* to, void* data, int size) {
+    static_cast<std::string*>(to)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+  }, &jpeg, w, h, 1, pixels.data(), 100));
+  const GrayImage stored = load_gray(dir.write("plain.jpg", jpeg));
+  REQUIRE(stored.width == w);
+  // Where the stored row 0 and column 0 are shown, for orientations 1..8
+  // (EXIF 2.3, tag 0x0112): 'T'op, 'B'ottom, 'L'eft, 'R'ight.
+  const char* const shown[9] = {"", "TL", "TR", "BR", "BL", "LT", "RT", "RB", "LB"};
+  for (unsigned k = 1; k <= 8; ++k) {
+    for (const bool little_endian : {true, false}) {
+      INFO("orientation " << k << (little_endian ? ", II" : ", MM"));
+      const std::string name = "o" + std::to_string(k) + (little_endian ? "ii" : "mm") + ".jpg";
+      const GrayImage image = load_gray(dir.write(name, jpeg.substr(0, 2) + exif_segment(k, little_endian) + jpeg.substr(2)));
+      const char row0 = shown[k][0], column0 = shown[k][1];
+      const bool rows_across = row0 == 'T' || row0 == 'B';  // stored rows shown as rows
+      REQUIRE(image.width == (rows_across ? w : h));
+      REQUIRE(image.height == (rows_across ? h : w));
+      bool same = true;
+      for (int sy = 0; sy < h; ++sy)
+        for (int sx = 0; sx < w; ++sx) {
+          // Stored pixel (sx, sy) in row sy from row 0's edge, column sx from column 0's.
+          const int x = rows_across ? (column0 == 'L' ? sx : w - 1 - sx) : (row0 == 'L' ? sy : h - 1 - sy);
+          const int y = rows_across ? (row0 == 'T' ? sy : h - 1 - sy) : (column0 == 'T' ? sx : w - 1 - sx);
+          same = same && image.at(x, y) == stored.at(sx, sy);
+        }
+      CHECK(same);
+    }
+  }
+  // Damaged or unknown: the stored picture, as viewers show it.
+  for (const std::string& segment : {exif_segment(9, true), exif_segment(0, false), exif_segment(6, true, 4),
+                                     exif_segment(6, true).substr(0, 20) + std::string(2, '\0')}) {
+    std::string damaged = jpeg.substr(0, 2) + segment + jpeg.substr(2);
+    if (segment.size() == 22) damaged[5] = 20;  // the cut segment's length
+    CHECK(load_gray(dir.write("damaged.jpg", damaged)).pixels == stored.pixels);
+  }
+}
+
 TEST_CASE("a bundled photo saved as PGM loads to the same pixels as the PNG") {
   ScratchImageDir dir;
   const GrayImage png = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");

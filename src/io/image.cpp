@@ -1,6 +1,7 @@
 #include "io/image.hpp"
 
 #include "gl/error.hpp"
+#include "io/exif.hpp"
 #include "io/jpeg_check.hpp"
 
 #include <algorithm>
@@ -674,8 +675,10 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
   if (is_tga(head, head_size, 9, 11)) check_rle_tga_length(path, file.get(), head);
   if (is_tga(head, head_size, 1, 11)) check_tga_indices(path, file.get(), head);
   Pixels data(nullptr, &stbi_image_free);
+  int orientation = 1;  // EXIF's, of a JPEG
   if (jpeg) {  // checked above, decoded from memory
     data.reset(stbi_load_from_memory(jpeg_bytes.data(), static_cast<int>(jpeg_bytes.size()), &w, &h, &n, 0));
+    orientation = jpeg_exif_orientation(jpeg_bytes.data(), jpeg_bytes.size());
     jpeg_bytes = std::vector<unsigned char>();  // freed before the conversion to grey
   } else if (stbi_is_16_bit_from_file(file.get())) {
     // A 16-bit PNG. stb_image would keep each sample's top byte; rounded to
@@ -689,7 +692,8 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
     if (!data) data.reset(stbi_load_from_file(file.get(), &w, &h, &n, 0));
   }
   if (!data) throw Error(path + ": cannot decode image (" + stbi_failure_reason() + ")");
-  return gray_of(data.get(), w, h, n, [](unsigned v) { return static_cast<std::uint8_t>(v); });
+  return apply_exif_orientation(gray_of(data.get(), w, h, n, [](unsigned v) { return static_cast<std::uint8_t>(v); }),
+                                orientation);
 }
 
 bool is_image_name(const std::string& path) {

@@ -40,7 +40,8 @@ struct LoadLimits {
 // cannot give every block of its frame (io/jpeg_check.hpp; stb_image fills
 // the rest with grey), a PNM maxval outside 1..65535 or a PNM sample above
 // its maxval. Plain-text PNM (P2, P3), bitmaps (P1, P4) and PAM (P7) are
-// refused.
+// refused. A JPEG is shown as its EXIF orientation tag says (io/exif.hpp),
+// as OpenCV's imread shows it.
 GrayImage load_gray(const std::string& path, const LoadLimits& limits = {});
 
 // Whether `path` names a file of a format load_gray reads, by its extension in
