@@ -5,6 +5,7 @@
 
 #include "cpu/integral.hpp"
 #include "gl/error.hpp"
+#include "io/exif.hpp"
 #include "io/image.hpp"
 #include "support.hpp"
 
@@ -760,6 +761,38 @@ TEST_CASE("load_gray shows a JPEG as its EXIF orientation says, as OpenCV's imre
     if (segment.size() == 22) damaged[5] = 20;  // the cut segment's length
     CHECK(load_gray(dir.write("damaged.jpg", damaged)).pixels == stored.pixels);
   }
+}
+
+TEST_CASE("EXIF orientation: found after other APP segments; cut or out-of-range blocks give 1, within bounds") {
+  // Exact-size buffers, so that a sanitized build sees any read past the end.
+  const auto orientation = [](const std::string& bytes) {
+    const std::vector<unsigned char> exact(bytes.begin(), bytes.end());
+    return jpeg_exif_orientation(exact.data(), exact.size());
+  };
+  const std::string soi("\xff\xd8", 2), exif = exif_segment(6, true);
+  REQUIRE(exif.size() == 36);  // marker, length, "Exif\0\0", TIFF header (8), IFD0 of one entry (18)
+  CHECK(orientation(soi + exif) == 6);
+  // After a JFIF APP0 and after an XMP APP1 (only an APP1 that starts
+  // "Exif\0\0" holds EXIF data).
+  const std::string app0 = std::string("\xff\xe0\x00\x10JFIF\0\x01\x01\0\0\x01\0\x01\0\0", 18);
+  const std::string body = "http://ns.adobe.com/xap/1.0/" + std::string(1, '\0') + "<x/>";
+  const std::string xmp = std::string("\xff\xe1\x00", 3) + static_cast<char>(body.size() + 2) + body;
+  CHECK(orientation(soi + app0 + exif) == 6);
+  CHECK(orientation(soi + xmp + exif) == 6);
+  // Every cut of the segment: no orientation.
+  for (size_t n = 0; n < exif.size(); ++n) CHECK(orientation(soi + exif.substr(0, n)) == 1);
+  // The IFD's offset past the block's end.
+  std::string far = soi + exif;
+  far[2 + 14] = '\xff';
+  CHECK(orientation(far) == 1);
+  // 65,535 entries claimed, one there and not the orientation.
+  std::string many = soi + exif;
+  many[2 + 18] = many[2 + 19] = '\xff';
+  many[2 + 20] = '\0';  // tag 0x0112 (little-endian 12 01) -> 0x0100
+  CHECK(orientation(many) == 1);
+  // The frame header or a scan before any EXIF: none.
+  CHECK(orientation(soi + std::string("\xff\xc0\x00\x02", 4) + exif) == 1);
+  CHECK(orientation(soi + std::string("\xff\xda\x00\x02", 4) + exif) == 1);
 }
 
 TEST_CASE("a bundled photo saved as PGM loads to the same pixels as the PNG") {

@@ -43,7 +43,9 @@ int tiff_orientation(const unsigned char* tiff, size_t size) {
 int jpeg_exif_orientation(const unsigned char* data, size_t size) {
   if (size < 4 || data[0] != 0xFF || data[1] != 0xD8) return 1;
   size_t pos = 2;
-  // Segments up to the frame header or the first scan; EXIF comes first of all.
+  // The segments before the frame header (or the first scan), where the APP
+  // segments are: the first APP1 that holds EXIF data (an XMP APP1 before it
+  // is passed over).
   while (pos + 4 <= size && data[pos] == 0xFF) {
     const int marker = data[pos + 1];
     if (marker == 0xFF) {  // a fill byte
@@ -64,24 +66,33 @@ int jpeg_exif_orientation(const unsigned char* data, size_t size) {
 
 GrayImage apply_exif_orientation(GrayImage image, int orientation) {
   if (orientation < 2 || orientation > 8) return image;
-  const int w = image.width, h = image.height;
+  const long w = image.width, h = image.height;
+  // The stored pixel shown at the top left, and the stored steps (dx, dy)
+  // from one shown pixel to the next one right and to the next one down.
+  struct Walk {
+    long x0, y0, right_dx, right_dy, down_dx, down_dy;
+  };
+  static const Walk walks[9] = {
+      {},
+      {},
+      {1, 0, -1, 0, 0, 1},    // 2: mirrored left-right (x0 and y0 in units of w - 1 and h - 1)
+      {1, 1, -1, 0, 0, -1},   // 3: turned 180 degrees
+      {0, 1, 1, 0, 0, -1},    // 4: mirrored top-bottom
+      {0, 0, 0, 1, 1, 0},     // 5: transposed
+      {0, 1, 0, -1, 1, 0},    // 6: turned 90 degrees clockwise to show
+      {1, 1, 0, -1, -1, 0},   // 7: transverse
+      {1, 0, 0, 1, -1, 0}};   // 8: turned 90 degrees anticlockwise to show
+  const Walk& walk = walks[orientation];
   const bool swap = orientation >= 5;
-  GrayImage out(swap ? h : w, swap ? w : h);
-  for (int y = 0; y < out.height; ++y) {
-    for (int x = 0; x < out.width; ++x) {
-      // The stored pixel shown at (x, y).
-      int sx = x, sy = y;
-      switch (orientation) {
-        case 2: sx = w - 1 - x; break;                      // mirrored left-right
-        case 3: sx = w - 1 - x; sy = h - 1 - y; break;      // turned 180 degrees
-        case 4: sy = h - 1 - y; break;                      // mirrored top-bottom
-        case 5: sx = y; sy = x; break;                      // transposed
-        case 6: sx = y; sy = h - 1 - x; break;              // turned 90 degrees clockwise to show
-        case 7: sx = w - 1 - y; sy = h - 1 - x; break;      // transverse
-        default: sx = w - 1 - y; sy = x; break;             // 8: turned 90 degrees anticlockwise to show
-      }
-      out.at(x, y) = image.at(sx, sy);
-    }
+  GrayImage out(static_cast<int>(swap ? h : w), static_cast<int>(swap ? w : h));
+  const long right = walk.right_dx + walk.right_dy * w, down = walk.down_dx + walk.down_dy * w;
+  // Indices, not pointers: the step after a row's last pixel may point
+  // outside the image, where a pointer may not.
+  long row = walk.x0 * (w - 1) + walk.y0 * (h - 1) * w;
+  size_t to = 0;
+  for (int y = 0; y < out.height; ++y, row += down) {
+    long from = row;
+    for (int x = 0; x < out.width; ++x, from += right) out.pixels[to++] = image.pixels[static_cast<size_t>(from)];
   }
   return out;
 }

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <utility>
 
 #include <sys/stat.h>
 
@@ -692,8 +693,9 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
     if (!data) data.reset(stbi_load_from_file(file.get(), &w, &h, &n, 0));
   }
   if (!data) throw Error(path + ": cannot decode image (" + stbi_failure_reason() + ")");
-  return apply_exif_orientation(gray_of(data.get(), w, h, n, [](unsigned v) { return static_cast<std::uint8_t>(v); }),
-                                orientation);
+  GrayImage gray = gray_of(data.get(), w, h, n, [](unsigned v) { return static_cast<std::uint8_t>(v); });
+  data.reset();
+  return apply_exif_orientation(std::move(gray), orientation);
 }
 
 bool is_image_name(const std::string& path) {
