@@ -299,4 +299,24 @@ err=$("$glsurf" bench --runs 1 --image "$work/in.png" --json "$work/in.png" 2>&1
 ln -s "$work/made.txt" "$work/link.txt"
 "$glsurf" detect --backend cpu "$assets/box.png" -o "$work/link.txt" 2>/dev/null || fail "detect -o DANGLING_LINK"
 [ -L "$work/link.txt" ] && cmp -s "$work/made.txt" "$work/dc.txt" || fail "detect -o DANGLING_LINK replaced the link"
+# --second-orientation: the same points, some listed twice (apart only by
+# angle), as many entries on both backends; out of range, or with --upright,
+# refused.
+"$glsurf" detect "$assets/box.png" --backend cpu -o "$work/one.txt" 2>/dev/null || fail "detect box.png"
+for b in cpu gl; do
+  "$glsurf" detect "$assets/box.png" --backend $b --second-orientation 0.8 -o "$work/two_$b.txt" 2>/dev/null ||
+    fail "detect --second-orientation 0.8 --backend $b"
+done
+one=$(($(wc -l <"$work/one.txt") - 1)); two=$(($(wc -l <"$work/two_cpu.txt") - 1))
+[ "$two" -gt $((one + one / 20)) ] || fail "--second-orientation 0.8: $two entries for $one points"
+[ "$(wc -l <"$work/two_gl.txt")" -eq $((two + 1)) ] || fail "--second-orientation: the backends list different counts"
+points() { tail -n +2 "$1" | cut -d' ' -f1-3 | sort -u; }
+[ "$(points "$work/two_cpu.txt")" = "$(points "$work/one.txt")" ] || fail "--second-orientation changed the points"
+repeats=$(tail -n +2 "$work/two_cpu.txt" | awk '{ p = $1 " " $2 " " $3 } p == last { n++ } { last = p } END { print n + 0 }')
+[ "$repeats" -eq $((two - one)) ] || fail "--second-orientation: $repeats entries repeat the one before, not $((two - one))"
+err=$("$glsurf" detect "$assets/box.png" --second-orientation 1.5 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "option --second-orientation needs a number from 0 to 1, got '1.5'" ||
+  fail "--second-orientation 1.5: $err"
+err=$("$glsurf" detect "$assets/box.png" --second-orientation 0.8 --upright 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "needs oriented keypoints, not --upright" || fail "--second-orientation --upright: $err"
 echo "all detect checks passed"

@@ -50,6 +50,48 @@ TEST_CASE("orientation of straight edges, by hand") {
   CHECK(angle_difference(cpu::orientation(cpu::integral_image(below), k).angle, 270.0) < 0.01);
 }
 
+TEST_CASE("a second orientation where two edges cross, by hand") {
+  // Bright right (contrast a) plus bright below (contrast b): the gradients
+  // point along +x on the vertical edge, angle 0, and along +y on the
+  // horizontal one, 270 on screen. The window sums peak near each (90
+  // degrees apart, beyond the window's pi/3 reach), in the ratio of the
+  // contrasts but for the samples near the crossing, whose gradient
+  // (a, b) counts towards both and pulls each peak towards the other (by
+  // about 6 degrees here).
+  const auto crossing = [](int a, int b) {
+    GrayImage image(101, 101, 0);
+    for (int y = 0; y < 101; ++y)
+      for (int x = 0; x < 101; ++x) image.at(x, y) = static_cast<std::uint8_t>((x > 50 ? a : 0) + (y > 50 ? b : 0));
+    return cpu::integral_image(image);
+  };
+  KeyPoint k;
+  k.x = 50;
+  k.y = 50;
+  k.size = 20;
+  // Equal contrasts: the image is its own mirror image across the diagonal
+  // through the keypoint, which swaps the two directions, so the angles are
+  // mirror images too: they add up to 270 degrees (0 + 270).
+  const cpu::Orientation equal = cpu::orientation(crossing(100, 100), k, false, 0.8);
+  INFO("equal contrasts: " << equal.angle << ", " << equal.second_angle);
+  REQUIRE(equal.second_angle >= 0);
+  CHECK(angle_difference(equal.angle + equal.second_angle, 270.0) < 0.01);
+  CHECK(std::min(angle_difference(equal.angle, 0.0), angle_difference(equal.angle, 270.0)) < 10.0);
+  const cpu::Orientation both = cpu::orientation(crossing(100, 95), k, false, 0.8);
+  INFO("contrasts 100, 95: " << both.angle << ", " << both.second_angle);
+  CHECK(angle_difference(both.angle, 0.0) < 10.0);
+  CHECK(angle_difference(both.second_angle, 270.0) < 10.0);
+  // The same edges with the contrasts swapped swap the two orientations.
+  const cpu::Orientation swapped = cpu::orientation(crossing(95, 100), k, false, 0.8);
+  CHECK(angle_difference(swapped.angle, 270.0) < 10.0);
+  CHECK(angle_difference(swapped.second_angle, 0.0) < 10.0);
+  // A weaker second edge: below the ratio 0.8, above 0.5.
+  CHECK(cpu::orientation(crossing(100, 60), k, false, 0.8).second_angle == -1.0f);
+  CHECK(angle_difference(cpu::orientation(crossing(100, 60), k, false, 0.5).second_angle, 270.0) < 10.0);
+  // One edge has a single peak, however low the ratio; none is sought at 0.
+  CHECK(cpu::orientation(crossing(100, 0), k, false, 0.01).second_angle == -1.0f);
+  CHECK(cpu::orientation(crossing(100, 95), k).second_angle == -1.0f);
+}
+
 TEST_CASE("orientation of oblique straight edges, anti-aliased, within 0.35 degrees") {
   // A straight edge through the centre whose normal points `degrees`
   // counter-clockwise on screen, each pixel 200 x its covered area (16 x 16

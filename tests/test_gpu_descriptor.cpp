@@ -144,6 +144,90 @@ size_t compare(const GrayImage& image, const DetectorConfig& config, int buffer_
   return gpu.keypoints.size();
 }
 
+// The entries of each point: features whose keypoints may have two entries
+// (second orientations), which sort_by_strength puts side by side, as
+// [begin, end) ranges.
+std::vector<std::pair<size_t, size_t>> points_of(const Features& f) {
+  std::vector<std::pair<size_t, size_t>> points;
+  for (size_t i = 0; i < f.keypoints.size(); ++i) {
+    const KeyPoint &k = f.keypoints[i], *previous = i > 0 ? &f.keypoints[i - 1] : nullptr;
+    if (previous && previous->x == k.x && previous->y == k.y && previous->size == k.size) {
+      points.back().second = i + 1;
+    } else {
+      points.push_back({i, i + 1});
+    }
+  }
+  return points;
+}
+
+// With second orientations (config.second_orientation): every entry of the
+// GPU's, keypoint and angle, has a CPU counterpart at its position (0.1 px),
+// size (1 %) and angle (0.5 degrees), and the other way round, for >= 99 %;
+// the rest as compare() (RMS <= 0.01 degrees over the pairs, cosine >=
+// 0.999 for 99 %, unit length). The misses are where the second peak's
+// ratio to the first lies so near config.second_orientation that float32
+// and float64 decide differently. Returns the GPU's entries.
+size_t compare_second(const GrayImage& image, const DetectorConfig& config) {
+  Detector detector(test::headless_context(), config);
+  detector.runner().set_check_every_pass(true);
+  const Features gpu = detector.detect_and_compute(image);
+  const Features cpu = cpu::detect_and_compute(image, config);
+  const int n = descriptor_size(config);
+  REQUIRE(gpu.descriptors.size() == gpu.keypoints.size() * static_cast<size_t>(n));
+  REQUIRE(cpu.keypoints.size() > 100);
+  const size_t gpu_points = points_of(gpu).size(), cpu_points = points_of(cpu).size();
+  // The option is at work: a share of the points have two entries.
+  REQUIRE(cpu.keypoints.size() - cpu_points >= 0.05 * cpu_points);
+  if (config.max_features > 0) {
+    CHECK(gpu.keypoints.size() == static_cast<size_t>(config.max_features));
+    CHECK(cpu.keypoints.size() == static_cast<size_t>(config.max_features));
+  }
+  // Index in `to` of the entry at from[i]'s position, size and angle, or -1.
+  const auto counterparts = [](const Features& from, const Features& to) {
+    std::vector<int> out(from.keypoints.size(), -1);
+    const std::vector<int> point = pair_up(from.keypoints, to.keypoints);  // an entry of the same point
+    const std::vector<std::pair<size_t, size_t>> to_points = points_of(to);
+    std::vector<size_t> point_of(to.keypoints.size());
+    for (size_t p = 0; p < to_points.size(); ++p)
+      for (size_t e = to_points[p].first; e < to_points[p].second; ++e) point_of[e] = p;
+    for (size_t i = 0; i < from.keypoints.size(); ++i) {
+      if (point[i] < 0) continue;
+      const std::pair<size_t, size_t> entries = to_points[point_of[static_cast<size_t>(point[i])]];
+      for (size_t e = entries.first; e < entries.second; ++e) {
+        if (std::abs(std::remainder(from.keypoints[i].angle - to.keypoints[e].angle, 360.0)) < 0.5) {
+          out[i] = static_cast<int>(e);
+        }
+      }
+    }
+    return out;
+  };
+  const std::vector<int> partner = counterparts(gpu, cpu), reverse = counterparts(cpu, gpu);
+  int paired = 0, close = 0, unit = 0;
+  double squared_angle_error = 0;
+  for (size_t i = 0; i < gpu.keypoints.size(); ++i) {
+    unit += std::abs(dot(gpu.descriptor(i), gpu.descriptor(i), n) - 1.0) < 1e-4;
+    if (partner[i] < 0) continue;
+    ++paired;
+    const size_t j = static_cast<size_t>(partner[i]);
+    close += dot(gpu.descriptor(i), cpu.descriptor(j), n) >= 0.999;
+    const double e = std::remainder(gpu.keypoints[i].angle - cpu.keypoints[j].angle, 360.0);
+    squared_angle_error += e * e;
+  }
+  const int reverse_paired = static_cast<int>(std::count_if(reverse.begin(), reverse.end(), [](int k) { return k >= 0; }));
+  const double rms = paired ? std::sqrt(squared_angle_error / paired) : 0.0;
+  MESSAGE("second orientations: GPU " << gpu.keypoints.size() << " entries of " << gpu_points << " points, CPU "
+                                      << cpu.keypoints.size() << " of " << cpu_points << "; paired " << paired
+                                      << ", back " << reverse_paired << ", cos>=0.999 " << close << ", RMS " << rms
+                                      << " deg");
+  CHECK(paired >= 0.99 * static_cast<double>(gpu.keypoints.size()));
+  CHECK(reverse_paired >= 0.99 * static_cast<double>(cpu.keypoints.size()));
+  CHECK(unit == static_cast<int>(gpu.keypoints.size()));
+  CHECK(close >= 0.99 * paired);
+  CHECK(rms <= 0.01);
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+  return gpu.keypoints.size();
+}
+
 // Counter-clockwise rotation on screen by `degrees` about the image centre,
 // resampled with a windowed sinc (io/warp.hpp), which the issue's "exact
 // resampling" asks for: bilinear resampling blurs by an amount that varies
@@ -210,6 +294,58 @@ RotationResult rotation_check(const Features& a, const Features& b, const Rotati
   return out;
 }
 
+// As rotation_check, for features whose points may have two entries
+// (second orientations): a point of `a` is repeated when an entry of `b`
+// lies within 1.5 px of its mapped position and 10 % of its size; it turned
+// when one of its angles and one of its partner point's differ by the
+// rotation within 3 degrees (errors: the smallest such difference); it
+// matched when the nearest descriptor of one of its entries is one of its
+// partner point's.
+RotationResult rotation_check_points(const Features& a, const Features& b, const Rotation& r, int degrees) {
+  RotationResult out;
+  const int n = a.descriptor_size;
+  const std::vector<std::pair<size_t, size_t>> points_a = points_of(a), points_b = points_of(b);
+  std::vector<size_t> point_of_b(b.keypoints.size());
+  for (size_t p = 0; p < points_b.size(); ++p)
+    for (size_t e = points_b[p].first; e < points_b[p].second; ++e) point_of_b[e] = p;
+  for (const auto& [begin, end] : points_a) {
+    const KeyPoint& k = a.keypoints[begin];
+    double x = 0, y = 0;
+    r.map(k.x, k.y, x, y);
+    int partner = -1;
+    double closest = 1.5;
+    for (size_t p = 0; p < points_b.size(); ++p) {
+      const KeyPoint& m = b.keypoints[points_b[p].first];
+      const double d = std::hypot(m.x - x, m.y - y);
+      if (d < closest && std::abs(m.size - k.size) < 0.1 * k.size) {
+        closest = d;
+        partner = static_cast<int>(p);
+      }
+    }
+    if (partner < 0) continue;
+    ++out.repeated;
+    const auto [partner_begin, partner_end] = points_b[static_cast<size_t>(partner)];
+    double error = 360;
+    bool matched = false;
+    for (size_t i = begin; i < end; ++i) {
+      for (size_t m = partner_begin; m < partner_end; ++m) {
+        error = std::min(error, std::abs(std::remainder(b.keypoints[m].angle - a.keypoints[i].angle - degrees, 360.0)));
+      }
+      size_t best = 0;
+      double best_dot = -2;
+      for (size_t m = 0; m < b.keypoints.size(); ++m) {
+        const double d = dot(a.descriptor(i), b.descriptor(m), n);
+        if (d > best_dot) best_dot = d, best = m;
+      }
+      matched = matched || point_of_b[best] == static_cast<size_t>(partner);
+    }
+    out.errors.push_back(error);
+    out.turned += error < 3.0;
+    out.matched += matched;
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_SUITE("gl") {
@@ -262,6 +398,46 @@ TEST_CASE("rotations by 30, 90 and 180 degrees turn GPU orientations by as much;
   REQUIRE(result.repeated >= 300);
   CHECK(result.turned == 0);
   CHECK(result.matched < 0.3 * result.repeated);
+}
+
+// The issue's 90 % at 30 degrees, reached by a second orientation where a
+// keypoint's second peak of window sums comes close to its first (as SIFT):
+// of the misses with one orientation, most are flips to such a peak
+// (README). Measured: 30 degrees 94 % or more of the repeated points turn
+// within 3 degrees.
+TEST_CASE("with second orientations, rotations by 30, 90 and 180 degrees turn 90 % of the repeated points") {
+  const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
+  DetectorConfig config;
+  config.second_orientation = 0.8f;
+  config.max_features = 1300;  // entries: about the 1,000 strongest points
+  Detector detector(test::headless_context(), config);
+  const Features original = detector.detect_and_compute(image);
+  for (const int degrees : {30, 90, 180}) {
+    const Rotation r = rotate(image, degrees);
+    const RotationResult result = rotation_check_points(original, detector.detect_and_compute(r.image), r, degrees);
+    REQUIRE(result.repeated >= 300);
+    std::vector<double> e = result.errors;
+    std::sort(e.begin(), e.end());
+    INFO(degrees << " degrees: " << result.repeated << " repeated, " << result.turned << " turned, "
+                 << result.matched << " matched");
+    MESSAGE("second orientations, " << degrees << " degrees: " << result.turned << " of " << result.repeated
+                                    << " points turned within 3 degrees, " << result.matched
+                                    << " matched, median error " << e[e.size() / 2]);
+    CHECK(result.turned >= 0.9 * result.repeated);
+    CHECK(result.matched >= 0.85 * result.repeated);
+  }
+}
+
+TEST_CASE("GPU second orientations agree with the CPU reference") {
+  DetectorConfig config;
+  config.second_orientation = 0.8f;
+  compare_second(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), config);
+  compare_second(load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png"), config);
+  // Held to max_features entries, as the CPU's; extended descriptors.
+  config.max_features = 700;
+  config.extended = true;
+  config.second_orientation = 0.9f;
+  compare_second(load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png"), config);
 }
 
 TEST_CASE("GPU descriptors and orientations of linear ramps follow from SURF's definition") {

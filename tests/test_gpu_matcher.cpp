@@ -146,13 +146,17 @@ TEST_CASE("GPU filtered matches equal the CPU's (ratio, mutual, sign, max distan
   }
 }
 
-TEST_CASE("descriptors kept on the GPU match exactly like uploaded ones, 64 and 128 values") {
+TEST_CASE("descriptors kept on the GPU match exactly like uploaded ones, 64 and 128 values, second orientations") {
   const GrayImage a = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
   const GrayImage b = load_gray(GLSURF_TEST_ASSET_DIR "/box_in_scene.png");
-  for (const bool extended : {false, true}) {
+  for (const int variant : {0, 1, 2}) {
+    const bool extended = variant == 1;
     DetectorConfig config;
     config.extended = extended;
     config.max_features = 600;  // trimmed lists: the kept keypoints only, in order
+    // Entries past the point list's (a keypoint's second orientation) take
+    // their Laplacian sign from their keypoint's entry.
+    config.second_orientation = variant == 2 ? 0.8f : 0.0f;
     Detector detector(test::headless_context(), config);
     detector.runner().set_check_every_pass(true);
     DescriptorTextures ra, rb;
@@ -164,9 +168,18 @@ TEST_CASE("descriptors kept on the GPU match exactly like uploaded ones, 64 and 
     REQUIRE(rb.count == static_cast<int>(fb.keypoints.size()));
     REQUIRE(ka.keypoints.size() == fa.keypoints.size());
     REQUIRE(kb.keypoints.size() == fb.keypoints.size());
+    if (variant == 2) {
+      // Some keypoints have two entries: the same point, apart by angle.
+      int twice = 0;
+      for (size_t i = 1; i < fb.keypoints.size(); ++i) {
+        twice += fb.keypoints[i].x == fb.keypoints[i - 1].x && fb.keypoints[i].y == fb.keypoints[i - 1].y;
+      }
+      CHECK(twice > 30);
+    }
     Matcher matcher(test::headless_context(), MatchConfig{});
     const std::vector<Match> resident = matcher.match(ra, rb), uploaded = matcher.match(fa, fb);
-    INFO((extended ? "128" : "64") << " values: " << resident.size() << " / " << uploaded.size() << " matches");
+    INFO((extended ? "128" : "64") << " values" << (variant == 2 ? ", second orientations" : "") << ": "
+                                    << resident.size() << " / " << uploaded.size() << " matches");
     REQUIRE(uploaded.size() > 20);
     REQUIRE(resident.size() == uploaded.size());
     bool same = true;

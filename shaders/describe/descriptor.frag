@@ -7,9 +7,12 @@
 //
 // Inputs:   u_list      point list (RGBA32F: x, y, size * laplacian, response)
 //           u_angles    orientation per keypoint (R32F, degrees ccw)
+//           u_extra     entries u_primary .. u_count - 1: (list entry, angle)
+//                       per entry (RG32F), for second orientations
 //           u_quads     the integral image as quads (common/haar.glsl), and
 //                       u_quads_size their size
-// Uniform:  u_count
+// Uniforms: u_count (entries), u_primary (the first u_primary are list
+//           entries 0 .. u_primary - 1 at their angles)
 // Output:   location 0: (sum dx, sum dy, sum |dx|, sum |dy|), RGBA32F; with
 //           EXTENDED, OpenCV's 8 values: location 0 (sum dx, sum |dx|) for
 //           dy >= 0 then for dy < 0, location 1 (sum dy, sum |dy|) for dx >= 0
@@ -22,7 +25,9 @@
 
 uniform sampler2D u_list;
 uniform sampler2D u_angles;
+uniform sampler2D u_extra;
 uniform int u_count;
+uniform int u_primary;
 
 layout(location = 0) out vec4 o_first;
 #ifdef EXTENDED
@@ -36,12 +41,19 @@ void main() {
   ivec2 kr = tile_of(ivec2(gl_FragCoord.xy), 4);
   vec4 first = vec4(0.0), second = vec4(0.0);
   if (kr.x < u_count) {
-    vec4 k = texelFetch(u_list, texel_of(kr.x), 0);
+    int entry = kr.x;
+    float angle = texelFetch(u_angles, texel_of(min(entry, u_primary - 1)), 0).r;
+    if (entry >= u_primary) {
+      vec2 extra = texelFetch(u_extra, texel_of(entry - u_primary), 0).rg;
+      entry = int(extra.r);
+      angle = extra.g;
+    }
+    vec4 k = texelFetch(u_list, texel_of(entry), 0);
     float s = 1.2 * abs(k.z) / 9.0;
     ivec2 base = ivec2(floor(k.xy));
     vec2 frac = k.xy - vec2(base);
     int h = even_side(2.0 * s);
-    float theta = -radians(texelFetch(u_angles, texel_of(kr.x), 0).r);  // image frame
+    float theta = -radians(angle);  // image frame
     float c = cos(theta), sn = sin(theta);
     // In sample units (s cancels), so that no size under- or overflows it.
     const float two_sigma2 = 2.0 * 3.3 * 3.3;

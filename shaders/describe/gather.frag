@@ -7,7 +7,9 @@
 //
 // Inputs:   u_first_half (and u_second_half with EXTENDED)  normalize.frag
 //           output, 16-texel blocks in list order
-//           u_order   list index of the k-th kept keypoint (R32F, 1 texel each)
+//           u_order   descriptor entry (r) and list entry (g) of the k-th kept
+//                     keypoint (RG32F, 1 texel each; they differ for second
+//                     orientations)
 // Uniforms: u_count (kept keypoints), u_texels (16, or 32 with EXTENDED)
 // Output:   RGBA32F, u_texels-texel blocks
 // Viewport: ceil(count * texels / 1024) rows of 1024.

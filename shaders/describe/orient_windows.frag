@@ -7,16 +7,23 @@
 // so each sample is fetched once for all of them, and keeps the largest (the
 // first on ties).
 //
+// With SECOND (DetectorConfig::second_orientation) it also takes one vector
+// of candidates either side, so that it can tell which of its own are local
+// maxima of |sum| over the circle of candidates (larger than the one before,
+// not smaller than the one after), and writes the two largest of those.
+//
 // Defines:  SAMPLES, SAMPLE_BLOCK (orient_samples.frag); PER_FRAGMENT
-//           candidates per fragment, a multiple of 4
+//           candidates per fragment, a multiple of 4; SECOND
 // Input:    u_samples     orient_samples.frag output (SAMPLE_BLOCK-texel blocks), 2-D or its
 //                         buffer copy (common/linear_fetch.glsl)
 // Uniforms: u_count       keypoints in the chunk (block k is its k-th keypoint)
 //           u_candidates  directions per keypoint (a multiple of PER_FRAGMENT;
 //                         u_candidates / PER_FRAGMENT divides 1024)
-// Output:   RGBA32F (sum x, sum y, |sum|^2, 0) of the largest window among
-//           candidates PER_FRAGMENT g .. PER_FRAGMENT (g + 1) - 1, blocks of
-//           u_candidates / PER_FRAGMENT texels
+// Output:   RGBA32F (sum x, sum y, |sum|^2, candidate) of the largest window
+//           among candidates PER_FRAGMENT g .. PER_FRAGMENT (g + 1) - 1, blocks
+//           of u_candidates / PER_FRAGMENT texels; with SECOND, locations 1
+//           and 2 the same for the largest and second-largest local maximum
+//           among them ((0, 0, -1, -1) where there is none)
 // Viewport: ceil(count * u_candidates / PER_FRAGMENT / 1024) rows of 1024.
 #include "common/precision.glsl"
 #include "common/blocks.glsl"
@@ -27,19 +34,36 @@ uniform int u_count;
 uniform int u_candidates;
 
 layout(location = 0) out vec4 o_window;
+#ifdef SECOND
+layout(location = 1) out vec4 o_peak;
+layout(location = 2) out vec4 o_next_peak;
+#endif
 
 const float kTwoPi = 6.28318530717958647692;
 
 #define VECTORS (PER_FRAGMENT / 4)
+#ifdef SECOND
+#define FIRST (-1)  // the vector before the fragment's own, and the one after them
+#define SLOTS (VECTORS + 2)
+#else
+#define FIRST 0
+#define SLOTS VECTORS
+#endif
 
 void main() {
   ivec2 kg = block_of(ivec2(gl_FragCoord.xy), u_candidates / PER_FRAGMENT);
   o_window = vec4(0.0);
+#ifdef SECOND
+  o_peak = vec4(0.0, 0.0, -1.0, -1.0);
+  o_next_peak = o_peak;
+#endif
   if (kg.x >= u_count) return;
-  // Candidate PER_FRAGMENT g + 4 v + i in lane i of the v-th vectors.
-  vec4 ux[VECTORS], uy[VECTORS], sx[VECTORS], sy[VECTORS];
-  for (int v = 0; v < VECTORS; ++v) {
-    vec4 phi = kTwoPi * (float(PER_FRAGMENT * kg.y + 4 * v) + vec4(0.0, 1.0, 2.0, 3.0)) / float(u_candidates);
+  // Candidate PER_FRAGMENT g + 4 (v + FIRST) + i (around the circle) in lane
+  // i of the v-th vectors.
+  vec4 ux[SLOTS], uy[SLOTS], sx[SLOTS], sy[SLOTS];
+  for (int v = 0; v < SLOTS; ++v) {
+    ivec4 c = (PER_FRAGMENT * kg.y + 4 * (v + FIRST) + ivec4(0, 1, 2, 3) + u_candidates) % u_candidates;
+    vec4 phi = kTwoPi * vec4(c) / float(u_candidates);
     ux[v] = cos(phi);
     uy[v] = sin(phi);
     sx[v] = vec4(0.0);
@@ -49,18 +73,33 @@ void main() {
   for (int j = 0; j < SAMPLES; ++j) {
     vec4 sample_j = FETCH_INDEX(u_samples, base + j);
     // As window_sum (describe/orient_window.glsl), for 4 directions at once.
-    for (int v = 0; v < VECTORS; ++v) {
+    for (int v = 0; v < SLOTS; ++v) {
       vec4 w = max(vec4(0.0), 2.0 * (sample_j.z * ux[v] + sample_j.w * uy[v]) - 1.0);
       w *= w;
       sx[v] += w * sample_j.x;
       sy[v] += w * sample_j.y;
     }
   }
+  vec4 n[SLOTS];
+  for (int v = 0; v < SLOTS; ++v) n[v] = sx[v] * sx[v] + sy[v] * sy[v];
   o_window = vec4(0.0, 0.0, -1.0, 0.0);
-  for (int v = 0; v < VECTORS; ++v) {
-    vec4 n = sx[v] * sx[v] + sy[v] * sy[v];
+  for (int v = -FIRST; v < VECTORS - FIRST; ++v) {
     for (int i = 0; i < 4; ++i) {
-      if (n[i] > o_window.z) o_window.xyz = vec3(sx[v][i], sy[v][i], n[i]);
+      float candidate = float(PER_FRAGMENT * kg.y + 4 * (v + FIRST) + i);
+      if (n[v][i] > o_window.z) o_window = vec4(sx[v][i], sy[v][i], n[v][i], candidate);
+#ifdef SECOND
+      float before = i > 0 ? n[v][i - 1] : n[v - 1].w;
+      float after = i < 3 ? n[v][i + 1] : n[v + 1].x;
+      if (n[v][i] > before && n[v][i] >= after) {
+        vec4 peak = vec4(sx[v][i], sy[v][i], n[v][i], candidate);
+        if (peak.z > o_peak.z) {
+          o_next_peak = o_peak;
+          o_peak = peak;
+        } else if (peak.z > o_next_peak.z) {
+          o_next_peak = peak;
+        }
+      }
+#endif
     }
   }
 }

@@ -346,6 +346,7 @@ int bench_describe(Args& args) {
   const std::string counts_text = args.option("--counts", "500,2000,8000");
   const bool extended = args.flag("--extended");
   const int first_step = args.option_int("--sample-step", DetectorConfig{}.first_step, 1, 8);
+  const float second = args.option_float("--second-orientation", 0.0f, 0.0f, 1.0f);
   args.finish();
   const std::vector<int> counts = int_list("--counts", counts_text, 65536);
   const GrayImage photo = load_gray(image_path);
@@ -355,8 +356,13 @@ int bench_describe(Args& args) {
   std::printf("glsurf bench describe — %s, %s%s\n", info.renderer.c_str(), info.version.c_str(),
               software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
   std::printf("  %s descriptors, first sampling step %d; median of %d runs after %d warm-up; GPU = timer\n"
-              "  queries, wall = glFinish to glFinish around each pass\n\n",
+              "  queries, wall = glFinish to glFinish around each pass\n",
               extended ? "128-value" : "64-value", first_step, runs, warmup);
+  if (second > 0) {
+    std::printf("  second orientations at %.7g: keypoints count entries (a point with two orientations is two)\n",
+                second);
+  }
+  std::printf("\n");
   // Enough keypoints for the largest count: a 1920x1080 resampling, low threshold.
   const GrayImage large = resize(photo, 1920, 1080);
   for (const int n : counts) {
@@ -365,6 +371,7 @@ int bench_describe(Args& args) {
     config.max_features = n;
     config.extended = extended;
     config.first_step = first_step;
+    config.second_orientation = second;
     Detector detector(ctx, config);
     size_t found = 0;
     for (int i = 0; i < warmup; ++i) found = detector.detect_and_compute(large).keypoints.size();
@@ -402,6 +409,7 @@ int bench_describe(Args& args) {
   DetectorConfig config;
   config.extended = extended;
   config.first_step = first_step;
+  config.second_orientation = second;
   Detector detector(ctx, config);
   const GrayImage vga = resize(photo, 640, 480);
   std::vector<double> wall, keypoints_only;

@@ -44,11 +44,13 @@ const char* kUsage =
     "  bench describe         GPU time of orientation and descriptors for N keypoints, and the\n"
     "                         whole detection + description at 640x480\n"
     "        [--runs N] [--warmup N] [--image PATH] [--counts N,N,...] [--extended] [--sample-step N]\n"
+    "        [--second-orientation R]\n"
     "  bench match            m x m two-nearest-neighbour matching: plain and fused GPU, CPU\n"
     "        [--runs N] [--sizes M,M,...] [--cpu-up-to M]\n"
     "  detect IMAGE|DIR...    SURF keypoints of each image (a directory: its images in name order)\n"
     "        [-o OUT] [--backend gl|cpu] [--threshold T] [--max-features N]\n"
     "        [--octaves N] [--layers N] [--sample-step N] [--upright] [--extended] [--format txt|bin]\n"
+    "        [--second-orientation R]\n"
     "                         images: png, jpg, bmp, tga, binary pgm/ppm, also piped (- or /dev/stdin);\n"
     "                         --max-features: the N strongest (0, the default: all; on the GPU\n"
     "                         the strongest 65,536 with a warning when there are more);\n"
@@ -56,7 +58,10 @@ const char* kUsage =
     "                         without --format when its name ends in .bin);\n"
     "                         several, or OUT an existing directory: one NAME.txt|.bin per image;\n"
     "                         --sample-step: the first octave's sampling step, doubling per octave\n"
-    "                         (1 as OpenCV, the default; OpenSURF's 2 is faster, finds fewer points)\n"
+    "                         (1 as OpenCV, the default; OpenSURF's 2 is faster, finds fewer points);\n"
+    "                         --second-orientation: a keypoint whose second peak of orientation is\n"
+    "                         R times its first or more is listed again at that angle, as SIFT (0.8)\n"
+    "                         does (0, the default: one angle; --max-features counts every entry)\n"
     "  describe IMAGE FEATURES\n"
     "                         orientation and descriptors of the keypoints of a feature file in\n"
     "                         IMAGE (x, y, size, laplacian kept; angles recomputed); either may be\n"
@@ -69,8 +74,8 @@ const char* kUsage =
     "                         file with descriptors (detect's output), matched as it is\n"
     "        [-o matches.txt] [--homography H.txt] [--draw out.png] [--truth H.xml|H.txt]\n"
     "        [--backend gl|cpu] [--threshold T] [--max-features N] [--octaves N] [--layers N]\n"
-    "        [--sample-step N] [--upright] [--extended] [--ratio R] [--no-mutual] [--no-sign]\n"
-    "        [--max-distance D]   (--ratio: Lowe's test, default 0.8, 0 or 1 turns it off;\n"
+    "        [--sample-step N] [--upright] [--extended] [--second-orientation R] [--ratio R]\n"
+    "        [--no-mutual] [--no-sign] [--max-distance D]   (--ratio: Lowe's test, default 0.8, 0 or 1 turns it off;\n"
     "                         --max-distance: drop matches farther apart, default 0: no limit;\n"
     "                         a homography needs 8 inliers; --draw writes PNG)\n"
     "  view [IMAGE|DIR...|-]  images in a window with their keypoints drawn from the GPU\n"
@@ -88,7 +93,8 @@ const char* kUsage =
     "                         homography corner error for each pair 1->k (Mikolajczyk protocol)\n"
     "        [--backend gl|cpu] [--json OUT] [--threshold T] [--max-features N]\n"
     "        [--octaves N] [--layers N] [--sample-step N] [--upright] [--extended]\n"
-    "        [--ratio R] [--no-mutual] [--no-sign] [--max-distance D]   (matching as in match)\n"
+    "        [--second-orientation R] [--ratio R] [--no-mutual] [--no-sign] [--max-distance D]\n"
+    "                         (matching as in match)\n"
     "                         (--json -: the JSON on standard output, the table on standard error)\n"
     "  help [COMMAND]         this text, or a command's part of it (also glsurf COMMAND --help)\n";
 
@@ -297,6 +303,10 @@ DetectorConfig detector_options(Args& args) {
   config.first_step = args.option_int("--sample-step", config.first_step, 1, 8);
   config.upright = args.flag("--upright");
   config.extended = args.flag("--extended");
+  config.second_orientation = args.option_float("--second-orientation", 0.0f, 0.0f, 1.0f);
+  if (config.upright && config.second_orientation > 0) {
+    throw UsageError("--second-orientation needs oriented keypoints, not --upright");
+  }
   return config;
 }
 
@@ -406,9 +416,10 @@ std::string detector_json(const DetectorConfig& config) {
   char text[256];
   std::snprintf(text, sizeof text,
                 "{\"threshold\": %.7g, \"octaves\": %d, \"layers\": %d, \"sample_step\": %d, "
-                "\"max_features\": %d, \"upright\": %s, \"extended\": %s}",
+                "\"max_features\": %d, \"upright\": %s, \"extended\": %s, \"second_orientation\": %.7g}",
                 config.hessian_threshold, config.n_octaves, config.n_octave_layers, config.first_step,
-                config.max_features, config.upright ? "true" : "false", config.extended ? "true" : "false");
+                config.max_features, config.upright ? "true" : "false", config.extended ? "true" : "false",
+                config.second_orientation);
   return text;
 }
 

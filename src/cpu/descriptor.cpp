@@ -135,9 +135,47 @@ void refine(const std::vector<Sample>& samples, double cx, double cy, double& sx
   }
 }
 
+// An image-frame direction (radians, y down) as KeyPoint::angle: degrees
+// counter-clockwise on screen, [0, 360).
+float screen_degrees(double direction) {
+  double degrees = std::fmod(-direction * 180.0 / kPi, 360.0);
+  if (degrees <= 0) degrees += 360.0;  // also -0 (direction +0), which printed as "-0"
+  // Checked after rounding to float: a double just below 360 rounds up to it.
+  const float angle = static_cast<float>(degrees);
+  return angle >= 360.0f ? 0.0f : angle;
+}
+
+// The second orientation (Orientation::second_angle): the largest local
+// maximum of the candidates' |sum| other than the best candidate (the first
+// on ties), if at least `ratio` times the best's |sum|, recentred as the
+// first; kept when it settles more than kSecondSeparation from the first
+// orientation's image-frame `direction`. Returns -1 otherwise.
+float second_orientation(const std::vector<Sample>& samples, const std::vector<double>& x,
+                         const std::vector<double>& y, double direction, double ratio) {
+  constexpr int n = kOrientationCandidates;
+  const auto magnitude = [&](int c) {
+    c = (c + n) % n;
+    return x[static_cast<size_t>(c)] * x[static_cast<size_t>(c)] + y[static_cast<size_t>(c)] * y[static_cast<size_t>(c)];
+  };
+  int best = 0, seed = -1;
+  for (int c = 1; c < n; ++c) best = magnitude(c) > magnitude(best) ? c : best;
+  for (int c = 0; c < n; ++c) {
+    const double m = magnitude(c);
+    if (c != best && m > magnitude(c - 1) && m >= magnitude(c + 1) && (seed < 0 || m > magnitude(seed))) seed = c;
+  }
+  // Compared squared, as the shader: |seed| >= ratio |best|.
+  if (seed < 0 || magnitude(seed) < ratio * ratio * magnitude(best)) return -1.0f;
+  const double m = std::sqrt(magnitude(seed));
+  double sx = 0, sy = 0;
+  refine(samples, x[static_cast<size_t>(seed)] / m, y[static_cast<size_t>(seed)] / m, sx, sy);
+  const double second = std::atan2(sy, sx);
+  if (std::abs(std::remainder(second - direction, 2 * kPi)) <= kSecondSeparation * kPi / 180.0) return -1.0f;
+  return screen_degrees(second);
+}
+
 }  // namespace
 
-Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool find_runner_up) {
+Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool find_runner_up, double second_ratio) {
   const double s = 1.2 * k.size / 9.0;
   const int h = nearest_side(2 * s);
   std::vector<Sample> samples;
@@ -175,6 +213,7 @@ Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool f
   double sx = 0, sy = 0;
   refine(samples, best_x / n, best_y / n, sx, sy);
   const double direction = std::atan2(sy, sx);  // image frame, y down
+  if (second_ratio > 0) o.second_angle = second_orientation(samples, candidate_x, candidate_y, direction, second_ratio);
   // Runner-up: the best candidate whose refinement ends elsewhere (another
   // peak of the window sum, or one the refinement has not settled on within
   // kOrientationMaxSums), the one a float32 evaluation could prefer.
@@ -187,13 +226,7 @@ Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool f
       o.runner_up = static_cast<float>(m);
     }
   }
-  // On screen y points down: counter-clockwise angles are minus the image-frame angle.
-  double degrees = -direction * 180.0 / kPi;
-  degrees = std::fmod(degrees, 360.0);
-  if (degrees <= 0) degrees += 360.0;  // also -0 (direction +0), which printed as "-0"
-  // Checked after rounding to float: a double just below 360 rounds up to it.
-  o.angle = static_cast<float>(degrees);
-  if (o.angle >= 360.0f) o.angle = 0.0f;
+  o.angle = screen_degrees(direction);
   return o;
 }
 
@@ -251,7 +284,34 @@ Features detect_and_compute(const GrayImage& image, const DetectorConfig& config
   Features f;
   f.keypoints = detect(image, config);
   f.descriptor_size = descriptor_size(config);
-  f.descriptors = describe_all(integral_image(image), f.keypoints, config);
+  const IntegralImage integral = integral_image(image);
+  if (config.upright || config.second_orientation <= 0) {
+    f.descriptors = describe_all(integral, f.keypoints, config);
+    return f;
+  }
+  // A keypoint with a second orientation becomes two; sorted again (the
+  // pair apart only by angle) and held to max_features, as on the GPU.
+  std::vector<KeyPoint> oriented;
+  oriented.reserve(f.keypoints.size());
+  for (KeyPoint k : f.keypoints) {
+    const Orientation o = orientation(integral, k, false, config.second_orientation);
+    k.angle = o.angle;
+    oriented.push_back(k);
+    if (o.second_angle >= 0) {
+      k.angle = o.second_angle;
+      oriented.push_back(k);
+    }
+  }
+  sort_by_strength(oriented);
+  if (config.max_features > 0 && oriented.size() > static_cast<size_t>(config.max_features)) {
+    oriented.resize(static_cast<size_t>(config.max_features));
+  }
+  f.keypoints = std::move(oriented);
+  f.descriptors.resize(f.keypoints.size() * static_cast<size_t>(f.descriptor_size));
+  for (size_t i = 0; i < f.keypoints.size(); ++i) {
+    describe(integral, f.keypoints[i], f.keypoints[i].angle, config.extended,
+             &f.descriptors[i * static_cast<size_t>(f.descriptor_size)]);
+  }
   return f;
 }
 

@@ -78,6 +78,7 @@ constexpr int kOrientationSteps = 9;               // lattice radius in steps (6
 constexpr double kOrientationOffset = 0.35;        // central differences this many s either side
 constexpr double kOrientationSigma = 3.5;          // Gaussian weight of the samples, in s
 constexpr double kSplitTolerance = 1e-4;           // extended descriptor's sign split, relative
+constexpr double kSecondSeparation = 1.0;          // degrees: a second orientation must settle farther away
 
 // The orientation lattice: the points (i, j) with i^2 + j^2 <= kOrientationSteps^2,
 // row by row (j, then i). One rule for the count and the points.
@@ -107,10 +108,19 @@ struct Orientation {
   float strength = 0;   // |sum| of the best candidate window
   float runner_up = 0;  // with find_runner_up: best |sum| among candidates whose
                         // refinement ends > 0.5 degrees away
+  float second_angle = -1;  // with second_ratio > 0: a second orientation, or -1 (none)
 };
 // find_runner_up refines every candidate (about twice the cost); tests use it
 // to leave out keypoints where float rounding can tip the choice.
-Orientation orientation(const IntegralImage& integral, const KeyPoint& keypoint, bool find_runner_up = false);
+// second_ratio > 0 (DetectorConfig::second_orientation) also looks for a
+// second orientation, as SIFT does (Lowe 2004, section 5): the largest local
+// maximum of the candidate windows' |sum| (over the circle of candidates:
+// larger than the one before, not smaller than the one after) other than the
+// best candidate, if its |sum| is at least second_ratio times the best's,
+// recentred as the first; kept when it settles more than kSecondSeparation
+// degrees from the first orientation.
+Orientation orientation(const IntegralImage& integral, const KeyPoint& keypoint, bool find_runner_up = false,
+                        double second_ratio = 0);
 
 // Writes descriptor_size values; `angle_degrees` as KeyPoint::angle.
 void describe(const IntegralImage& integral, const KeyPoint& keypoint, float angle_degrees, bool extended,

@@ -11,7 +11,8 @@ namespace glsurf {
 
 namespace {
 bool stronger(const KeyPoint& a, const KeyPoint& b) {
-  return std::tie(b.response, a.y, a.x, a.size) < std::tie(a.response, b.y, b.x, b.size);
+  // A keypoint with a second orientation is two entries apart only by angle.
+  return std::tie(b.response, a.y, a.x, a.size, a.angle) < std::tie(a.response, b.y, b.x, b.size, b.angle);
 }
 }  // namespace
 

@@ -47,6 +47,8 @@ std::vector<std::string> sample_defines() {
           "PER_FRAGMENT " + std::to_string(kPerFragment)};
 }
 
+constexpr double kPi = 3.14159265358979323846;
+
 // The CPU reference's lattice, in its order: texel n = point n (i, j).
 gl::Texture lattice_texture() {
   std::vector<float> points;
@@ -76,14 +78,26 @@ void DescribeStage::configure(int capacity) {
   gl::Texture samples(kWidth, rows_for(chunk * kSampleBlock), gl::Format::RGBA32F, "orient_samples");
   gl::Texture windows(kWidth, rows_for(chunk * kWindowTexels), gl::Format::RGBA32F, "orient_windows");
   gl::Texture angles(kWidth, rows_for(capacity), gl::Format::R32F, "angles");
-  gl::Texture order(kWidth, rows_for(capacity), gl::Format::R32F, "keypoint_order");
+  const bool second = second_orientation();
+  const int entries = second ? 2 * capacity : capacity;
+  gl::Texture order(kWidth, rows_for(entries), gl::Format::RG32F, "keypoint_order");
+  // A texel each, so that every program can bind it; sized when used.
+  gl::Texture peaks[2], second_angles, extra(1, 1, gl::Format::RG32F, "second_entries");
+  if (second) {
+    for (int p = 0; p < 2; ++p) {
+      peaks[p] = gl::Texture(kWidth, rows_for(chunk * kWindowTexels), gl::Format::RGBA32F,
+                             "orient_peaks_" + std::to_string(p));
+    }
+    second_angles = gl::Texture(kWidth, rows_for(capacity), gl::Format::R32F, "second_angles");
+    extra = gl::Texture(kWidth, rows_for(capacity), gl::Format::RG32F, "second_entries");
+  }
   const int halves = config_.extended ? 2 : 1;
   gl::Texture raw[2], normalised[2];
   std::vector<const gl::Texture*> raw_list, final_list;
   for (int h = 0; h < halves; ++h) {
-    raw[h] = gl::Texture(kWidth, tile_rows(capacity, kDescriptorTile), gl::Format::RGBA32F,
+    raw[h] = gl::Texture(kWidth, tile_rows(entries, kDescriptorTile), gl::Format::RGBA32F,
                          "descriptors_raw_" + std::to_string(h));
-    normalised[h] = gl::Texture(kWidth, rows_for(capacity * 16), gl::Format::RGBA32F, "descriptors_" + std::to_string(h));
+    normalised[h] = gl::Texture(kWidth, rows_for(entries * 16), gl::Format::RGBA32F, "descriptors_" + std::to_string(h));
     raw_list.push_back(&raw[h]);
     final_list.push_back(&normalised[h]);
   }
@@ -97,6 +111,7 @@ void DescribeStage::configure(int capacity) {
   if (!config_.upright && (linear != samples_in_buffer_ || best_.id() == 0)) {
     std::vector<std::string> defines = sample_defines();
     if (linear) defines.push_back("LINEAR_FETCH");
+    if (second) defines.push_back("SECOND");
     windows_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_windows.frag", defines);
     best_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_best.frag", defines);
   }
@@ -104,8 +119,12 @@ void DescribeStage::configure(int capacity) {
   gl::Texture samples_linear =
       linear ? gl::Texture::buffer(static_cast<int>(sample_texels), gl::Format::RGBA32F, "orient_samples_linear")
              : gl::Texture();
-  gl::Framebuffer windows_target({&windows}, "orient_windows");
-  gl::Framebuffer angles_target({&angles}, "angles");
+  gl::Framebuffer windows_target(second ? std::vector<const gl::Texture*>{&windows, &peaks[0], &peaks[1]}
+                                        : std::vector<const gl::Texture*>{&windows},
+                                 "orient_windows");
+  gl::Framebuffer angles_target(second ? std::vector<const gl::Texture*>{&angles, &second_angles}
+                                       : std::vector<const gl::Texture*>{&angles},
+                                "angles");
   gl::Framebuffer raw_target(raw_list, "descriptors_raw");
   gl::Framebuffer final_target(final_list, "descriptors");
 
@@ -115,6 +134,11 @@ void DescribeStage::configure(int capacity) {
   orient_windows_ = std::move(windows);
   angles_ = std::move(angles);
   order_ = std::move(order);
+  for (int p = 0; p < 2; ++p) peaks_[p] = std::move(peaks[p]);
+  second_angles_ = std::move(second_angles);
+  extra_ = std::move(extra);
+  primary_ = 0;
+  second_source_.clear();
   for (int h = 0; h < 2; ++h) {
     raw_[h] = std::move(raw[h]);
     final_[h] = std::move(normalised[h]);
@@ -199,52 +223,95 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
     runner.run_in(rows(n * kWindowTexels), "describe_orient_windows", windows_, windows_target_,
                   {{"u_samples", *samples}}, {{"u_count", n}, {"u_candidates", cpu::kOrientationCandidates}});
     const int first_row = first / kWidth, last_row = (first + n - 1) / kWidth;
-    runner.run_in({0, first_row, kWidth, last_row - first_row + 1}, "describe_orient_best", best_, angles_target_,
-                  {{"u_windows", orient_windows_}, {"u_samples", *samples}},
-                  {{"u_count", n},
-                   {"u_first", first},
-                   {"u_candidates", cpu::kOrientationCandidates},
-                   {"u_max_sums", cpu::kOrientationMaxSums},
-                   {"u_settled", static_cast<float>(cpu::kOrientationSettled)},
-                   {"u_leap", static_cast<float>(cpu::kOrientationLeap)}});
+    const gl::PassRunner::Region angle_rows{0, first_row, kWidth, last_row - first_row + 1};
+    const float settled = static_cast<float>(cpu::kOrientationSettled), leap = static_cast<float>(cpu::kOrientationLeap);
+    if (second_orientation()) {
+      runner.run_in(angle_rows, "describe_orient_best", best_, angles_target_,
+                    {{"u_windows", orient_windows_},
+                     {"u_samples", *samples},
+                     {"u_peaks", peaks_[0]},
+                     {"u_next_peaks", peaks_[1]}},
+                    {{"u_count", n},
+                     {"u_first", first},
+                     {"u_candidates", cpu::kOrientationCandidates},
+                     {"u_max_sums", cpu::kOrientationMaxSums},
+                     {"u_settled", settled},
+                     {"u_leap", leap},
+                     {"u_second_ratio", config_.second_orientation},
+                     {"u_separation", static_cast<float>(cpu::kSecondSeparation * kPi / 180.0)}});
+    } else {
+      runner.run_in(angle_rows, "describe_orient_best", best_, angles_target_,
+                    {{"u_windows", orient_windows_}, {"u_samples", *samples}},
+                    {{"u_count", n},
+                     {"u_first", first},
+                     {"u_candidates", cpu::kOrientationCandidates},
+                     {"u_max_sums", cpu::kOrientationMaxSums},
+                     {"u_settled", settled},
+                     {"u_leap", leap}});
+    }
   }
 }
 
-void DescribeStage::run(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count) {
+int DescribeStage::run(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count,
+                       SecondOrientations* second) {
   GLSURF_EXPECTS(capacity_ > 0, "configure() before run()");
   GLSURF_EXPECTS(count >= 0 && count <= capacity_, "more keypoints than configured");
-  if (count == 0) return;
+  primary_ = count;
+  second_source_.clear();
+  if (second) *second = SecondOrientations{};
+  if (count == 0) return 0;
   regroup(runner, integral);
   orient_passes(runner, list, count);
-  const gl::PassRunner::Region tiles{0, 0, kWidth, tile_rows(count, kDescriptorTile)};
-  const gl::PassRunner::Region runs{0, 0, kWidth, rows_for(count * 16)};
+  if (second && second_orientation()) {
+    // The one wait: which keypoints have a second orientation.
+    const std::vector<float> angles = angles_target_.read_f32(1, 0, 0, kWidth, rows_for(count));
+    std::vector<float> entries(static_cast<size_t>(2) * kWidth * extra_.height(), 0.0f);
+    for (int k = 0; k < count; ++k) {
+      const float angle = angles[static_cast<size_t>(k)];
+      if (angle < 0) continue;
+      entries[2 * second->source.size()] = static_cast<float>(k);
+      entries[2 * second->source.size() + 1] = angle;
+      second->source.push_back(k);
+      second->angle.push_back(angle);
+    }
+    if (!second->source.empty()) {
+      extra_.upload(entries.data());
+      runner.after_transfer();
+    }
+    second_source_ = second->source;
+  }
+  const int total = count + static_cast<int>(second_source_.size());
+  const gl::PassRunner::Region tiles{0, 0, kWidth, tile_rows(total, kDescriptorTile)};
+  const gl::PassRunner::Region runs{0, 0, kWidth, rows_for(total * 16)};
   runner.run_in(tiles, "describe_descriptor", describe_, raw_target_,
-                {{"u_list", list}, {"u_angles", angles_}, {"u_quads", quads()}},
-                {{"u_count", count}, {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())}});
+                {{"u_list", list}, {"u_angles", angles_}, {"u_extra", extra_}, {"u_quads", quads()}},
+                {{"u_count", total}, {"u_primary", count}, {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())}});
   if (config_.extended) {
     runner.run_in(runs, "describe_normalize", normalize_, final_target_,
-                  {{"u_first_half", raw_[0]}, {"u_second_half", raw_[1]}}, {{"u_count", count}});
+                  {{"u_first_half", raw_[0]}, {"u_second_half", raw_[1]}}, {{"u_count", total}});
   } else {
     runner.run_in(runs, "describe_normalize", normalize_, final_target_, {{"u_first_half", raw_[0]}},
-                  {{"u_count", count}});
+                  {{"u_count", total}});
   }
   gl::check_gl_errors("describe");
+  return total;
 }
 
 void DescribeStage::read(int count, std::vector<float>& angles, std::vector<float>& descriptors,
-                         bool with_descriptors) const {
+                         bool with_descriptors, int entries) const {
   angles.clear();
   descriptors.clear();
+  if (entries < 0) entries = count;
   if (count == 0) return;
   angles = angles_target_.read_f32(0, 0, 0, kWidth, rows_for(count));
   angles.resize(static_cast<size_t>(count));
   if (!with_descriptors) return;
   const int halves = config_.extended ? 2 : 1;
   const int size = descriptor_size(config_);
-  descriptors.assign(static_cast<size_t>(count) * size, 0.0f);
+  descriptors.assign(static_cast<size_t>(entries) * size, 0.0f);
   for (int h = 0; h < halves; ++h) {
-    const std::vector<float> texels = final_target_.read_f32(h, 0, 0, kWidth, rows_for(count * 16));
-    for (int k = 0; k < count; ++k) {
+    const std::vector<float> texels = final_target_.read_f32(h, 0, 0, kWidth, rows_for(entries * 16));
+    for (int k = 0; k < entries; ++k) {
       for (int r = 0; r < 16; ++r) {
         const float* t = &texels[(static_cast<size_t>(k) * 16 + r) * 4];
         float* out = &descriptors[static_cast<size_t>(k) * size + r * 4 * halves + h * 4];
@@ -270,10 +337,18 @@ void DescribeStage::gather(gl::PassRunner& runner, const gl::Texture& list, cons
     out.signs = gl::Texture(kWidth, rows_for(count), gl::Format::R32F, "resident_signs");
   }
   if (count == 0) return;
-  // The order is the one small upload: 4 bytes per keypoint.
+  // The order is the one small upload: 8 bytes per keypoint, its
+  // descriptor entry and its list entry.
   gl::Texture& order_texture = order_;
-  std::vector<float> values(static_cast<size_t>(kWidth) * order_texture.height(), 0.0f);
-  for (int k = 0; k < count; ++k) values[static_cast<size_t>(k)] = static_cast<float>(order[static_cast<size_t>(k)]);
+  std::vector<float> values(static_cast<size_t>(2) * kWidth * order_texture.height(), 0.0f);
+  for (int k = 0; k < count; ++k) {
+    const int entry = order[static_cast<size_t>(k)];
+    GLSURF_EXPECTS(entry >= 0 && entry < primary_ + static_cast<int>(second_source_.size()),
+                   "gather: not an entry of the last run()");
+    values[2 * static_cast<size_t>(k)] = static_cast<float>(entry);
+    values[2 * static_cast<size_t>(k) + 1] =
+        static_cast<float>(entry < primary_ ? entry : second_source_[static_cast<size_t>(entry - primary_)]);
+  }
   order_texture.upload(values.data());
   const gl::Framebuffer descriptors_target({&out.descriptors}, "resident_descriptors");
   const gl::Framebuffer signs_target({&out.signs}, "resident_signs");

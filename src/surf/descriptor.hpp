@@ -13,6 +13,11 @@
 //   orient_best      the largest of those, recentred on its own sum (with
 //                    Aitken leaps) until it settles
 //                    -> angle per keypoint
+//                    (with DetectorConfig::second_orientation, orient_windows
+//                    also keeps each group's two largest local maxima, and
+//                    orient_best recentres the largest but the best too ->
+//                    a second angle or -1; run() reads those back, one wait,
+//                    and describes the keypoints that have one again)
 //   descriptor       per sub-region, 25 rotated Haar samples (side ~2s)
 //   normalize        L2 normalisation per keypoint
 //
@@ -53,16 +58,28 @@ class DescribeStage {
   DescribeStage(const gl::ShaderSource& shaders, const DetectorConfig& config);
   void configure(int capacity);
   int capacity() const { return capacity_; }  // 0 before configure()
-  // Orientation and descriptors of list entries 0 .. count - 1.
-  void run(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count);
+  // Second orientations (DetectorConfig::second_orientation) of the last
+  // run(): descriptor entry count + i is list entry source[i] at angle[i]
+  // (degrees ccw), in list order.
+  struct SecondOrientations {
+    std::vector<int> source;
+    std::vector<float> angle;
+  };
+  // Orientation and descriptors of list entries 0 .. count - 1, as
+  // descriptor entries 0 .. count - 1. With `second` (and the configuration's
+  // second_orientation), the keypoints that have a second orientation are
+  // described again at it, as entries count, count + 1, ...; `second` says
+  // which. Returns the number of descriptor entries.
+  int run(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count,
+          SecondOrientations* second = nullptr);
   // Orientation only (angles(); 0 everywhere when upright).
   void orient(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count);
   // Angle per list entry, degrees ccw (R32F, 1024 wide).
   const gl::Texture& angles() const { return angles_; }
-  // Reads back count angles (degrees) and, with_descriptors, count *
-  // descriptor_size values.
-  void read(int count, std::vector<float>& angles, std::vector<float>& descriptors,
-            bool with_descriptors = true) const;
+  // Reads back count angles (degrees) and, with_descriptors, the values of
+  // `entries` descriptor entries (count when < 0), descriptor_size each.
+  void read(int count, std::vector<float>& angles, std::vector<float>& descriptors, bool with_descriptors = true,
+            int entries = -1) const;
   // Caps the buffer textures (the quads, the orientation samples) below
   // GL_MAX_TEXTURE_BUFFER_SIZE (tests: 0 reads every input 2-D, as for data
   // too large for the driver's buffer textures; < 0: the driver's limit).
@@ -71,8 +88,9 @@ class DescribeStage {
     buffer_limit_ = texels;
     capacity_ = 0;  // configure again
   }
-  // Copies, on the GPU, the descriptors and signs of list entries order[0],
-  // order[1], ... into `out` (allocated here), in that order.
+  // Copies, on the GPU, the descriptors and signs of descriptor entries
+  // order[0], order[1], ... of the last run() into `out` (allocated here), in
+  // that order.
   void gather(gl::PassRunner& runner, const gl::Texture& list, const std::vector<int>& order,
               DescriptorTextures& out);
 
@@ -81,6 +99,9 @@ class DescribeStage {
   gl::ShaderSource shaders_;  // samples_ and describe_ are rebuilt for the quads' kind
   void regroup(gl::PassRunner& runner, const gl::Texture& integral);  // -> quads_
   void orient_passes(gl::PassRunner& runner, const gl::Texture& list, int count);
+  bool second_orientation() const { return config_.second_orientation > 0 && !config_.upright; }
+  // Entries: list entries, then up to as many second orientations.
+  int entry_capacity() const { return second_orientation() ? 2 * capacity_ : capacity_; }
 
   gl::Program quads_program_, samples_, windows_, best_, describe_, normalize_, gather_, gather_signs_;
   int capacity_ = 0;
@@ -93,6 +114,11 @@ class DescribeStage {
   const gl::Texture& quads() const { return quads_in_buffer_ ? quads_buffer_ : quads_; }
   gl::Framebuffer quads_target_;
   gl::Texture orient_samples_, orient_windows_, angles_;
+  // With second orientations: orient_windows' local maxima, orient_best's
+  // second angles, and the entries' (list entry, angle) that describe them.
+  gl::Texture peaks_[2], second_angles_, extra_;
+  int primary_ = 0;                 // list entries described by the last run()
+  std::vector<int> second_source_;  // and the list entries of its second orientations
   gl::Texture orient_samples_linear_;  // their buffer copy, when the driver's buffer textures hold a chunk
   bool samples_in_buffer_ = false;     // windows_ and best_ read orient_samples_linear_
   gl::Texture order_;  // gather's upload of the kept keypoints' order

@@ -183,15 +183,22 @@ Detector::OnGpu Detector::detect_on_gpu(const GrayImage& image) {
 
 Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures* resident) {
   const int listed = find(image);
-  describe_.run(runner_, compact_.list(), integral_.result(), listed);
+  DescribeStage::SecondOrientations second;
+  const int entries = describe_.run(runner_, compact_.list(), integral_.result(), listed, &second);
   Features f;
   f.keypoints = read_keypoints(listed);
   // With `resident` the descriptors stay on the GPU only: not read back.
   f.descriptor_size = resident ? 0 : descriptor_size(config_);
   std::vector<float> angles, descriptors;
-  describe_.read(listed, angles, descriptors, /*with_descriptors=*/resident == nullptr);
+  describe_.read(listed, angles, descriptors, /*with_descriptors=*/resident == nullptr, entries);
   f.descriptors = std::move(descriptors);
   for (int i = 0; i < listed; ++i) f.keypoints[static_cast<size_t>(i)].angle = angles[static_cast<size_t>(i)];
+  // Descriptor entries listed, listed + 1, ...: second orientations.
+  for (size_t i = 0; i < second.source.size(); ++i) {
+    KeyPoint k = f.keypoints[static_cast<size_t>(second.source[i])];
+    k.angle = second.angle[i];
+    f.keypoints.push_back(k);
+  }
   std::vector<int> order = sort_by_strength(f);
   if (config_.max_features > 0 && static_cast<int>(f.keypoints.size()) > config_.max_features) {
     f.keypoints.resize(static_cast<size_t>(config_.max_features));

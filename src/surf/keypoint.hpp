@@ -64,6 +64,11 @@ struct DetectorConfig {
   bool extended = false;
   bool upright = false;
   int first_step = 1;
+  // > 0: a keypoint whose second-largest peak of window sums reaches this
+  // fraction of the largest also gets that orientation, as a second entry
+  // (cpu::orientation; SIFT's is 0.8). 0: one orientation. Not with upright.
+  // max_features then counts the entries.
+  float second_orientation = 0.0f;
 };
 
 inline int descriptor_size(const DetectorConfig& config) { return config.extended ? 128 : 64; }
@@ -71,11 +76,13 @@ inline int descriptor_size(const DetectorConfig& config) { return config.extende
 // Whether both detectors take `config`: n_octaves 1 to 16, n_octave_layers
 // 1 to 64 and first_step 1 to 64 (so that filter sides and sampling steps
 // stay far inside int; an octave of 16 already needs filters 393,219 pixels
-// wide), max_features and hessian_threshold not negative.
+// wide), max_features and hessian_threshold not negative, second_orientation
+// in [0, 1] and 0 when upright.
 inline bool valid_config(const DetectorConfig& config) {
   return config.n_octaves >= 1 && config.n_octaves <= 16 && config.n_octave_layers >= 1 &&
          config.n_octave_layers <= 64 && config.first_step >= 1 && config.first_step <= 64 &&
-         config.max_features >= 0 && config.hessian_threshold >= 0;
+         config.max_features >= 0 && config.hessian_threshold >= 0 && config.second_orientation >= 0 &&
+         config.second_orientation <= 1 && !(config.upright && config.second_orientation > 0);
 }
 
 inline int filter_size(int octave, int layer) { return 3 * ((2 << octave) * (layer + 1) + 1); }
