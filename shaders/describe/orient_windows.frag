@@ -42,12 +42,20 @@ layout(location = 2) out vec4 o_next_peak;
 const float kTwoPi = 6.28318530717958647692;
 
 #define VECTORS (PER_FRAGMENT / 4)
+
 #ifdef SECOND
-#define FIRST (-1)  // the vector before the fragment's own, and the one after them
-#define SLOTS (VECTORS + 2)
-#else
-#define FIRST 0
-#define SLOTS VECTORS
+// Keeps the two largest local maxima seen: `peak` (sum x, sum y, |sum|^2,
+// candidate) is one when larger than the candidate before it, not smaller
+// than the one after.
+void consider(vec4 peak, float before, float after) {
+  if (!(peak.z > before && peak.z >= after)) return;
+  if (peak.z > o_peak.z) {
+    o_next_peak = o_peak;
+    o_peak = peak;
+  } else if (peak.z > o_next_peak.z) {
+    o_next_peak = peak;
+  }
+}
 #endif
 
 void main() {
@@ -58,48 +66,63 @@ void main() {
   o_next_peak = o_peak;
 #endif
   if (kg.x >= u_count) return;
-  // Candidate PER_FRAGMENT g + 4 (v + FIRST) + i (around the circle) in lane
-  // i of the v-th vectors.
-  vec4 ux[SLOTS], uy[SLOTS], sx[SLOTS], sy[SLOTS];
-  for (int v = 0; v < SLOTS; ++v) {
-    ivec4 c = (PER_FRAGMENT * kg.y + 4 * (v + FIRST) + ivec4(0, 1, 2, 3) + u_candidates) % u_candidates;
-    vec4 phi = kTwoPi * vec4(c) / float(u_candidates);
+  // Candidate PER_FRAGMENT g + 4 v + i in lane i of the v-th vectors.
+  vec4 ux[VECTORS], uy[VECTORS], sx[VECTORS], sy[VECTORS];
+  for (int v = 0; v < VECTORS; ++v) {
+    vec4 phi = kTwoPi * (float(PER_FRAGMENT * kg.y + 4 * v) + vec4(0.0, 1.0, 2.0, 3.0)) / float(u_candidates);
     ux[v] = cos(phi);
     uy[v] = sin(phi);
     sx[v] = vec4(0.0);
     sy[v] = vec4(0.0);
   }
+#ifdef SECOND
+  // Lanes x and y: the candidates just before and just after the group's,
+  // around the circle (z and w repeat them). Their sums are computed as in
+  // the neighbouring groups' own fragments. (Loops stay at VECTORS: with more
+  // vectors llvmpipe kept them rolled, and the pass took 4 times as long.)
+  ivec2 ends = (ivec2(PER_FRAGMENT * kg.y - 1, PER_FRAGMENT * (kg.y + 1)) + u_candidates) % u_candidates;
+  vec4 phi_ends = kTwoPi * vec4(ends, ends) / float(u_candidates);
+  vec4 ends_ux = cos(phi_ends), ends_uy = sin(phi_ends), ends_sx = vec4(0.0), ends_sy = vec4(0.0);
+#endif
   int base = kg.x * SAMPLE_BLOCK;
   for (int j = 0; j < SAMPLES; ++j) {
     vec4 sample_j = FETCH_INDEX(u_samples, base + j);
     // As window_sum (describe/orient_window.glsl), for 4 directions at once.
-    for (int v = 0; v < SLOTS; ++v) {
+    for (int v = 0; v < VECTORS; ++v) {
       vec4 w = max(vec4(0.0), 2.0 * (sample_j.z * ux[v] + sample_j.w * uy[v]) - 1.0);
       w *= w;
       sx[v] += w * sample_j.x;
       sy[v] += w * sample_j.y;
     }
-  }
-  vec4 n[SLOTS];
-  for (int v = 0; v < SLOTS; ++v) n[v] = sx[v] * sx[v] + sy[v] * sy[v];
-  o_window = vec4(0.0, 0.0, -1.0, 0.0);
-  for (int v = -FIRST; v < VECTORS - FIRST; ++v) {
-    for (int i = 0; i < 4; ++i) {
-      float candidate = float(PER_FRAGMENT * kg.y + 4 * (v + FIRST) + i);
-      if (n[v][i] > o_window.z) o_window = vec4(sx[v][i], sy[v][i], n[v][i], candidate);
 #ifdef SECOND
-      float before = i > 0 ? n[v][i - 1] : n[v - 1].w;
-      float after = i < 3 ? n[v][i + 1] : n[v + 1].x;
-      if (n[v][i] > before && n[v][i] >= after) {
-        vec4 peak = vec4(sx[v][i], sy[v][i], n[v][i], candidate);
-        if (peak.z > o_peak.z) {
-          o_next_peak = o_peak;
-          o_peak = peak;
-        } else if (peak.z > o_next_peak.z) {
-          o_next_peak = peak;
-        }
-      }
+    vec4 w = max(vec4(0.0), 2.0 * (sample_j.z * ends_ux + sample_j.w * ends_uy) - 1.0);
+    w *= w;
+    ends_sx += w * sample_j.x;
+    ends_sy += w * sample_j.y;
+#endif
+  }
+  o_window = vec4(0.0, 0.0, -1.0, 0.0);
+#ifdef SECOND
+  vec4 ends_n = ends_sx * ends_sx + ends_sy * ends_sy;
+  // Candidate c is tested as a peak once c + 1 is known: `held` is c, with
+  // held_before the |sum|^2 of c - 1, `previous` that of the last seen.
+  vec4 held = vec4(0.0, 0.0, -1.0, -1.0);
+  float held_before = 0.0, previous = ends_n.x;
+#endif
+  for (int v = 0; v < VECTORS; ++v) {
+    vec4 n = sx[v] * sx[v] + sy[v] * sy[v];
+    for (int i = 0; i < 4; ++i) {
+      vec4 window = vec4(sx[v][i], sy[v][i], n[i], float(PER_FRAGMENT * kg.y + 4 * v + i));
+      if (n[i] > o_window.z) o_window = window;
+#ifdef SECOND
+      if (held.w >= 0.0) consider(held, held_before, n[i]);
+      held_before = previous;
+      previous = n[i];
+      held = window;
 #endif
     }
   }
+#ifdef SECOND
+  consider(held, held_before, ends_n.y);
+#endif
 }
