@@ -309,7 +309,11 @@ for b in cpu gl; do
 done
 one=$(($(wc -l <"$work/one.txt") - 1)); two=$(($(wc -l <"$work/two_cpu.txt") - 1))
 [ "$two" -gt $((one + one / 20)) ] || fail "--second-orientation 0.8: $two entries for $one points"
-[ "$(wc -l <"$work/two_gl.txt")" -eq $((two + 1)) ] || fail "--second-orientation: the backends list different counts"
+# float32 and float64 may decide differently where a second peak's ratio is
+# within rounding of R (none did here): 1 % either way.
+two_gl=$(($(wc -l <"$work/two_gl.txt") - 1))
+[ $((100 * two_gl)) -ge $((99 * two)) ] && [ $((100 * two_gl)) -le $((101 * two)) ] ||
+  fail "--second-orientation: $two_gl entries on the GPU, $two on the CPU"
 points() { tail -n +2 "$1" | cut -d' ' -f1-3 | sort -u; }
 [ "$(points "$work/two_cpu.txt")" = "$(points "$work/one.txt")" ] || fail "--second-orientation changed the points"
 repeats=$(tail -n +2 "$work/two_cpu.txt" | awk '{ p = $1 " " $2 " " $3 } p == last { n++ } { last = p } END { print n + 0 }')

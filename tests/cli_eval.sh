@@ -34,8 +34,12 @@ grep -q "reprojection error" "$work/table.txt" && grep -q '^1->2 ' "$work/table.
 # Settings other than the defaults are the ones recorded.
 "$glsurf" eval "$work/seq" --backend cpu --threshold 250 --octaves 3 --layers 5 --sample-step 2 --upright \
   --json "$work/set.json" >/dev/null 2>&1 || fail "eval with settings"
-grep -qF '"threshold": 250, "octaves": 3, "layers": 5, "sample_step": 2, "max_features": 0, "upright": true, "extended": false}' \
+grep -qF '"threshold": 250, "octaves": 3, "layers": 5, "sample_step": 2, "max_features": 0, "upright": true, "extended": false, "second_orientation": 0}' \
   "$work/set.json" || fail "JSON names the settings used: $(grep detector "$work/set.json")"
+"$glsurf" eval "$work/seq" --backend cpu --second-orientation 0.8 --json "$work/second.json" >/dev/null 2>&1 ||
+  fail "eval --second-orientation 0.8"
+grep -qF '"extended": false, "second_orientation": 0.8}' "$work/second.json" ||
+  fail "JSON names the second orientation: $(grep detector "$work/second.json")"
 # The matching options are match's. matches_of prints eval's count of
 # matches for 1->2 with the options given, after checking it against the
 # lines match writes for the same images and options; a stricter ratio must

@@ -6,7 +6,8 @@
 // on the GPU between detection and matching.
 //
 // Inputs:   u_first_half (and u_second_half with EXTENDED)  normalize.frag
-//           output, 16-texel blocks in list order
+//           output, 16-texel blocks by descriptor entry (list order, then
+//           second orientations)
 //           u_order   descriptor entry (r) and list entry (g) of the k-th kept
 //                     keypoint (RG32F, 1 texel each; they differ for second
 //                     orientations)

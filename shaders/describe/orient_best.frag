@@ -117,7 +117,9 @@ void main() {
   }
   // |seed| >= ratio |best|, compared squared as the CPU.
   if (seed.w < 0.0 || seed.z < u_second_ratio * u_second_ratio * best.z) return;
-  float second = direction(refine(k * SAMPLE_BLOCK, atan(seed.y, seed.x)));
+  vec2 second_sum = refine(k * SAMPLE_BLOCK, atan(seed.y, seed.x));
+  if (second_sum == vec2(0.0)) return;  // no direction to give
+  float second = direction(second_sum);
   float apart = second - first;
   apart -= kTwoPi * round(apart / kTwoPi);
   if (abs(apart) > u_separation) o_second = screen_degrees(second);

@@ -168,6 +168,7 @@ float second_orientation(const std::vector<Sample>& samples, const std::vector<d
   const double m = std::sqrt(magnitude(seed));
   double sx = 0, sy = 0;
   refine(samples, x[static_cast<size_t>(seed)] / m, y[static_cast<size_t>(seed)] / m, sx, sy);
+  if (sx == 0 && sy == 0) return -1.0f;  // no direction to give
   const double second = std::atan2(sy, sx);
   if (std::abs(std::remainder(second - direction, 2 * kPi)) <= kSecondSeparation * kPi / 180.0) return -1.0f;
   return screen_degrees(second);

@@ -274,10 +274,8 @@ int DescribeStage::run(gl::PassRunner& runner, const gl::Texture& list, const gl
       second->source.push_back(k);
       second->angle.push_back(angle);
     }
-    if (!second->source.empty()) {
-      extra_.upload(entries.data());
-      runner.after_transfer();
-    }
+    if (!second->source.empty()) extra_.upload(entries.data());
+    runner.after_transfer();
     second_source_ = second->source;
   }
   const int total = count + static_cast<int>(second_source_.size());
