@@ -69,18 +69,27 @@ double dot(const float* a, const float* b, int n) {
   return s;
 }
 
-// buffer_limit >= 0 caps the detector's buffer textures (0: every input 2-D).
-// Returns the number of GPU keypoints.
-size_t compare(const GrayImage& image, const DetectorConfig& config, int buffer_limit = -1) {
+// Detection and description of `image` on the GPU (every pass checked for
+// GL errors; buffer_limit >= 0 caps the detector's buffer textures, 0: every
+// input 2-D) and the CPU.
+struct Both {
+  Features gpu, cpu;
+};
+Both detect_and_compute_both(const GrayImage& image, const DetectorConfig& config, int buffer_limit) {
   Detector detector(test::headless_context(), config);
   detector.runner().set_check_every_pass(true);
   if (buffer_limit >= 0) detector.limit_buffer_texels(buffer_limit);
-  const Features gpu = detector.detect_and_compute(image);
-  const Features cpu = cpu::detect_and_compute(image, config);
+  Both both{detector.detect_and_compute(image), cpu::detect_and_compute(image, config)};
+  REQUIRE(both.gpu.descriptor_size == descriptor_size(config));
+  REQUIRE(both.gpu.descriptors.size() == both.gpu.keypoints.size() * static_cast<size_t>(descriptor_size(config)));
+  return both;
+}
+
+// Returns the number of GPU keypoints.
+size_t compare(const GrayImage& image, const DetectorConfig& config, int buffer_limit = -1) {
+  const auto [gpu, cpu] = detect_and_compute_both(image, config, buffer_limit);
   const cpu::IntegralImage integral = cpu::integral_image(image);
   const int n = descriptor_size(config);
-  REQUIRE(gpu.descriptor_size == n);
-  REQUIRE(gpu.descriptors.size() == gpu.keypoints.size() * static_cast<size_t>(n));
   const std::vector<int> partner = pair_up(gpu.keypoints, cpu.keypoints);
   // The GPU must find the CPU's keypoints, not only describe those it finds:
   // the fractions below are of the GPU's count, which an empty or cut-short
@@ -168,13 +177,8 @@ std::vector<std::pair<size_t, size_t>> points_of(const Features& f) {
 // ratio to the first lies so near config.second_orientation that float32
 // and float64 decide differently. Returns the GPU's entries.
 size_t compare_second(const GrayImage& image, const DetectorConfig& config, int buffer_limit = -1) {
-  Detector detector(test::headless_context(), config);
-  detector.runner().set_check_every_pass(true);
-  if (buffer_limit >= 0) detector.limit_buffer_texels(buffer_limit);
-  const Features gpu = detector.detect_and_compute(image);
-  const Features cpu = cpu::detect_and_compute(image, config);
+  const auto [gpu, cpu] = detect_and_compute_both(image, config, buffer_limit);
   const int n = descriptor_size(config);
-  REQUIRE(gpu.descriptors.size() == gpu.keypoints.size() * static_cast<size_t>(n));
   REQUIRE(cpu.keypoints.size() > 100);
   const size_t gpu_points = points_of(gpu).size(), cpu_points = points_of(cpu).size();
   // The option is at work: a share of the points have two entries.
