@@ -24,7 +24,7 @@
 // Uniforms: u_first, u_count  the chunk: blocks hold keypoints u_first ..
 //                       u_first + u_count - 1
 //           u_candidates, u_max_sums, u_settled, u_leap; with SECOND
-//           u_second_ratio, u_separation (radians)
+//           u_second_ratio, u_separation (degrees)
 // Output:   R32F angle in degrees, counter-clockwise on screen, [0, 360);
 //           one texel per keypoint of the whole list (texel u_first + k).
 //           With SECOND, location 1: the second angle, or -1 for none.
@@ -122,6 +122,6 @@ void main() {
   float second = direction(second_sum);
   float apart = second - first;
   apart -= kTwoPi * round(apart / kTwoPi);
-  if (abs(apart) > u_separation) o_second = screen_degrees(second);
+  if (abs(apart) > radians(u_separation)) o_second = screen_degrees(second);
 #endif
 }

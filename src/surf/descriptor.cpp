@@ -47,8 +47,6 @@ std::vector<std::string> sample_defines() {
           "PER_FRAGMENT " + std::to_string(kPerFragment)};
 }
 
-constexpr double kPi = 3.14159265358979323846;
-
 // The CPU reference's lattice, in its order: texel n = point n (i, j).
 gl::Texture lattice_texture() {
   std::vector<float> points;
@@ -238,7 +236,7 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
                      {"u_settled", settled},
                      {"u_leap", leap},
                      {"u_second_ratio", config_.second_orientation},
-                     {"u_separation", static_cast<float>(cpu::kSecondSeparation * kPi / 180.0)}});
+                     {"u_separation", static_cast<float>(cpu::kSecondSeparation)}});
     } else {
       runner.run_in(angle_rows, "describe_orient_best", best_, angles_target_,
                     {{"u_windows", orient_windows_}, {"u_samples", *samples}},
