@@ -93,6 +93,29 @@ TEST_CASE("host memory: an image whose textures cannot fit is refused on a softw
   CHECK(host_memory_problem(64, 64, 200e6).empty());
 }
 
+TEST_CASE("host memory: larger point lists and second orientations are counted") {
+  // The default configuration is what kSoftwareFixedBytes was measured with.
+  CHECK(software_list_bytes(DetectorConfig{}, 65536, 4096, 4096) == 0.0);
+  // A second orientation can double the descriptor entries: 65,536 more of
+  // 64 float32 values, in two textures (raw sums, normalised), at least.
+  DetectorConfig second;
+  second.second_orientation = 0.8f;
+  const double more = software_list_bytes(second, 65536, 4096, 4096);
+  CHECK(more >= 65536.0 * 64 * 4 * 2);
+  // 4.68 GB for the default at 4096 x 4096 (above): 4.7 GB no longer does.
+  CHECK(host_memory_problem(4096, 4096, 4.7e9).empty());
+  CHECK(host_memory_problem(4096, 4096, 4.7e9, kSoftwareBytesPerPixel, kSoftwareFixedBytes + more) != "");
+  // --max-features 524288 --extended: 458,752 more entries of 128 values.
+  DetectorConfig large;
+  large.max_features = 1 << 19;
+  large.extended = true;
+  const double full = software_list_bytes(large, large.max_features, 4096, 4096);
+  CHECK(full >= 458752.0 * 128 * 4 * 2);
+  // ... but a 64 x 64 image cannot fill more than one entry per pixel, so
+  // asking for that many features on it costs little.
+  CHECK(software_list_bytes(large, large.max_features, 64, 64) < 0.01 * full);
+}
+
 }  // TEST_SUITE
 
 TEST_SUITE("gl") {

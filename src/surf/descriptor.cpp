@@ -70,6 +70,14 @@ DescribeStage::DescribeStage(const gl::ShaderSource& shaders, const DetectorConf
       gather_signs_(shaders, "common/fullscreen.vert", "describe/gather_signs.frag"),
       lattice_(lattice_texture()) {}
 
+double DescribeStage::bytes_per_entry(const DetectorConfig& config) {
+  const bool second = config.second_orientation > 0 && !config.upright;
+  const double values = 4.0 * descriptor_size(config);  // float32 values of one descriptor entry
+  // angles R32F; second_angles R32F and second_entries RG32F; per descriptor
+  // entry keypoint_order RG32F, descriptors_raw and descriptors, read back.
+  return 4.0 + (second ? 12.0 : 0.0) + (second ? 2.0 : 1.0) * (8.0 + 3.0 * values);
+}
+
 void DescribeStage::configure(int capacity) {
   GLSURF_EXPECTS(capacity > 0, "capacity must be positive");
   const int chunk = std::min(capacity, kChunk);

@@ -56,6 +56,13 @@ class DescribeStage {
   static constexpr int kChunk = 4096;
 
   DescribeStage(const gl::ShaderSource& shaders, const DetectorConfig& config);
+  // Bytes per list entry of capacity that configure() allocates and a full
+  // run() and read() fill: the angle, with second orientations the second
+  // angle and entry, and per descriptor entry (two per list entry with
+  // second orientations) its order, raw and normalised values, and the copy
+  // read() returns. On a software renderer these are host memory
+  // (detector.hpp: software_list_bytes).
+  static double bytes_per_entry(const DetectorConfig& config);
   void configure(int capacity);
   int capacity() const { return capacity_; }  // 0 before configure()
   // Second orientations (DetectorConfig::second_orientation) of the last

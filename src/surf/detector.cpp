@@ -25,9 +25,19 @@ const DetectorConfig& checked(const DetectorConfig& config) {
 }
 }  // namespace
 
-std::string host_memory_problem(int width, int height, double available, double bytes_per_pixel) {
+std::string host_memory_problem(int width, int height, double available, double bytes_per_pixel,
+                                double fixed_bytes) {
   return memory_problem(width, height, bytes_per_pixel, available,
-                        "on a software renderer, whose textures are host memory", kSoftwareFixedBytes);
+                        "on a software renderer, whose textures are host memory", fixed_bytes);
+}
+
+double software_list_bytes(const DetectorConfig& config, int capacity, int width, int height) {
+  // The point list and its positions: two RGBA32F texels per entry (compact.hpp).
+  const auto per_entry = [](const DetectorConfig& c) { return 32.0 + DescribeStage::bytes_per_entry(c); };
+  const double pixels = static_cast<double>(width) * height;
+  const double entries = std::min(static_cast<double>(capacity), pixels);
+  const double measured = std::min(static_cast<double>(kMinCapacity), pixels) * per_entry(DetectorConfig{});
+  return std::max(0.0, entries * per_entry(config) - measured);
 }
 
 Detector::Detector(const gl::Context& context, const DetectorConfig& config, const gl::ShaderSource& shaders,
@@ -105,8 +115,12 @@ void Detector::check_host_memory(int width, int height, Stages stages) const {
   const bool all = stages == Stages::All;
   const double held = all ? integral + detection : integral;
   const double available = available_host_memory();
-  const std::string why = host_memory_problem(width, height, available < 0 ? available : available + held,
-                                              all ? kSoftwareBytesPerPixel : kSoftwareComputeBytesPerPixel);
+  // compute() describes in chunks of the describe stage's capacity (kMinCapacity unless detection set it).
+  const int capacity = all ? std::max(kMinCapacity, config_.max_features) : std::max(kMinCapacity, describe_.capacity());
+  const std::string why = host_memory_problem(
+      width, height, available < 0 ? available : available + held,
+      all ? kSoftwareBytesPerPixel : kSoftwareComputeBytesPerPixel,
+      kSoftwareFixedBytes + software_list_bytes(config_, capacity, width, height));
   if (!why.empty()) throw Error(why);
 }
 

@@ -59,7 +59,16 @@ constexpr double kSoftwareBytesPerPixel = 270;
 constexpr double kSoftwareComputeBytesPerPixel = 60;
 constexpr double kSoftwareFixedBytes = 150e6;
 std::string host_memory_problem(int width, int height, double available,
-                                double bytes_per_pixel = kSoftwareBytesPerPixel);
+                                double bytes_per_pixel = kSoftwareBytesPerPixel,
+                                double fixed_bytes = kSoftwareFixedBytes);
+// What comes on top of kSoftwareFixedBytes, whose measurements had the
+// default configuration's list capacity (65,536 entries of 64 values), for
+// a point list of `capacity` entries (DetectorConfig::max_features above
+// that) and `config`'s descriptors (extended, second orientations) on a
+// width x height image: the lists' and the description stage's bytes per
+// entry (DescribeStage::bytes_per_entry) for as many entries as the image
+// can fill, at most one per pixel. 0 for the default configuration.
+double software_list_bytes(const DetectorConfig& config, int capacity, int width, int height);
 
 class Detector {
  public:
