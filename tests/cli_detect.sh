@@ -323,4 +323,29 @@ err=$("$glsurf" detect "$assets/box.png" --second-orientation 1.5 2>&1)
   fail "--second-orientation 1.5: $err"
 err=$("$glsurf" detect "$assets/box.png" --second-orientation 0.8 --upright 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q "needs oriented keypoints, not --upright" || fail "--second-orientation --upright: $err"
+# describe --keep-angles: the entries of such a file described again at
+# their own angles (not their points' first orientation) give detect's file
+# back on the CPU reference (the same computation) and the same keypoints on
+# the GPU (its descriptors' agreement: test_gpu_descriptor.cpp). Angles
+# outside [0, 360] (OpenCV's -1: none) and --upright are refused.
+"$glsurf" describe "$assets/box.png" "$work/two_cpu.txt" --backend cpu --keep-angles -o "$work/kept_cpu.txt" 2>/dev/null ||
+  fail "describe --keep-angles --backend cpu"
+cmp -s "$work/two_cpu.txt" "$work/kept_cpu.txt" || fail "describe --keep-angles --backend cpu differs from detect's file"
+"$glsurf" describe "$assets/box.png" "$work/two_cpu.txt" --backend cpu -o "$work/computed_cpu.txt" 2>/dev/null ||
+  fail "describe a file with second orientations"
+cmp -s "$work/two_cpu.txt" "$work/computed_cpu.txt" && fail "describe without --keep-angles kept the second orientations"
+"$glsurf" describe "$assets/box.png" "$work/two_gl.txt" --keep-angles -o "$work/kept_gl.txt" 2>/dev/null ||
+  fail "describe --keep-angles"
+[ "$(cut -d' ' -f1-7 "$work/kept_gl.txt")" = "$(cut -d' ' -f1-7 "$work/two_gl.txt")" ] ||
+  fail "describe --keep-angles changed the keypoints or their angles"
+printf '1 0\n10 10 9 -1 0 1 0\n' > "$work/no_angle.txt"
+err=$("$glsurf" describe "$assets/box.png" "$work/no_angle.txt" --keep-angles -o "$work/dn.txt" 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "no_angle.txt: line 2: angle -1 is not in \[0, 360\], so it cannot be kept" ||
+  fail "describe --keep-angles of angle -1: $err"
+[ ! -e "$work/dn.txt" ] || fail "describe --keep-angles of angle -1 left an output"
+"$glsurf" describe "$assets/box.png" "$work/no_angle.txt" -o "$work/dn.txt" 2>/dev/null ||
+  fail "describe of angle -1, angles computed"
+err=$("$glsurf" describe "$assets/box.png" "$work/no_angle.txt" --keep-angles --upright 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q -- "--keep-angles and --upright exclude each other" ||
+  fail "describe --keep-angles --upright: $err"
 echo "all detect checks passed"

@@ -243,6 +243,59 @@ TEST_CASE("compute() describes given keypoints as detect_and_compute describes i
   }
 }
 
+TEST_CASE("compute() with Angles::Keep describes at the given angles, as detection describes second orientations") {
+  const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+  DetectorConfig config;
+  config.second_orientation = 0.8f;
+  const Features detected = cpu::detect_and_compute(image, config);
+  const size_t n = detected.keypoints.size();
+  size_t second = 0;  // entries at the position of the entry before: a point's second orientation
+  for (size_t i = 1; i < n; ++i) {
+    second += detected.keypoints[i].x == detected.keypoints[i - 1].x && detected.keypoints[i].y == detected.keypoints[i - 1].y;
+  }
+  REQUIRE(second * 10 >= n);
+  std::vector<KeyPoint> given = detected.keypoints;
+  std::reverse(given.begin(), given.end());
+  const Features kept = cpu::compute(image, given, config, Angles::Keep);
+  REQUIRE(kept.keypoints.size() == n);
+  int same = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const KeyPoint &a = kept.keypoints[i], &b = detected.keypoints[n - 1 - i];
+    same += a.x == b.x && a.y == b.y && a.size == b.size && a.angle == b.angle &&
+            std::equal(kept.descriptor(i), kept.descriptor(i) + 64, detected.descriptor(n - 1 - i));
+  }
+  CHECK(same == static_cast<int>(n));
+  // Computed instead, a point's second entry gets its first angle.
+  const Features computed = cpu::compute(image, detected.keypoints, config);
+  size_t moved = 0;
+  for (size_t i = 0; i < n; ++i) moved += computed.keypoints[i].angle != detected.keypoints[i].angle;
+  CHECK(moved >= second);
+}
+
+TEST_CASE("kept angles lie in [0, 360], and upright descriptors keep none") {
+  KeyPoint k;
+  k.x = 10, k.y = 10, k.size = 9;
+  for (const float angle : {0.0f, 123.4f, 360.0f}) {
+    k.angle = angle;
+    CHECK(cpu::keypoint_problem(k, 64, 48, Angles::Keep).empty());
+  }
+  for (const float angle : {-1.0f, 360.5f, std::nanf(""), std::numeric_limits<float>::infinity()}) {
+    k.angle = angle;
+    CHECK(cpu::keypoint_problem(k, 64, 48).empty());  // computed: the angle does not matter
+    CHECK(cpu::keypoint_problem(k, 64, 48, Angles::Keep).find("is not in [0, 360]") != std::string::npos);
+  }
+  k.angle = -1;  // OpenCV's "no angle"
+  CHECK_THROWS_WITH_AS(cpu::compute(GrayImage(64, 48, 0), {k, k}, DetectorConfig{}, Angles::Keep),
+                       doctest::Contains("keypoint 0: angle -1 is not in [0, 360]"), Error);
+  DetectorConfig upright;
+  upright.upright = true;
+  CHECK(cpu::angles_problem(upright, Angles::Compute).empty());
+  CHECK(cpu::angles_problem(DetectorConfig{}, Angles::Keep).empty());
+  k.angle = 0;
+  CHECK_THROWS_WITH_AS(cpu::compute(GrayImage(64, 48, 0), {k}, upright, Angles::Keep),
+                       doctest::Contains("upright descriptors are taken at angle 0"), Error);
+}
+
 TEST_CASE("descriptors and orientations of linear ramps follow from SURF's definition") {
   test::check_ramp_descriptors(
       [](const GrayImage& image, const std::vector<KeyPoint>& k, const DetectorConfig& config) {

@@ -751,6 +751,74 @@ TEST_CASE("GPU compute() of given keypoints agrees with the CPU reference, on a 
   CHECK(detector.last_on_gpu().count == 0);
 }
 
+// Kept angles (Angles::Keep) skip the orientation passes: the GPU's
+// descriptors at given angles, against the CPU's at the same angles.
+void compare_kept(const GrayImage& image, const std::vector<KeyPoint>& given, const DetectorConfig& config,
+                  Detector& detector) {
+  const Features gpu = detector.compute(image, given, Angles::Keep);
+  const Features cpu = cpu::compute(image, given, config, Angles::Keep);
+  const int n = descriptor_size(config);
+  REQUIRE(gpu.keypoints.size() == given.size());
+  REQUIRE(gpu.descriptors.size() == given.size() * static_cast<size_t>(n));
+  int kept = 0, close = 0;
+  double lowest = 1;
+  for (size_t i = 0; i < given.size(); ++i) {
+    const KeyPoint &g = gpu.keypoints[i], &k = given[i];
+    kept += g.x == k.x && g.y == k.y && g.size == k.size && g.angle == k.angle && cpu.keypoints[i].angle == k.angle;
+    const double c = dot(gpu.descriptor(i), cpu.descriptor(i), n);
+    close += c >= 0.999;
+    lowest = std::min(lowest, c);
+  }
+  MESSAGE(given.size() << " keypoints at kept angles: cos>=0.999 " << close << ", lowest cosine " << lowest);
+  CHECK(kept == static_cast<int>(given.size()));
+  CHECK(close >= 0.99 * given.size());
+}
+
+TEST_CASE("GPU compute() at kept angles agrees with the CPU reference, across chunks; second orientations again") {
+  const GrayImage box = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+  std::vector<KeyPoint> given = cpu::detect(box, DetectorConfig{});
+  // Angles around the circle, both ends included.
+  for (size_t i = 0; i < given.size(); ++i) given[i].angle = i == 0 ? 0.0f : i == 1 ? 360.0f : std::fmod(47.3f * i, 360.0f);
+  for (const bool extended : {false, true}) {
+    DetectorConfig config;
+    config.extended = extended;
+    Detector detector(test::headless_context(), config);
+    detector.runner().set_check_every_pass(true);
+    compare_kept(box, given, config, detector);
+  }
+  // More keypoints than a chunk of compute() (the point list of a 48 x 48
+  // image holds fewer than 5,000), placed at random on noise.
+  const GrayImage noise = test::random_image(48, 48, 6);
+  Detector detector(test::headless_context(), DetectorConfig{});
+  detector.detect(noise);
+  REQUIRE(detector.last_on_gpu().list->width() * detector.last_on_gpu().list->height() < 5000);
+  std::vector<KeyPoint> random(5000);
+  for (size_t i = 0; i < random.size(); ++i) {
+    const float size = 9.0f + static_cast<float>(i % 12), span = 47.0f - 2 * size;
+    random[i].x = size + span * static_cast<float>((i * 37) % 1000) / 1000.0f;
+    random[i].y = size + span * static_cast<float>((i * 53) % 1000) / 1000.0f;
+    random[i].size = size;
+    random[i].angle = static_cast<float>((i * 71) % 3600) / 10.0f;
+  }
+  compare_kept(noise, random, DetectorConfig{}, detector);
+  // A detection with second orientations, described again at its angles,
+  // gives its own descriptors: the same passes at the same angles.
+  DetectorConfig second;
+  second.second_orientation = 0.8f;
+  Detector twice(test::headless_context(), second);
+  const Features detected = twice.detect_and_compute(box);
+  const Features again = twice.compute(box, detected.keypoints, Angles::Keep);
+  REQUIRE(again.keypoints.size() == detected.keypoints.size());
+  REQUIRE(detected.keypoints.size() >= 1.1 * given.size());  // some points have two entries
+  int same = 0;
+  for (size_t i = 0; i < again.keypoints.size(); ++i) {
+    same += again.keypoints[i].angle == detected.keypoints[i].angle &&
+            dot(again.descriptor(i), detected.descriptor(i), 64) >= 0.99999;
+  }
+  CHECK(same == static_cast<int>(again.keypoints.size()));
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
 TEST_CASE("GPU compute() takes images detection refuses (too small), between detections of another size") {
   // Describing needs only the integral image: a 10 x 10 image, smaller than
   // the smallest filter, is described as on the CPU, and the detector's

@@ -23,6 +23,10 @@ int describe(Args args) {
   DetectorConfig config;
   config.upright = args.flag("--upright");
   config.extended = args.flag("--extended");
+  const Angles angles = args.flag("--keep-angles") ? Angles::Keep : Angles::Compute;
+  if (const std::string why = cpu::angles_problem(config, angles); !why.empty()) {
+    throw UsageError("--keep-angles and --upright exclude each other: " + why);
+  }
   const std::string out = args.option("-o", "");
   const std::string format_name = feature_format(format_option(args), out);
   const FeatureFormat format = format_name == "txt" ? FeatureFormat::Txt : FeatureFormat::Bin;
@@ -44,7 +48,7 @@ int describe(Args args) {
   // A keypoint the image cannot hold is named where it is in its file, as
   // the reader names a value it cannot read.
   std::string why;
-  if (const long i = cpu::first_keypoint_problem(keypoints, image.width, image.height, why); i >= 0) {
+  if (const long i = cpu::first_keypoint_problem(keypoints, image.width, image.height, why, angles); i >= 0) {
     throw Error(keypoints_path + ": " + keypoint_location(keypoints_format, static_cast<size_t>(i), keypoints.size()) +
                 ": " + why);
   }
@@ -62,7 +66,8 @@ int describe(Args args) {
   const auto t0 = std::chrono::steady_clock::now();
   Features features;
   try {
-    features = detector ? detector->compute(image, std::move(keypoints)) : cpu::compute(image, std::move(keypoints), config);
+    features = detector ? detector->compute(image, std::move(keypoints), angles)
+                        : cpu::compute(image, std::move(keypoints), config, angles);
   } catch (const Error& e) {
     throw Error(image_name + ": " + e.what());  // the keypoints were checked above
   }

@@ -270,12 +270,12 @@ void describe(const IntegralImage& integral, const KeyPoint& k, float angle_degr
 }
 
 std::vector<float> describe_all(const IntegralImage& integral, std::vector<KeyPoint>& keypoints,
-                                const DetectorConfig& config) {
+                                const DetectorConfig& config, Angles angles) {
   const int d = descriptor_size(config);
   std::vector<float> out(keypoints.size() * static_cast<size_t>(d));
   for (size_t i = 0; i < keypoints.size(); ++i) {
     KeyPoint& k = keypoints[i];
-    k.angle = config.upright ? 0.0f : orientation(integral, k).angle;
+    if (angles == Angles::Compute) k.angle = config.upright ? 0.0f : orientation(integral, k).angle;
     describe(integral, k, k.angle, config.extended, &out[i * static_cast<size_t>(d)]);
   }
   return out;
@@ -316,7 +316,7 @@ Features detect_and_compute(const GrayImage& image, const DetectorConfig& config
   return f;
 }
 
-std::string keypoint_problem(const KeyPoint& k, int width, int height) {
+std::string keypoint_problem(const KeyPoint& k, int width, int height, Angles angles) {
   std::ostringstream why;
   if (!std::isfinite(k.x) || !std::isfinite(k.y) || !std::isfinite(k.size)) {
     why << "x, y and size must be finite numbers";
@@ -325,26 +325,36 @@ std::string keypoint_problem(const KeyPoint& k, int width, int height) {
         << " image (x from -0.5 to " << width - 0.5 << ", y from -0.5 to " << height - 0.5 << ")";
   } else if (!(k.size >= kMinKeypointSize) || k.size > kMaxKeypointSize) {
     why << "size " << k.size << " is not in [" << kMinKeypointSize << ", " << kMaxKeypointSize << "]";
+  } else if (angles == Angles::Keep && !(k.angle >= 0.0f && k.angle <= 360.0f)) {
+    why << "angle " << k.angle << " is not in [0, 360], so it cannot be kept";
   }
   return why.str();
 }
 
-long first_keypoint_problem(const std::vector<KeyPoint>& keypoints, int width, int height, std::string& why) {
+long first_keypoint_problem(const std::vector<KeyPoint>& keypoints, int width, int height, std::string& why,
+                            Angles angles) {
   for (size_t i = 0; i < keypoints.size(); ++i) {
-    why = keypoint_problem(keypoints[i], width, height);
+    why = keypoint_problem(keypoints[i], width, height, angles);
     if (!why.empty()) return static_cast<long>(i);
   }
   return -1;
 }
 
-Features compute(const GrayImage& image, std::vector<KeyPoint> keypoints, const DetectorConfig& config) {
+std::string angles_problem(const DetectorConfig& config, Angles angles) {
+  if (angles == Angles::Keep && config.upright) return "upright descriptors are taken at angle 0: they keep no angle";
+  return "";
+}
+
+Features compute(const GrayImage& image, std::vector<KeyPoint> keypoints, const DetectorConfig& config,
+                 Angles angles) {
+  if (const std::string why = angles_problem(config, angles); !why.empty()) throw Error(why);
   std::string why;
-  if (const long i = first_keypoint_problem(keypoints, image.width, image.height, why); i >= 0) {
+  if (const long i = first_keypoint_problem(keypoints, image.width, image.height, why, angles); i >= 0) {
     throw Error("keypoint " + std::to_string(i) + ": " + why);
   }
   Features f;
   f.descriptor_size = descriptor_size(config);
-  f.descriptors = describe_all(integral_image(image), keypoints, config);
+  f.descriptors = describe_all(integral_image(image), keypoints, config, angles);
   f.keypoints = std::move(keypoints);
   return f;
 }

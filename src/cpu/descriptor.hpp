@@ -126,10 +126,11 @@ Orientation orientation(const IntegralImage& integral, const KeyPoint& keypoint,
 void describe(const IntegralImage& integral, const KeyPoint& keypoint, float angle_degrees, bool extended,
               float* out);
 
-// Orientation (unless config.upright) and descriptors for every keypoint.
-// Returns keypoints.size() * descriptor_size(config) values, row by row.
+// Orientation (unless config.upright, or angles is Keep) and descriptors for
+// every keypoint. Returns keypoints.size() * descriptor_size(config) values,
+// row by row.
 std::vector<float> describe_all(const IntegralImage& integral, std::vector<KeyPoint>& keypoints,
-                                const DetectorConfig& config);
+                                const DetectorConfig& config, Angles angles = Angles::Compute);
 
 // cpu::detect, then orientation and descriptors: the --backend cpu path.
 Features detect_and_compute(const GrayImage& image, const DetectorConfig& config);
@@ -147,18 +148,25 @@ constexpr float kMinKeypointSize = 1.0f;
 // Why `keypoint` cannot be described in a width x height image, or "" when
 // it can: x, y and size must be finite, the position inside the image
 // ([-0.5, width - 0.5] x [-0.5, height - 0.5], pixel centres at integers)
-// and kMinKeypointSize <= size <= kMaxKeypointSize. The other fields do not
+// and kMinKeypointSize <= size <= kMaxKeypointSize; with Angles::Keep, the
+// angle in [0, 360] too (OpenCV's -1 means none). The other fields do not
 // matter.
-std::string keypoint_problem(const KeyPoint& keypoint, int width, int height);
+std::string keypoint_problem(const KeyPoint& keypoint, int width, int height, Angles angles = Angles::Compute);
 // The index of the first of `keypoints` that keypoint_problem refuses, with
 // its reason in `why`; -1 (and `why` empty) when every one can be described.
-long first_keypoint_problem(const std::vector<KeyPoint>& keypoints, int width, int height, std::string& why);
+long first_keypoint_problem(const std::vector<KeyPoint>& keypoints, int width, int height, std::string& why,
+                            Angles angles = Angles::Compute);
+// Why `config` cannot describe given keypoints with `angles`, or "": upright
+// descriptors are taken at angle 0, so they keep no angle.
+std::string angles_problem(const DetectorConfig& config, Angles angles);
 
-// Orientation (unless config.upright) and descriptors of given keypoints
-// (from another detector, a tracker, a file): as detect_and_compute, but the
-// keypoints keep their order and every field except the angle. Only
-// config.upright and config.extended matter. Throws glsurf::Error naming the
-// first keypoint that keypoint_problem refuses.
-Features compute(const GrayImage& image, std::vector<KeyPoint> keypoints, const DetectorConfig& config);
+// Orientation (unless config.upright, or angles is Keep) and descriptors of
+// given keypoints (from another detector, a tracker, a file): as
+// detect_and_compute, but the keypoints keep their order and every field
+// except the angle (and that too with Keep). Only config.upright and
+// config.extended matter. Throws glsurf::Error naming the first keypoint
+// that keypoint_problem refuses, or angles_problem's reason.
+Features compute(const GrayImage& image, std::vector<KeyPoint> keypoints, const DetectorConfig& config,
+                 Angles angles = Angles::Compute);
 
 }  // namespace glsurf::cpu

@@ -284,6 +284,26 @@ int DescribeStage::run(gl::PassRunner& runner, const gl::Texture& list, const gl
     runner.after_transfer();
     second_source_ = second->source;
   }
+  return describe_entries(runner, list, count);
+}
+
+void DescribeStage::run_at(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral,
+                           const std::vector<float>& angles) {
+  const int count = static_cast<int>(angles.size());
+  GLSURF_EXPECTS(capacity_ > 0, "configure() before run()");
+  GLSURF_EXPECTS(count <= capacity_, "more keypoints than configured");
+  primary_ = count;
+  second_source_.clear();
+  if (count == 0) return;
+  regroup(runner, integral);
+  std::vector<float> texels(static_cast<size_t>(kWidth) * angles_.height(), 0.0f);
+  std::copy(angles.begin(), angles.end(), texels.begin());
+  angles_.upload(texels.data());
+  runner.after_transfer();
+  describe_entries(runner, list, count);
+}
+
+int DescribeStage::describe_entries(gl::PassRunner& runner, const gl::Texture& list, int count) {
   const int total = count + static_cast<int>(second_source_.size());
   const gl::PassRunner::Region tiles{0, 0, kWidth, tile_rows(total, kDescriptorTile)};
   const gl::PassRunner::Region runs{0, 0, kWidth, rows_for(total * 16)};

@@ -79,6 +79,11 @@ class DescribeStage {
   // which. Returns the number of descriptor entries.
   int run(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count,
           SecondOrientations* second = nullptr);
+  // Descriptors of list entries 0 .. angles.size() - 1 at the given angles
+  // (degrees ccw), which angles() then holds: no orientation passes
+  // (Angles::Keep).
+  void run_at(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral,
+              const std::vector<float>& angles);
   // Orientation only (angles(); 0 everywhere when upright).
   void orient(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count);
   // Angle per list entry, degrees ccw (R32F, 1024 wide).
@@ -106,6 +111,10 @@ class DescribeStage {
   gl::ShaderSource shaders_;  // samples_ and describe_ are rebuilt for the quads' kind
   void regroup(gl::PassRunner& runner, const gl::Texture& integral);  // -> quads_
   void orient_passes(gl::PassRunner& runner, const gl::Texture& list, int count);
+  // The descriptor and normalisation passes for list entries 0 .. count - 1
+  // at angles_ and the second orientations in second_source_ and extra_;
+  // returns the number of descriptor entries.
+  int describe_entries(gl::PassRunner& runner, const gl::Texture& list, int count);
   bool second_orientation() const { return config_.second_orientation > 0 && !config_.upright; }
   // Entries: list entries, then up to as many second orientations.
   int entry_capacity() const { return second_orientation() ? 2 * capacity_ : capacity_; }

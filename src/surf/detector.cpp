@@ -223,10 +223,11 @@ Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures
   return f;
 }
 
-Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoints) {
+Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoints, Angles angles) {
+  if (const std::string why = cpu::angles_problem(config_, angles); !why.empty()) throw Error(why);
   if (const std::string why = compute_size_problem(image.width, image.height); !why.empty()) throw Error(why);
   std::string refused;
-  if (const long i = cpu::first_keypoint_problem(keypoints, image.width, image.height, refused); i >= 0) {
+  if (const long i = cpu::first_keypoint_problem(keypoints, image.width, image.height, refused, angles); i >= 0) {
     throw Error("keypoint " + std::to_string(i) + ": " + refused);
   }
   if (image.width != integral_width_ || image.height != integral_height_) {
@@ -244,7 +245,7 @@ Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoin
   const gl::Texture& integral = integral_.run(runner_, image_);
   constexpr int kWidth = CompactStage::kListWidth;
   const int chunk = describe_.capacity();
-  std::vector<float> angles, descriptors;
+  std::vector<float> chunk_angles, descriptors;
   for (size_t first = 0; first < keypoints.size(); first += static_cast<size_t>(chunk)) {
     const int n = static_cast<int>(std::min(keypoints.size() - first, static_cast<size_t>(chunk)));
     const int rows = (n + kWidth - 1) / kWidth;
@@ -261,9 +262,15 @@ Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoin
     }
     given_.upload(list.data());
     runner_.after_transfer();
-    describe_.run(runner_, given_, integral, n);
-    describe_.read(n, angles, descriptors, /*with_descriptors=*/true);
-    for (int i = 0; i < n; ++i) keypoints[first + static_cast<size_t>(i)].angle = angles[static_cast<size_t>(i)];
+    if (angles == Angles::Keep) {
+      chunk_angles.resize(static_cast<size_t>(n));
+      for (int i = 0; i < n; ++i) chunk_angles[static_cast<size_t>(i)] = keypoints[first + static_cast<size_t>(i)].angle;
+      describe_.run_at(runner_, given_, integral, chunk_angles);
+    } else {
+      describe_.run(runner_, given_, integral, n);
+    }
+    describe_.read(n, chunk_angles, descriptors, /*with_descriptors=*/true);
+    for (int i = 0; i < n; ++i) keypoints[first + static_cast<size_t>(i)].angle = chunk_angles[static_cast<size_t>(i)];
     f.descriptors.insert(f.descriptors.end(), descriptors.begin(), descriptors.end());
   }
   f.keypoints = std::move(keypoints);

@@ -103,14 +103,15 @@ class Detector {
   // for Matcher::match: they are not read back (the Features come without
   // them, descriptor_size 0).
   Features detect_and_compute(const GrayImage& image, DescriptorTextures* resident = nullptr);
-  // Orientation (unless config.upright) and descriptors of given keypoints,
-  // as cpu::compute: they keep their order and every field but the angle.
-  // Throws glsurf::Error naming the first keypoint cpu::keypoint_problem
-  // refuses, or for an image compute_size_problem refuses. Any number of
-  // keypoints, in chunks of the description stage's capacity (the point
-  // list's after a detection, 65,536 before any). Afterwards last_on_gpu()
-  // is empty.
-  Features compute(const GrayImage& image, std::vector<KeyPoint> keypoints);
+  // Orientation (unless config.upright, or angles is Keep) and descriptors
+  // of given keypoints, as cpu::compute: they keep their order and every
+  // field but the angle (and that too with Keep, which skips the
+  // orientation passes). Throws glsurf::Error naming the first keypoint
+  // cpu::keypoint_problem refuses, with cpu::angles_problem's reason, or for
+  // an image compute_size_problem refuses. Any number of keypoints, in
+  // chunks of the description stage's capacity (the point list's after a
+  // detection, 65,536 before any). Afterwards last_on_gpu() is empty.
+  Features compute(const GrayImage& image, std::vector<KeyPoint> keypoints, Angles angles = Angles::Compute);
 
   // Detection (and orientation unless upright) left on the GPU for drawing:
   // the point list (RGBA32F x, y, size * laplacian, response) and the angles

@@ -73,6 +73,13 @@ struct DetectorConfig {
 
 inline int descriptor_size(const DetectorConfig& config) { return config.extended ? 128 : 64; }
 
+// What describing given keypoints (cpu::compute, Detector::compute) does
+// with their angles: compute each one's orientation, as OpenCV's SURF does
+// (0 when upright), or keep the angle it has (degrees ccw, in [0, 360]), as
+// OpenCV's SIFT does: for keypoints whose orientation comes from elsewhere,
+// or a feature file with second orientations described again.
+enum class Angles { Compute, Keep };
+
 // Whether both detectors take `config`: n_octaves 1 to 16, n_octave_layers
 // 1 to 64 and first_step 1 to 64 (so that filter sides and sampling steps
 // stay far inside int; an octave of 16 already needs filters 393,219 pixels
