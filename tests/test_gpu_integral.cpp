@@ -66,6 +66,28 @@ TEST_CASE("GPU integral equals the CPU reference exactly on random images") {
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
 
+TEST_CASE("the default integral method picks 1-D below 1024 x 768 and 2-D from there, both exact") {
+  test::headless_context();
+  gl::PassRunner runner;
+  runner.set_check_every_pass(true);
+  const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
+  IntegralStage by_size(shaders);
+  CHECK(by_size.config().method == IntegralMethod::BySize);
+  unsigned seed = 300;
+  for (const Size s : {Size{640, 480}, Size{1023, 768}, Size{1024, 768}, Size{768, 1024}, Size{1280, 720}}) {
+    const GrayImage image = test::random_image(s.w, s.h, seed++);
+    INFO("size " << s.w << "x" << s.h);
+    CHECK(test::first_difference(gpu_integral(by_size, runner, image), cpu::integral_image(image)) == "");
+    const bool one_d = static_cast<long long>(s.w) * s.h < 1024 * 768;
+    CHECK(by_size.method() == (one_d ? IntegralMethod::Blelloch1D : IntegralMethod::Blelloch2D));
+    // The picked method's draws, as a stage built for it issues.
+    IntegralStage fixed(shaders, {by_size.method()});
+    fixed.configure(s.w, s.h);
+    CHECK(by_size.passes_per_run() == fixed.passes_per_run());
+  }
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
 TEST_CASE("2-D integral is exact whatever the switch-over threshold T0") {
   // T0 = 0 recurses to a 1x1 top; a huge T0 does everything by eq. 13.
   test::headless_context();

@@ -17,6 +17,11 @@
 //               of the pyramid is summed by the ping-pong doubling of eq. 13.
 //   Blelloch1D  the baseline: a Blelloch scan along every row, then along
 //               every column of the result.
+//   BySize      (the default) 1-D for images of fewer than
+//               kOneDimensionalBelow pixels, 2-D from there: on llvmpipe the
+//               1-D method's 18 draws at 640 x 480 (55 for 2-D) made it
+//               10-30 % faster up to 1024 x 768, and 2-D was as fast or
+//               faster from 1280 x 720 (README: Integral image speed).
 //
 // The 1-D scans (both methods) have radix `scan_radix` (r): each up-sweep
 // level sums r entries, until at most r are left; each down-sweep level adds
@@ -28,7 +33,7 @@
 // Parameters
 //   | field       | default | meaning                                              |
 //   |-------------|---------|------------------------------------------------------|
-//   | method      | 2-D     | Blelloch2D or Blelloch1D                             |
+//   | method      | by size | Blelloch2D, Blelloch1D or BySize                     |
 //   | top_pixels  | 8192    | T0: switch to eq. 13 once w_k * h_k <= T0 (paper's   |
 //   |             |         | optimum on a GeForce 7; 0 recurses down to 1 x 1)    |
 //   | scan_radix  | 4       | radix of the 1-D scans, 2 .. 64                      |
@@ -51,8 +56,10 @@
 
 namespace glsurf {
 
-enum class IntegralMethod { Blelloch2D, Blelloch1D };
+enum class IntegralMethod { Blelloch2D, Blelloch1D, BySize };
 const char* to_string(IntegralMethod method);
+// BySize: 1-D below this many pixels (1024 x 768), 2-D from there.
+constexpr long long kOneDimensionalBelow = 1024 * 768;
 
 // The integral image's gl::texture_size_problem on the current context ("" if
 // it fits): W + 2 x H + 2 texels, since the descriptors' copy of it as quads
@@ -60,7 +67,7 @@ const char* to_string(IntegralMethod method);
 std::string integral_size_problem(int width, int height);
 
 struct IntegralConfig {
-  IntegralMethod method = IntegralMethod::Blelloch2D;
+  IntegralMethod method = IntegralMethod::BySize;
   int top_pixels = 8192;
   int scan_radix = 4;
 };
@@ -84,6 +91,9 @@ class IntegralStage {
   int width() const { return width_; }
   int height() const { return height_; }
   const IntegralConfig& config() const { return config_; }
+  // The method run() uses at the configured size: config().method, or what
+  // BySize picks.
+  IntegralMethod method() const;
   int passes_per_run() const;  // number of draws run() issues for this size
 
   struct Programs;
@@ -95,6 +105,7 @@ class IntegralStage {
   void run_1d(gl::PassRunner& runner, const gl::Texture& image);
 
   IntegralConfig config_;
+  IntegralMethod method_ = IntegralMethod::Blelloch2D;  // at the configured size
   std::unique_ptr<Programs> programs_;
   int width_ = 0, height_ = 0;
 
