@@ -669,6 +669,22 @@ TEST_CASE("GPU extended (128) and upright descriptors agree with the CPU referen
 // Detector::compute against cpu::compute, on the same given keypoints, every
 // keypoint paired by its index: the issue's tolerances, and with `tight`
 // those of compare() above.
+// `count` keypoints spread over a 48 x 48 image, a size's width from its
+// border (sizes 9 to 20), with both Laplacian signs and angles around the
+// circle (which only Angles::Keep uses).
+std::vector<KeyPoint> placed_on_48(size_t count) {
+  std::vector<KeyPoint> placed(count);
+  for (size_t i = 0; i < count; ++i) {
+    const float size = 9.0f + static_cast<float>(i % 12), span = 47.0f - 2 * size;
+    placed[i].x = size + span * static_cast<float>((i * 37) % 1000) / 1000.0f;
+    placed[i].y = size + span * static_cast<float>((i * 53) % 1000) / 1000.0f;
+    placed[i].size = size;
+    placed[i].laplacian = i % 2 ? 1 : -1;
+    placed[i].angle = static_cast<float>((i * 71) % 3600) / 10.0f;
+  }
+  return placed;
+}
+
 void compare_given(const GrayImage& image, const std::vector<KeyPoint>& given, const DetectorConfig& config,
                    Detector& detector, bool tight) {
   const Features gpu = detector.compute(image, given);
@@ -739,14 +755,7 @@ TEST_CASE("GPU compute() of given keypoints agrees with the CPU reference, on a 
   const gl::Texture& list = *detector.last_on_gpu().list;
   INFO("point list " << list.width() << " x " << list.height());
   REQUIRE(list.width() * list.height() < 5000);
-  std::vector<KeyPoint> random(5000);
-  for (size_t i = 0; i < random.size(); ++i) {
-    const float size = 9.0f + static_cast<float>(i % 12), span = 47.0f - 2 * size;
-    random[i].x = size + span * static_cast<float>((i * 37) % 1000) / 1000.0f;
-    random[i].y = size + span * static_cast<float>((i * 53) % 1000) / 1000.0f;
-    random[i].size = size;
-    random[i].laplacian = i % 2 ? 1 : -1;
-  }
+  const std::vector<KeyPoint> random = placed_on_48(5000);
   compare_given(noise, random, config, detector, /*tight=*/false);
   CHECK(detector.last_on_gpu().count == 0);
 }
@@ -769,7 +778,7 @@ void compare_kept(const GrayImage& image, const std::vector<KeyPoint>& given, co
     close += c >= 0.999;
     lowest = std::min(lowest, c);
   }
-  MESSAGE(given.size() << " keypoints at kept angles: cos>=0.999 " << close << ", lowest cosine " << lowest);
+  MESSAGE(given.size() << " keypoints at kept angles: cos>=0.999 " << close << ", largest 1 - cos " << 1 - lowest);
   CHECK(kept == static_cast<int>(given.size()));
   CHECK(close >= 0.99 * given.size());
 }
@@ -792,14 +801,7 @@ TEST_CASE("GPU compute() at kept angles agrees with the CPU reference, across ch
   Detector detector(test::headless_context(), DetectorConfig{});
   detector.detect(noise);
   REQUIRE(detector.last_on_gpu().list->width() * detector.last_on_gpu().list->height() < 5000);
-  std::vector<KeyPoint> random(5000);
-  for (size_t i = 0; i < random.size(); ++i) {
-    const float size = 9.0f + static_cast<float>(i % 12), span = 47.0f - 2 * size;
-    random[i].x = size + span * static_cast<float>((i * 37) % 1000) / 1000.0f;
-    random[i].y = size + span * static_cast<float>((i * 53) % 1000) / 1000.0f;
-    random[i].size = size;
-    random[i].angle = static_cast<float>((i * 71) % 3600) / 10.0f;
-  }
+  const std::vector<KeyPoint> random = placed_on_48(5000);
   compare_kept(noise, random, DetectorConfig{}, detector);
   // A detection with second orientations, described again at its angles,
   // gives its own descriptors: the same passes at the same angles.
