@@ -95,12 +95,12 @@ TEST_CASE("host memory: an image whose textures cannot fit is refused on a softw
 
 TEST_CASE("host memory: larger point lists and second orientations are counted") {
   // The default configuration is what kSoftwareFixedBytes was measured with.
-  CHECK(software_list_bytes(DetectorConfig{}, 65536, 4096, 4096) == 0.0);
+  CHECK(software_list_bytes(DetectorConfig{}, 65536, 65536) == 0.0);
   // A second orientation can double the descriptor entries: 65,536 more of
   // 64 float32 values, in two textures (raw sums, normalised), at least.
   DetectorConfig second;
   second.second_orientation = 0.8f;
-  const double more = software_list_bytes(second, 65536, 4096, 4096);
+  const double more = software_list_bytes(second, 65536, 65536);
   CHECK(more >= 65536.0 * 64 * 4 * 2);
   // 4.68 GB for the default at 4096 x 4096 (above): 4.7 GB no longer does.
   CHECK(host_memory_problem(4096, 4096, 4.7e9).empty());
@@ -109,11 +109,16 @@ TEST_CASE("host memory: larger point lists and second orientations are counted")
   DetectorConfig large;
   large.max_features = 1 << 19;
   large.extended = true;
-  const double full = software_list_bytes(large, large.max_features, 4096, 4096);
+  const double full = software_list_bytes(large, large.max_features, 65536);
   CHECK(full >= 458752.0 * 128 * 4 * 2);
-  // ... but a 64 x 64 image cannot fill more than one entry per pixel, so
-  // asking for that many features on it costs little.
-  CHECK(software_list_bytes(large, large.max_features, 64, 64) < 0.01 * full);
+  // ... but the list of a 64 x 64 image holds no more entries than its
+  // candidate atlas has texels (about 1.5 per pixel), so asking for that
+  // many features on it costs little.
+  glm::ivec2 atlas, default_atlas;
+  atlas_layout(64, 64, large, atlas);
+  atlas_layout(64, 64, DetectorConfig{}, default_atlas);
+  CHECK(atlas.x * atlas.y < 3 * 64 * 64);
+  CHECK(software_list_bytes(large, atlas.x * atlas.y, default_atlas.x * default_atlas.y) < 0.01 * full);
 }
 
 }  // TEST_SUITE

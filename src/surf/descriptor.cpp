@@ -74,8 +74,10 @@ double DescribeStage::bytes_per_entry(const DetectorConfig& config) {
   const bool second = config.second_orientation > 0 && !config.upright;
   const double values = 4.0 * descriptor_size(config);  // float32 values of one descriptor entry
   // angles R32F; second_angles R32F and second_entries RG32F; per descriptor
-  // entry keypoint_order RG32F, descriptors_raw and descriptors, read back.
-  return 4.0 + (second ? 12.0 : 0.0) + (second ? 2.0 : 1.0) * (8.0 + 3.0 * values);
+  // entry keypoint_order RG32F, descriptors_raw and descriptors, read back
+  // and sorted (Features: the read-back copy and the sorted one are held
+  // together).
+  return 4.0 + (second ? 12.0 : 0.0) + (second ? 2.0 : 1.0) * (8.0 + 4.0 * values);
 }
 
 void DescribeStage::configure(int capacity) {
@@ -290,6 +292,7 @@ int DescribeStage::run(gl::PassRunner& runner, const gl::Texture& list, const gl
 void DescribeStage::run_at(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral,
                            const std::vector<float>& angles) {
   const int count = static_cast<int>(angles.size());
+  GLSURF_EXPECTS(!config_.upright, "upright descriptors keep no angle (cpu::angles_problem)");
   GLSURF_EXPECTS(capacity_ > 0, "configure() before run()");
   GLSURF_EXPECTS(count <= capacity_, "more keypoints than configured");
   primary_ = count;

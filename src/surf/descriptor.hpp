@@ -59,9 +59,10 @@ class DescribeStage {
   // Bytes per list entry of capacity that configure() allocates and a full
   // run() and read() fill: the angle, with second orientations the second
   // angle and entry, and per descriptor entry (two per list entry with
-  // second orientations) its order, raw and normalised values, and the copy
-  // read() returns. On a software renderer these are host memory
-  // (detector.hpp: software_list_bytes).
+  // second orientations) its order, raw and normalised values, the copy
+  // read() returns and the detector's sorted copy of that. On a software
+  // renderer the textures are host memory too (detector.hpp:
+  // software_list_bytes).
   static double bytes_per_entry(const DetectorConfig& config);
   void configure(int capacity);
   int capacity() const { return capacity_; }  // 0 before configure()

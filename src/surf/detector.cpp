@@ -31,13 +31,10 @@ std::string host_memory_problem(int width, int height, double available, double 
                         "on a software renderer, whose textures are host memory", fixed_bytes);
 }
 
-double software_list_bytes(const DetectorConfig& config, int capacity, int width, int height) {
+double software_list_bytes(const DetectorConfig& config, double entries, double measured_entries) {
   // The point list and its positions: two RGBA32F texels per entry (compact.hpp).
   const auto per_entry = [](const DetectorConfig& c) { return 32.0 + DescribeStage::bytes_per_entry(c); };
-  const double pixels = static_cast<double>(width) * height;
-  const double entries = std::min(static_cast<double>(capacity), pixels);
-  const double measured = std::min(static_cast<double>(kMinCapacity), pixels) * per_entry(DetectorConfig{});
-  return std::max(0.0, entries * per_entry(config) - measured);
+  return std::max(0.0, entries * per_entry(config) - measured_entries * per_entry(DetectorConfig{}));
 }
 
 Detector::Detector(const gl::Context& context, const DetectorConfig& config, const gl::ShaderSource& shaders,
@@ -115,12 +112,21 @@ void Detector::check_host_memory(int width, int height, Stages stages) const {
   const bool all = stages == Stages::All;
   const double held = all ? integral + detection : integral;
   const double available = available_host_memory();
-  // compute() describes in chunks of the describe stage's capacity (kMinCapacity unless detection set it).
-  const int capacity = all ? std::max(kMinCapacity, config_.max_features) : std::max(kMinCapacity, describe_.capacity());
-  const std::string why = host_memory_problem(
-      width, height, available < 0 ? available : available + held,
-      all ? kSoftwareBytesPerPixel : kSoftwareComputeBytesPerPixel,
-      kSoftwareFixedBytes + software_list_bytes(config_, capacity, width, height));
+  // The list holds the capacity asked for, at most the atlas's texels
+  // (compact.hpp); compute() describes in chunks of the description stage's
+  // capacity (kMinCapacity unless a detection set it), whatever the image.
+  double entries = std::max(kMinCapacity, describe_.capacity()), measured = kMinCapacity;
+  if (all) {
+    glm::ivec2 atlas, default_atlas;
+    atlas_layout(width, height, config_, atlas);
+    atlas_layout(width, height, DetectorConfig{}, default_atlas);
+    entries = std::min<double>(std::max(kMinCapacity, config_.max_features), static_cast<double>(atlas.x) * atlas.y);
+    measured = std::min<double>(kMinCapacity, static_cast<double>(default_atlas.x) * default_atlas.y);
+  }
+  const std::string why =
+      host_memory_problem(width, height, available < 0 ? available : available + held,
+                          all ? kSoftwareBytesPerPixel : kSoftwareComputeBytesPerPixel,
+                          kSoftwareFixedBytes + software_list_bytes(config_, entries, measured));
   if (!why.empty()) throw Error(why);
 }
 

@@ -61,14 +61,16 @@ constexpr double kSoftwareFixedBytes = 150e6;
 std::string host_memory_problem(int width, int height, double available,
                                 double bytes_per_pixel = kSoftwareBytesPerPixel,
                                 double fixed_bytes = kSoftwareFixedBytes);
-// What comes on top of kSoftwareFixedBytes, whose measurements had the
-// default configuration's list capacity (65,536 entries of 64 values), for
-// a point list of `capacity` entries (DetectorConfig::max_features above
-// that) and `config`'s descriptors (extended, second orientations) on a
-// width x height image: the lists' and the description stage's bytes per
-// entry (DescribeStage::bytes_per_entry) for as many entries as the image
-// can fill, at most one per pixel. 0 for the default configuration.
-double software_list_bytes(const DetectorConfig& config, int capacity, int width, int height);
+// What comes on top of kSoftwareFixedBytes, which was measured with the
+// default configuration and its list (65,536 entries of 64 values, or fewer
+// where the candidate atlas has fewer texels): for `entries` list entries
+// with `config`'s descriptors (extended, second orientations) against the
+// `measured_entries` of that default, at the lists' and the description
+// stage's bytes per entry (DescribeStage::bytes_per_entry). 0 when it needs
+// no more. The detector passes its list's capacity (max_features above
+// 65,536), bounded by the atlas as the list is; compute() the description
+// stage's.
+double software_list_bytes(const DetectorConfig& config, double entries, double measured_entries);
 
 class Detector {
  public:

@@ -20,8 +20,9 @@
 //   BySize      (the default) 1-D for images of fewer than
 //               kOneDimensionalBelow pixels, 2-D from there: on llvmpipe the
 //               1-D method's 18 draws at 640 x 480 (55 for 2-D) made it
-//               10-30 % faster up to 1024 x 768, and 2-D was as fast or
-//               faster from 1280 x 720 (README: Integral image speed).
+//               about 10-50 % faster below 1024 x 768; the two were level
+//               at 1024 x 768, and 2-D as fast or faster from 1280 x 720
+//               (README: Integral image speed).
 //
 // The 1-D scans (both methods) have radix `scan_radix` (r): each up-sweep
 // level sums r entries, until at most r are left; each down-sweep level adds
