@@ -243,7 +243,8 @@ TEST_CASE("compute() describes given keypoints as detect_and_compute describes i
   }
 }
 
-TEST_CASE("compute() with Angles::Keep describes at the given angles, as detection describes second orientations") {
+TEST_CASE(
+    "compute() with Angles::Keep describes at the given angles, as detection describes second orientations") {
   const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
   DetectorConfig config;
   config.second_orientation = 0.8f;
@@ -251,7 +252,8 @@ TEST_CASE("compute() with Angles::Keep describes at the given angles, as detecti
   const size_t n = detected.keypoints.size();
   size_t second = 0;  // entries at the position of the entry before: a point's second orientation
   for (size_t i = 1; i < n; ++i) {
-    second += detected.keypoints[i].x == detected.keypoints[i - 1].x && detected.keypoints[i].y == detected.keypoints[i - 1].y;
+    second += detected.keypoints[i].x == detected.keypoints[i - 1].x &&
+              detected.keypoints[i].y == detected.keypoints[i - 1].y;
   }
   REQUIRE(second * 10 >= n);
   std::vector<KeyPoint> given = detected.keypoints;

@@ -773,23 +773,27 @@ void compare_kept(const GrayImage& image, const std::vector<KeyPoint>& given, co
   double lowest = 1;
   for (size_t i = 0; i < given.size(); ++i) {
     const KeyPoint &g = gpu.keypoints[i], &k = given[i];
-    kept += g.x == k.x && g.y == k.y && g.size == k.size && g.angle == k.angle && cpu.keypoints[i].angle == k.angle;
+    kept += g.x == k.x && g.y == k.y && g.size == k.size && g.angle == k.angle &&
+            cpu.keypoints[i].angle == k.angle;
     const double c = dot(gpu.descriptor(i), cpu.descriptor(i), n);
     close += c >= 0.999;
     lowest = std::min(lowest, c);
   }
-  MESSAGE(given.size() << " keypoints at kept angles: cos>=0.999 " << close << ", largest 1 - cos " << 1 - lowest);
+  MESSAGE(given.size() << " keypoints at kept angles: cos>=0.999 " << close << ", largest 1 - cos "
+                       << 1 - lowest);
   CHECK(kept == static_cast<int>(given.size()));
   // Every one: the 1 % that compare_given allows is for orientations that
   // rounding can tip, and a kept angle has none to tip.
   CHECK(close == static_cast<int>(given.size()));
 }
 
-TEST_CASE("GPU compute() at kept angles agrees with the CPU reference, across chunks; second orientations again") {
+TEST_CASE(
+    "GPU compute() at kept angles agrees with the CPU reference, across chunks; second orientations again") {
   const GrayImage box = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
   std::vector<KeyPoint> given = cpu::detect(box, DetectorConfig{});
   // Angles around the circle, both ends included.
-  for (size_t i = 0; i < given.size(); ++i) given[i].angle = i == 0 ? 0.0f : i == 1 ? 360.0f : std::fmod(47.3f * i, 360.0f);
+  for (size_t i = 0; i < given.size(); ++i)
+    given[i].angle = i == 0 ? 0.0f : i == 1 ? 360.0f : std::fmod(47.3f * i, 360.0f);
   for (const bool extended : {false, true}) {
     DetectorConfig config;
     config.extended = extended;

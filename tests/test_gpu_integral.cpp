@@ -75,8 +75,8 @@ TEST_CASE("the default integral method picks 1-D below 1024 x 768 and 2-D from t
   CHECK(by_size.config().method == IntegralMethod::BySize);
   unsigned seed = 300;
   // Both ways across the threshold on one stage.
-  for (const Size s : {Size{640, 480}, Size{1023, 768}, Size{1024, 768}, Size{768, 1024}, Size{1280, 720},
-                       Size{640, 480}}) {
+  for (const Size s :
+       {Size{640, 480}, Size{1023, 768}, Size{1024, 768}, Size{768, 1024}, Size{1280, 720}, Size{640, 480}}) {
     const GrayImage image = test::random_image(s.w, s.h, seed++);
     INFO("size " << s.w << "x" << s.h);
     CHECK(test::first_difference(gpu_integral(by_size, runner, image), cpu::integral_image(image)) == "");

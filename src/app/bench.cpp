@@ -359,8 +359,8 @@ DescribeProfile profile_description(Detector& detector, const GrayImage& image, 
     }
   }
   detector.runner().set_profiling(false);
-  for (const char* name : {"describe_quads", "describe_orient_samples", "describe_orient_windows", "describe_orient_best",
-                           "describe_descriptor", "describe_normalize"}) {
+  for (const char* name : {"describe_quads", "describe_orient_samples", "describe_orient_windows",
+                           "describe_orient_best", "describe_descriptor", "describe_normalize"}) {
     const auto it = per_pass.find(name);
     if (it == per_pass.end()) continue;
     const double ms = median(it->second), wall_ms = median(per_pass_wall[name]);
@@ -414,10 +414,11 @@ int bench_describe(Args& args) {
     const std::string fewer = profile.found < static_cast<size_t>(n)
                                   ? " (of " + std::to_string(n) + " asked: the image has no more)"
                                   : "";
-    std::printf("%6zu keypoints%s: orientation + description %.2f ms GPU, %.2f ms wall (%.2f us per keypoint); "
-                "per pass GPU/wall:%s\n",
-                profile.found, fewer.c_str(), profile.gpu_ms, profile.wall_ms,
-                1000.0 * profile.gpu_ms / std::max<size_t>(profile.found, 1), profile.passes.c_str());
+    std::printf(
+        "%6zu keypoints%s: orientation + description %.2f ms GPU, %.2f ms wall (%.2f us per keypoint); "
+        "per pass GPU/wall:%s\n",
+        profile.found, fewer.c_str(), profile.gpu_ms, profile.wall_ms,
+        1000.0 * profile.gpu_ms / std::max<size_t>(profile.found, 1), profile.passes.c_str());
   }
   // The whole job at 640x480.
   DetectorConfig config;
@@ -442,8 +443,9 @@ int bench_describe(Args& args) {
               "%zu keypoints\n",
               median(wall), *std::min_element(wall.begin(), wall.end()), median(keypoints_only), found);
   const DescribeProfile profile = profile_description(detector, vga, 0, runs);
-  std::printf("  its description, in frames run pass by pass: %.2f ms GPU, %.2f ms wall; per pass GPU/wall:%s\n",
-              profile.gpu_ms, profile.wall_ms, profile.passes.c_str());
+  std::printf(
+      "  its description, in frames run pass by pass: %.2f ms GPU, %.2f ms wall; per pass GPU/wall:%s\n",
+      profile.gpu_ms, profile.wall_ms, profile.passes.c_str());
   return 0;
 }
 

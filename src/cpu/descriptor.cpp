@@ -341,7 +341,8 @@ long first_keypoint_problem(const std::vector<KeyPoint>& keypoints, int width, i
 }
 
 std::string angles_problem(const DetectorConfig& config, Angles angles) {
-  if (angles == Angles::Keep && config.upright) return "upright descriptors are taken at angle 0: they keep no angle";
+  if (angles == Angles::Keep && config.upright)
+    return "upright descriptors are taken at angle 0: they keep no angle";
   return "";
 }
 

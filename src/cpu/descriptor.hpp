@@ -151,7 +151,8 @@ constexpr float kMinKeypointSize = 1.0f;
 // and kMinKeypointSize <= size <= kMaxKeypointSize; with Angles::Keep, the
 // angle in [0, 360] too (OpenCV's -1 means none). The other fields do not
 // matter.
-std::string keypoint_problem(const KeyPoint& keypoint, int width, int height, Angles angles = Angles::Compute);
+std::string keypoint_problem(const KeyPoint& keypoint, int width, int height,
+                             Angles angles = Angles::Compute);
 // The index of the first of `keypoints` that keypoint_problem refuses, with
 // its reason in `why`; -1 (and `why` empty) when every one can be described.
 long first_keypoint_problem(const std::vector<KeyPoint>& keypoints, int width, int height, std::string& why,

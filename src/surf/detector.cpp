@@ -120,7 +120,8 @@ void Detector::check_host_memory(int width, int height, Stages stages) const {
     glm::ivec2 atlas, default_atlas;
     atlas_layout(width, height, config_, atlas);
     atlas_layout(width, height, DetectorConfig{}, default_atlas);
-    entries = std::min<double>(std::max(kMinCapacity, config_.max_features), static_cast<double>(atlas.x) * atlas.y);
+    entries = std::min<double>(std::max(kMinCapacity, config_.max_features),
+                               static_cast<double>(atlas.x) * atlas.y);
     measured = std::min<double>(kMinCapacity, static_cast<double>(default_atlas.x) * default_atlas.y);
   }
   const std::string why =
@@ -233,7 +234,8 @@ Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoin
   if (const std::string why = cpu::angles_problem(config_, angles); !why.empty()) throw Error(why);
   if (const std::string why = compute_size_problem(image.width, image.height); !why.empty()) throw Error(why);
   std::string refused;
-  if (const long i = cpu::first_keypoint_problem(keypoints, image.width, image.height, refused, angles); i >= 0) {
+  if (const long i = cpu::first_keypoint_problem(keypoints, image.width, image.height, refused, angles);
+      i >= 0) {
     throw Error("keypoint " + std::to_string(i) + ": " + refused);
   }
   if (image.width != integral_width_ || image.height != integral_height_) {
@@ -270,13 +272,15 @@ Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoin
     runner_.after_transfer();
     if (angles == Angles::Keep) {
       chunk_angles.resize(static_cast<size_t>(n));
-      for (int i = 0; i < n; ++i) chunk_angles[static_cast<size_t>(i)] = keypoints[first + static_cast<size_t>(i)].angle;
+      for (int i = 0; i < n; ++i)
+        chunk_angles[static_cast<size_t>(i)] = keypoints[first + static_cast<size_t>(i)].angle;
       describe_.run_at(runner_, given_, integral, chunk_angles);
     } else {
       describe_.run(runner_, given_, integral, n);
     }
     describe_.read(n, chunk_angles, descriptors, /*with_descriptors=*/true);
-    for (int i = 0; i < n; ++i) keypoints[first + static_cast<size_t>(i)].angle = chunk_angles[static_cast<size_t>(i)];
+    for (int i = 0; i < n; ++i)
+      keypoints[first + static_cast<size_t>(i)].angle = chunk_angles[static_cast<size_t>(i)];
     f.descriptors.insert(f.descriptors.end(), descriptors.begin(), descriptors.end());
   }
   f.keypoints = std::move(keypoints);

@@ -12,9 +12,12 @@ using gl::Texture;
 
 const char* to_string(IntegralMethod method) {
   switch (method) {
-    case IntegralMethod::Blelloch2D: return "2-D (Terriberry)";
-    case IntegralMethod::Blelloch1D: return "1-D (rows, columns)";
-    case IntegralMethod::BySize: break;
+    case IntegralMethod::Blelloch2D:
+      return "2-D (Terriberry)";
+    case IntegralMethod::Blelloch1D:
+      return "1-D (rows, columns)";
+    case IntegralMethod::BySize:
+      break;
   }
   return "1-D or 2-D by size";
 }
