@@ -3,8 +3,9 @@
 //
 //   GLSURF_FUZZ_IMAGE       load_gray (PNG, JPEG, BMP, TGA, PGM/PPM by content)
 //   GLSURF_FUZZ_PIPED_IMAGE load_gray of a pipe (read into memory as its header
-//                           says); inputs over 64 KiB, more than a pipe's
-//                           buffer holds without a reader, are skipped
+//                           says), fed by a thread in pieces of 1 to 8,191
+//                           bytes: short reads, and inputs larger than a
+//                           pipe's buffer
 //   GLSURF_FUZZ_FEATURES    read_features_file (txt and bin)
 //   GLSURF_FUZZ_HOMOGRAPHY  read_homography_file (Oxford text, OpenCV XML/YAML)
 //   GLSURF_FUZZ_JPEG_FRAME  check_jpeg_to_frame (a piped JPEG's first part)
@@ -17,14 +18,16 @@
 #include "io/jpeg_check.hpp"
 #include "match/homography.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -45,16 +48,29 @@ void read_input(const std::uint8_t* data, size_t size) {
 #if defined(GLSURF_FUZZ_JPEG_FRAME)
   glsurf::check_jpeg_to_frame("input", data, size, [](int, int) {});
 #elif defined(GLSURF_FUZZ_PIPED_IMAGE)
-  if (size > 65536) return;  // Linux's pipe buffer: written whole before the read
+  // A reader that stops early closes its end, which ends a writer blocked
+  // on a full pipe with EPIPE (SIGPIPE ignored) rather than a signal.
+  static const bool sigpipe_ignored = std::signal(SIGPIPE, SIG_IGN) != SIG_ERR;
   int ends[2];
-  if (::pipe2(ends, O_NONBLOCK) != 0) return;  // a smaller buffer fails the write rather than waits
-  const bool written = ::write(ends[1], data, size) == static_cast<ssize_t>(size);
-  ::close(ends[1]);
-  struct Close {
+  if (!sigpipe_ignored || ::pipe(ends) != 0) return;
+  std::thread writer([&] {
+    size_t at = 0;
+    for (size_t piece = 1; at < size; piece = piece * 3 % 8191 + 1) {  // 1, 4, 13, 40, ... bytes
+      const ssize_t n = ::write(ends[1], data + at, std::min(piece, size - at));
+      if (n <= 0) break;
+      at += static_cast<size_t>(n);
+    }
+    ::close(ends[1]);
+  });
+  struct Finish {  // also when load_gray throws
     int fd;
-    ~Close() { ::close(fd); }
-  } reader{ends[0]};
-  if (written) glsurf::load_gray("/dev/fd/" + std::to_string(ends[0]), small_limits());
+    std::thread& writer;
+    ~Finish() {
+      ::close(fd);
+      writer.join();
+    }
+  } finish{ends[0], writer};
+  glsurf::load_gray("/dev/fd/" + std::to_string(ends[0]), small_limits());
 #else
   {
     std::ofstream out(input_path(), std::ios::binary | std::ios::trunc);
