@@ -323,6 +323,10 @@ err=$("$glsurf" detect "$assets/box.png" --second-orientation 1.5 2>&1)
   fail "--second-orientation 1.5: $err"
 err=$("$glsurf" detect "$assets/box.png" --second-orientation 0.8 --upright 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q "needs oriented keypoints, not --upright" || fail "--second-orientation --upright: $err"
+# view takes it too (its second ticks: test_viewer.cpp), with the same refusal.
+"$glsurf" view "$assets/box.png" --headless --frames 1 --second-orientation 0.8 2>/dev/null || fail "view --second-orientation"
+err=$("$glsurf" view "$assets/box.png" --headless --frames 1 --second-orientation 0.8 --upright 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "needs oriented keypoints, not --upright" || fail "view --second-orientation --upright: $err"
 # describe --keep-angles: the entries of such a file described again at
 # their own angles (not their points' first orientation) give detect's file
 # back on the CPU reference (the same computation) and the same keypoints on

@@ -8,6 +8,7 @@
 #include "support.hpp"
 #include "surf/detector.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace glsurf;
@@ -75,6 +76,65 @@ TEST_CASE("viewer: HUD lines are printable ASCII and wrap at spaces to the view'
 }  // TEST_SUITE
 
 TEST_SUITE("gl") {
+
+TEST_CASE("viewer: with second orientations, a second tick where a keypoint has one") {
+  const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+  DetectorConfig config;
+  config.hessian_threshold = 800;
+  DetectorConfig second = config;
+  second.second_orientation = 0.8f;
+  Detector plain(test::headless_context(), config), twice(test::headless_context(), second);
+  gl::PassRunner runner;
+  runner.set_check_every_pass(true);
+  app::ViewRenderer renderer(gl::ShaderSource::from_environment());
+  renderer.resize(image.width, image.height);  // 1:1, no offset
+  gl::Texture texture(image.width, image.height, gl::Format::R8, "image");
+  texture.upload(image.pixels.data());
+  const auto picture = [&](Detector& detector) {
+    renderer.render(runner, texture, detector.detect_on_gpu(image), {});
+    return renderer.frame_texture().download_u8();
+  };
+  const std::vector<std::uint8_t> one = picture(plain), two = picture(twice);
+  CHECK(plain.last_on_gpu().second_angles == nullptr);
+  const Detector::OnGpu found = twice.last_on_gpu();
+  REQUIRE(found.second_angles != nullptr);
+  const std::vector<float> list = found.list->download_f32(), seconds = found.second_angles->download_f32();
+  // The middle of each second tick of a keypoint large enough that it lies
+  // clear of the centre and of the circle: drawn with second orientations
+  // (a pixel of the 3 x 3 around it coloured), also where nothing is drawn
+  // there with one orientation (the circles overlap, so most are).
+  const auto coloured_near = [&](const std::vector<std::uint8_t>& rgba, int x, int y) {
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        const int u = std::clamp(x + dx, 0, image.width - 1), v = std::clamp(y + dy, 0, image.height - 1);
+        const std::uint8_t* p = &rgba[(static_cast<size_t>(v) * image.width + u) * 4];
+        if (std::abs(p[0] - p[2]) > 100) return true;  // cyan or orange, far from grey
+      }
+    }
+    return false;
+  };
+  int ticks = 0, with = 0, clear = 0, drawn_where_clear = 0;
+  for (int k = 0; k < found.count; ++k) {
+    const float angle = seconds[static_cast<size_t>(k)], radius = 0.5f * std::abs(list[4 * static_cast<size_t>(k) + 2]);
+    if (angle < 0 || radius < 8) continue;
+    const float a = angle * 3.14159265f / 180.0f;
+    const int x = static_cast<int>(std::lround(list[4 * static_cast<size_t>(k)] + 0.5f * radius * std::cos(a)));
+    const int y = static_cast<int>(std::lround(list[4 * static_cast<size_t>(k) + 1] - 0.5f * radius * std::sin(a)));
+    ++ticks;
+    with += coloured_near(two, x, y);
+    if (!coloured_near(one, x, y)) {
+      ++clear;
+      drawn_where_clear += coloured_near(two, x, y);
+    }
+  }
+  INFO(ticks << " second ticks: drawn at " << with << "; " << clear << " where nothing is drawn with one orientation, "
+             << drawn_where_clear << " of them drawn");
+  CHECK(ticks >= 10);
+  CHECK(with >= 0.95 * ticks);
+  CHECK(clear >= 10);
+  CHECK(drawn_where_clear == clear);
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
 
 TEST_CASE("viewer: keypoint circles at the detected keypoints and none far from them") {
   const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");

@@ -84,6 +84,7 @@ const char* kUsage =
     "        [--raw WxH [--pix gray|rgb] -]  raw frames from standard input (e.g. from ffmpeg)\n"
     "        [--headless --frames N] [--screenshot out.png] [--threshold T] [--max-features N]\n"
     "        [--upright] [--sample-step N] [--width W] [--height H] [--hud on|off] [--match]\n"
+    "        [--second-orientation R]  (a second tick where a keypoint has one, as in detect)\n"
     "        [--ratio R] [--no-mutual] [--no-sign] [--max-distance D]   (match mode's, as in match)\n"
     "        keys: space pause, n/p next/previous, +/- threshold, u upright, m match mode,\n"
     "              r set reference, s screenshot, h help, q/Esc quit\n"

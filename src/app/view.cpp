@@ -175,6 +175,11 @@ int view(Args args) {
   config.max_features = args.option_int("--max-features", 0, 0, 1 << 20);
   config.upright = args.flag("--upright");
   config.first_step = args.option_int("--sample-step", config.first_step, 1, 8);
+  // Kept when u turns upright on: the detector takes it when oriented again.
+  const float second_orientation = args.option_float("--second-orientation", 0.0f, 0.0f, 1.0f);
+  if (second_orientation > 0 && config.upright) {
+    throw UsageError("--second-orientation needs oriented keypoints, not --upright");
+  }
   int width = args.option_int("--width", 0, 0, 16384), height = args.option_int("--height", 0, 0, 16384);
   const std::string raw = args.option("--raw", "");
   std::string pix = args.option("--pix", "");
@@ -269,6 +274,7 @@ int view(Args args) {
   ViewRenderer renderer(gl::ShaderSource::from_environment());
   // A new detector for the current settings, its passes timed for the HUD.
   auto new_detector = [&] {
+    config.second_orientation = config.upright ? 0.0f : second_orientation;
     auto made = std::make_unique<Detector>(context, config);
     made->runner().set_profiling(hud_on);
     return made;
@@ -454,8 +460,14 @@ int view(Args args) {
       }
       hud.emplace_back(line);
       const std::string step = config.first_step > 1 ? "   sample step " + std::to_string(config.first_step) : "";
+      std::string orientation = config.upright ? "upright" : "oriented";
+      if (config.second_orientation > 0) {
+        char second[48];
+        std::snprintf(second, sizeof second, ", second at %.2g", static_cast<double>(config.second_orientation));
+        orientation += second;
+      }
       std::snprintf(line, sizeof line, "%d keypoints   threshold %.0f   %s%s", found.count, config.hessian_threshold,
-                    config.upright ? "upright" : "oriented", step.c_str());
+                    orientation.c_str(), step.c_str());
       hud.emplace_back(line);
       if (keys.match) {
         std::snprintf(line, sizeof line, "match mode: %d matches, %d inliers   %.1f fps   %.1f ms", match_count,

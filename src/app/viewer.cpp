@@ -119,8 +119,12 @@ void ViewRenderer::draw_image(gl::PassRunner& runner, const gl::Texture& image, 
                   {{"u_image", image}}, {{"u_offset", glm::vec2(ox, oy)}, {"u_scale", scale}});
   }
   if (keypoints && keypoints->count > 0) {
-    runner.draw("view_keypoints", keypoints_, target_, GL_LINES, 66, keypoints->count, nullptr,
-                {{"u_list", *keypoints->list}, {"u_angles", *keypoints->angles}},
+    // 68 vertices draw the second orientations' ticks too (view/keypoints.vert).
+    const gl::Texture* second = keypoints->second_angles;
+    runner.draw("view_keypoints", keypoints_, target_, GL_LINES, second ? 68 : 66, keypoints->count, nullptr,
+                {{"u_list", *keypoints->list},
+                 {"u_angles", *keypoints->angles},
+                 {"u_second_angles", second ? *second : *keypoints->angles}},
                 {{"u_offset", glm::vec2(ox, oy)}, {"u_scale", scale}, {"u_view_size", view}});
   }
 }

@@ -89,6 +89,10 @@ class DescribeStage {
   void orient(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count);
   // Angle per list entry, degrees ccw (R32F, 1024 wide).
   const gl::Texture& angles() const { return angles_; }
+  // With second orientations, the second angle per list entry of the last
+  // orient() or run() (R32F like angles(), -1 where there is none); nullptr
+  // without them.
+  const gl::Texture* second_angles() const { return second_orientation() ? &second_angles_ : nullptr; }
   // Reads back count angles (degrees) and, with_descriptors, the values of
   // `entries` descriptor entries (count when < 0), descriptor_size each.
   void read(int count, std::vector<float>& angles, std::vector<float>& descriptors, bool with_descriptors = true,

@@ -199,7 +199,7 @@ std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
 Detector::OnGpu Detector::detect_on_gpu(const GrayImage& image) {
   const int listed = find(image);
   describe_.orient(runner_, compact_.list(), integral_.result(), listed);
-  return {&compact_.list(), &describe_.angles(), listed};
+  return {&compact_.list(), &describe_.angles(), listed, describe_.second_angles()};
 }
 
 Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures* resident) {

@@ -123,11 +123,14 @@ class Detector {
     const gl::Texture* list = nullptr;
     const gl::Texture* angles = nullptr;
     int count = 0;
+    // With config.second_orientation: each entry's second angle, -1 where
+    // it has none (DescribeStage::second_angles); else nullptr.
+    const gl::Texture* second_angles = nullptr;
   };
   OnGpu detect_on_gpu(const GrayImage& image);
   // The point list and angles of the last detect_on_gpu or detect_and_compute
   // (list entries, before any trimming to max_features).
-  OnGpu last_on_gpu() const { return {&compact_.list(), &describe_.angles(), listed_}; }
+  OnGpu last_on_gpu() const { return {&compact_.list(), &describe_.angles(), listed_, describe_.second_angles()}; }
 
   const DetectorConfig& config() const { return config_; }
   gl::PassRunner& runner() { return runner_; }
