@@ -75,24 +75,37 @@ TEST_CASE("viewer: HUD lines are printable ASCII and wrap at spaces to the view'
 
 }  // TEST_SUITE
 
+namespace {
+
+// box.png, and a renderer of its size that draws it 1:1 (no offset).
+struct BoxView {
+  const gl::Context& context = test::headless_context();  // before any GL object
+  GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+  gl::PassRunner runner;
+  app::ViewRenderer renderer{gl::ShaderSource::from_environment()};
+  gl::Texture texture{image.width, image.height, gl::Format::R8, "image"};
+  BoxView() {
+    runner.set_check_every_pass(true);
+    renderer.resize(image.width, image.height);
+    texture.upload(image.pixels.data());
+  }
+};
+
+}  // namespace
+
 TEST_SUITE("gl") {
 
 TEST_CASE("viewer: with second orientations, a second tick where a keypoint has one") {
-  const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+  BoxView view;
+  const GrayImage& image = view.image;
   DetectorConfig config;
   config.hessian_threshold = 800;
   DetectorConfig second = config;
   second.second_orientation = 0.8f;
-  Detector plain(test::headless_context(), config), twice(test::headless_context(), second);
-  gl::PassRunner runner;
-  runner.set_check_every_pass(true);
-  app::ViewRenderer renderer(gl::ShaderSource::from_environment());
-  renderer.resize(image.width, image.height);  // 1:1, no offset
-  gl::Texture texture(image.width, image.height, gl::Format::R8, "image");
-  texture.upload(image.pixels.data());
+  Detector plain(view.context, config), twice(view.context, second);
   const auto picture = [&](Detector& detector) {
-    renderer.render(runner, texture, detector.detect_on_gpu(image), {});
-    return renderer.frame_texture().download_u8();
+    view.renderer.render(view.runner, view.texture, detector.detect_on_gpu(image), {});
+    return view.renderer.frame_texture().download_u8();
   };
   const std::vector<std::uint8_t> one = picture(plain), two = picture(twice);
   CHECK(plain.last_on_gpu().second_angles == nullptr);
@@ -137,18 +150,16 @@ TEST_CASE("viewer: with second orientations, a second tick where a keypoint has 
 }
 
 TEST_CASE("viewer: keypoint circles at the detected keypoints and none far from them") {
-  const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+  BoxView view;
+  const GrayImage& image = view.image;
+  gl::PassRunner& runner = view.runner;
+  app::ViewRenderer& renderer = view.renderer;
+  const gl::Texture& texture = view.texture;
   DetectorConfig config;
   config.hessian_threshold = 800;  // fewer, clearer circles
-  Detector detector(test::headless_context(), config);
+  Detector detector(view.context, config);
   const std::vector<KeyPoint> keypoints = detector.detect(image);
   REQUIRE(keypoints.size() > 20);
-  gl::PassRunner runner;
-  runner.set_check_every_pass(true);
-  app::ViewRenderer renderer(gl::ShaderSource::from_environment());
-  renderer.resize(image.width, image.height);  // 1:1, no offset
-  gl::Texture texture(image.width, image.height, gl::Format::R8, "image");
-  texture.upload(image.pixels.data());
   const Detector::OnGpu found = detector.detect_on_gpu(image);
   REQUIRE(found.count == static_cast<int>(keypoints.size()));
   renderer.render(runner, texture, found, {});
