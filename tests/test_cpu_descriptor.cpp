@@ -243,8 +243,7 @@ TEST_CASE("compute() describes given keypoints as detect_and_compute describes i
   }
 }
 
-TEST_CASE(
-    "compute() with Angles::Keep describes at the given angles, as detection describes second orientations") {
+TEST_CASE("compute() with Angles::Keep describes at the given angles: second orientations again") {
   const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
   DetectorConfig config;
   config.second_orientation = 0.8f;

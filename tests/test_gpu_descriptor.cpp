@@ -787,8 +787,7 @@ void compare_kept(const GrayImage& image, const std::vector<KeyPoint>& given, co
   CHECK(close == static_cast<int>(given.size()));
 }
 
-TEST_CASE(
-    "GPU compute() at kept angles agrees with the CPU reference, across chunks; second orientations again") {
+TEST_CASE("GPU compute() at kept angles agrees with the CPU reference; second orientations again") {
   const GrayImage box = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
   std::vector<KeyPoint> given = cpu::detect(box, DetectorConfig{});
   // Angles around the circle, both ends included.

@@ -463,11 +463,12 @@ int view(Args args) {
       std::string orientation = config.upright ? "upright" : "oriented";
       if (config.second_orientation > 0) {
         char second[48];
-        std::snprintf(second, sizeof second, ", second at %.2g", static_cast<double>(config.second_orientation));
+        std::snprintf(second, sizeof second, ", second at %.2g",
+                      static_cast<double>(config.second_orientation));
         orientation += second;
       }
-      std::snprintf(line, sizeof line, "%d keypoints   threshold %.0f   %s%s", found.count, config.hessian_threshold,
-                    orientation.c_str(), step.c_str());
+      std::snprintf(line, sizeof line, "%d keypoints   threshold %.0f   %s%s", found.count,
+                    config.hessian_threshold, orientation.c_str(), step.c_str());
       hud.emplace_back(line);
       if (keys.match) {
         std::snprintf(line, sizeof line, "match mode: %d matches, %d inliers   %.1f fps   %.1f ms", match_count,

@@ -130,7 +130,9 @@ class Detector {
   OnGpu detect_on_gpu(const GrayImage& image);
   // The point list and angles of the last detect_on_gpu or detect_and_compute
   // (list entries, before any trimming to max_features).
-  OnGpu last_on_gpu() const { return {&compact_.list(), &describe_.angles(), listed_, describe_.second_angles()}; }
+  OnGpu last_on_gpu() const {
+    return {&compact_.list(), &describe_.angles(), listed_, describe_.second_angles()};
+  }
 
   const DetectorConfig& config() const { return config_; }
   gl::PassRunner& runner() { return runner_; }
