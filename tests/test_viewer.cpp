@@ -116,23 +116,28 @@ TEST_CASE("viewer: with second orientations, a second tick where a keypoint has 
   // clear of the centre and of the circle: drawn with second orientations
   // (a pixel of the 3 x 3 around it coloured), also where nothing is drawn
   // there with one orientation (the circles overlap, so most are).
+  const auto coloured = [&](const std::vector<std::uint8_t>& rgba, int x, int y) {
+    const std::uint8_t* p = &rgba[(static_cast<size_t>(y) * image.width + x) * 4];
+    return std::abs(p[0] - p[2]) > 100;  // cyan or orange, far from grey
+  };
   const auto coloured_near = [&](const std::vector<std::uint8_t>& rgba, int x, int y) {
     for (int dy = -1; dy <= 1; ++dy) {
       for (int dx = -1; dx <= 1; ++dx) {
-        const int u = std::clamp(x + dx, 0, image.width - 1), v = std::clamp(y + dy, 0, image.height - 1);
-        const std::uint8_t* p = &rgba[(static_cast<size_t>(v) * image.width + u) * 4];
-        if (std::abs(p[0] - p[2]) > 100) return true;  // cyan or orange, far from grey
+        if (coloured(rgba, std::clamp(x + dx, 0, image.width - 1), std::clamp(y + dy, 0, image.height - 1))) {
+          return true;
+        }
       }
     }
     return false;
   };
   int ticks = 0, with = 0, clear = 0, drawn_where_clear = 0;
   for (int k = 0; k < found.count; ++k) {
-    const float angle = seconds[static_cast<size_t>(k)], radius = 0.5f * std::abs(list[4 * static_cast<size_t>(k) + 2]);
+    const float* p = &list[4 * static_cast<size_t>(k)];  // x, y, size * laplacian, response
+    const float angle = seconds[static_cast<size_t>(k)], radius = 0.5f * std::abs(p[2]);
     if (angle < 0 || radius < 8) continue;
     const float a = angle * 3.14159265f / 180.0f;
-    const int x = static_cast<int>(std::lround(list[4 * static_cast<size_t>(k)] + 0.5f * radius * std::cos(a)));
-    const int y = static_cast<int>(std::lround(list[4 * static_cast<size_t>(k) + 1] - 0.5f * radius * std::sin(a)));
+    const int x = static_cast<int>(std::lround(p[0] + 0.5f * radius * std::cos(a)));
+    const int y = static_cast<int>(std::lround(p[1] - 0.5f * radius * std::sin(a)));
     ++ticks;
     with += coloured_near(two, x, y);
     if (!coloured_near(one, x, y)) {
@@ -140,12 +145,38 @@ TEST_CASE("viewer: with second orientations, a second tick where a keypoint has 
       drawn_where_clear += coloured_near(two, x, y);
     }
   }
-  INFO(ticks << " second ticks: drawn at " << with << "; " << clear << " where nothing is drawn with one orientation, "
-             << drawn_where_clear << " of them drawn");
+  INFO(ticks << " second ticks: drawn at " << with << "; " << clear
+             << " where nothing is drawn with one orientation, " << drawn_where_clear << " of them drawn");
   CHECK(ticks >= 10);
   CHECK(with >= 0.95 * ticks);
   CHECK(clear >= 10);
   CHECK(drawn_where_clear == clear);
+  // And nothing else: every pixel that the second orientations colour lies
+  // on one of their ticks (none for a keypoint without one).
+  const auto on_a_second_tick = [&](int x, int y) {
+    for (int k = 0; k < found.count; ++k) {
+      const float angle = seconds[static_cast<size_t>(k)];
+      if (angle < 0) continue;
+      const float* p = &list[4 * static_cast<size_t>(k)];
+      const float a = angle * 3.14159265f / 180.0f, radius = 0.5f * std::abs(p[2]);
+      const float dx = radius * std::cos(a), dy = -radius * std::sin(a);  // the tick, ccw on screen
+      const float along = ((x - p[0]) * dx + (y - p[1]) * dy) / std::max(dx * dx + dy * dy, 1e-6f);
+      const float t = std::clamp(along, 0.0f, 1.0f);  // the nearest point of the tick
+      if (std::hypot(x - (p[0] + t * dx), y - (p[1] + t * dy)) <= 1.5f) return true;
+    }
+    return false;
+  };
+  int added = 0, stray = 0;
+  for (int y = 0; y < image.height; ++y) {
+    for (int x = 0; x < image.width; ++x) {
+      if (!coloured(two, x, y) || coloured(one, x, y)) continue;
+      ++added;
+      stray += !on_a_second_tick(x, y);
+    }
+  }
+  INFO(added << " pixels coloured by second orientations, " << stray << " off their ticks");
+  CHECK(added > 100);
+  CHECK(stray == 0);
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
 

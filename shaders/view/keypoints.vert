@@ -35,10 +35,11 @@ void main() {
     float a = kTwoPi * float(corner) / 32.0;
     offset = radius * vec2(cos(a), sin(a));
   } else {
-    float degrees = gl_VertexID < 66 ? texelFetch(u_angles, texel, 0).r : texelFetch(u_second_angles, texel, 0).r;
-    float a = radians(degrees);
+    bool second = gl_VertexID >= 66;
+    float angle = second ? texelFetch(u_second_angles, texel, 0).r : texelFetch(u_angles, texel, 0).r;
+    float a = radians(angle);
     offset = gl_VertexID % 2 == 0 ? vec2(0.0) : radius * vec2(cos(a), -sin(a));  // ccw on screen, y down
-    if (degrees < 0.0) {  // no second orientation: clipped away
+    if (second && angle < 0.0) {  // no second orientation: clipped away
       gl_Position = vec4(2.0, 2.0, 0.0, 1.0);
       v_colour = vec4(0.0);
       return;

@@ -463,7 +463,7 @@ int view(Args args) {
       std::string orientation = config.upright ? "upright" : "oriented";
       if (config.second_orientation > 0) {
         char second[48];
-        std::snprintf(second, sizeof second, ", second at %.2g",
+        std::snprintf(second, sizeof second, ", second at %g",
                       static_cast<double>(config.second_orientation));
         orientation += second;
       }

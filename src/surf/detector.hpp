@@ -129,7 +129,9 @@ class Detector {
   };
   OnGpu detect_on_gpu(const GrayImage& image);
   // The point list and angles of the last detect_on_gpu or detect_and_compute
-  // (list entries, before any trimming to max_features).
+  // (list entries, before any trimming to max_features). After detect() the
+  // list is that detection's but the angles are an earlier call's (detect
+  // orients nothing); after compute() the count is 0.
   OnGpu last_on_gpu() const {
     return {&compact_.list(), &describe_.angles(), listed_, describe_.second_angles()};
   }

@@ -18,10 +18,11 @@
 #include "io/jpeg_check.hpp"
 #include "match/homography.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <csignal>
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -50,26 +51,35 @@ void read_input(const std::uint8_t* data, size_t size) {
 #elif defined(GLSURF_FUZZ_PIPED_IMAGE)
   // A reader that stops early closes its end, which ends a writer blocked
   // on a full pipe with EPIPE (SIGPIPE ignored) rather than a signal.
-  static const bool sigpipe_ignored = std::signal(SIGPIPE, SIG_IGN) != SIG_ERR;
+  static const bool sigpipe_ignored = [] {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    return ::sigaction(SIGPIPE, &ignore, nullptr) == 0;
+  }();
   int ends[2];
   if (!sigpipe_ignored || ::pipe(ends) != 0) return;
-  std::thread writer([&] {
+  struct Finish {  // closes the read end, then waits for the writer; also when load_gray throws
+    int read_end, write_end;
+    std::thread writer;
+    ~Finish() {
+      ::close(read_end);
+      if (writer.joinable()) {
+        writer.join();
+      } else {
+        ::close(write_end);  // the thread never started
+      }
+    }
+  } finish{ends[0], ends[1], {}};
+  finish.writer = std::thread([&] {
     size_t at = 0;
     for (size_t piece = 1; at < size; piece = piece * 3 % 8191 + 1) {  // 1, 4, 13, 40, ... bytes
       const ssize_t n = ::write(ends[1], data + at, std::min(piece, size - at));
+      if (n < 0 && errno == EINTR) continue;  // libFuzzer's alarm interrupts without restarting
       if (n <= 0) break;
       at += static_cast<size_t>(n);
     }
     ::close(ends[1]);
   });
-  struct Finish {  // also when load_gray throws
-    int fd;
-    std::thread& writer;
-    ~Finish() {
-      ::close(fd);
-      writer.join();
-    }
-  } finish{ends[0], writer};
   glsurf::load_gray("/dev/fd/" + std::to_string(ends[0]), small_limits());
 #else
   {
