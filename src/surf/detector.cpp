@@ -279,8 +279,11 @@ Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoin
       describe_.run(runner_, given_, integral, n);
     }
     describe_.read(n, chunk_angles, descriptors, /*with_descriptors=*/true);
-    for (int i = 0; i < n; ++i)
-      keypoints[first + static_cast<size_t>(i)].angle = chunk_angles[static_cast<size_t>(i)];
+    if (angles == Angles::Compute) {  // kept angles are already the keypoints'
+      for (int i = 0; i < n; ++i) {
+        keypoints[first + static_cast<size_t>(i)].angle = chunk_angles[static_cast<size_t>(i)];
+      }
+    }
     f.descriptors.insert(f.descriptors.end(), descriptors.begin(), descriptors.end());
   }
   f.keypoints = std::move(keypoints);
