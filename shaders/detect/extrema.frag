@@ -9,11 +9,11 @@
 //                                    sample grid) holding layers l-1, l, l+1
 //                                    in channels u_channels.x, .y, .z (with
 //                                    PAIR only u_mid, holding layers l-1 .. l+2
-//                                    in channels u_channels.x .. u_channels.x + 3,
-//                                    so 9 look-ups serve both layers)
-//           u_trace                  trace texture holding layer l, channel .y
-//                                    (and l+1 in the next one)
-// Uniforms: u_channels   channel of each layer in its texture
+//                                    in channels x .. w, so 9 look-ups serve
+//                                    both layers)
+//           u_trace                  trace texture holding layer l in channel
+//                                    u_channels.y (with PAIR: l in y, l+1 in z)
+// Uniforms: u_channels   without PAIR: channel of each layer in its texture
 //           u_threshold  hessianThreshold
 //           u_step       sampling step of the octave (2^o times the first step)
 //           u_filters    filter sides of layers l-1, l, l+1
@@ -35,7 +35,9 @@ uniform sampler2D u_above;
 #endif
 uniform sampler2D u_mid;
 uniform sampler2D u_trace;
+#ifndef PAIR
 uniform ivec3 u_channels;
+#endif
 uniform float u_threshold;
 uniform int u_step;
 uniform ivec3 u_filters;
@@ -49,20 +51,15 @@ layout(location = 0) out vec4 o_keypoint;
 
 #include "detect/nms_test.glsl"
 
-// The keypoint at sample p of the layer in channel `channel` of the trace
-// (filter sides `filters` for it and the layers beside it), if there is one;
-// n holds its 3x3x3 block, [layer * 9 + (dy + 1) * 3 + (dx + 1)].
-bool keypoint_at(ivec2 p, float n[27], int channel, ivec3 filters, out vec4 keypoint) {
+// The keypoint at sample p of the layer whose det(H) block is n, a maximum
+// there (its 3x3x3 block inside the image, v = n[13] above the threshold
+// and all 26 neighbours): the peak of the quadratic through the block (Brown
+// & Lowe), if it lies within half a sample of p in x, y and scale. n is
+// [layer * 9 + (dy + 1) * 3 + (dx + 1)]; `channel` is the layer's channel of
+// the trace, `filters` the sides of its filter and the layers beside it.
+bool fit(ivec2 p, float n[27], int channel, ivec3 filters, out vec4 keypoint) {
   keypoint = vec4(0.0);
-  if (!block_inside(p, filters.z)) return false;
-
   float v = n[13];
-  if (!(v > u_threshold)) return false;
-  for (int i = 0; i < 27; ++i) {
-    if (i != 13 && !(v > n[i])) return false;
-  }
-
-  // Brown & Lowe: the peak of the quadratic through the 3x3x3 block.
   vec3 g = -0.5 * vec3(n[14] - n[12], n[16] - n[10], n[22] - n[4]);
   float dxx = n[12] - 2.0 * v + n[14];
   float dyy = n[10] - 2.0 * v + n[16];
@@ -91,28 +88,48 @@ void main() {
   // PAIR, layer l+1's block needs a larger margin still), and leaving now
   // keeps the look-ups below inside the grid.
   if (!block_inside(p, u_filters.z)) discard;
-  float n[27];
-#ifdef PAIR
+  // The 3x3 block of every layer, 9 look-ups: layers l-1 .. l+2 in x .. w
+  // with PAIR (extrema.cpp pairs a map only then), l-1, l, l+1 in x, y, z
+  // otherwise. The centre's 8 neighbours' maximum per layer makes the 26
+  // comparisons 3 vector maxima and a few tests: v beats a layer's
+  // neighbours when it beats their maximum.
   vec4 block[9];
-  for (int t = 0; t < 9; ++t) block[t] = texelFetch(u_mid, p + ivec2(t % 3 - 1, t / 3 - 1), 0);
-  for (int s = 0; s < 3; ++s) {
-    for (int t = 0; t < 9; ++t) n[s * 9 + t] = block[t][u_channels.x + s];
-  }
-  bool found = keypoint_at(p, n, u_channels.y, u_filters, o_keypoint);
-  if (!found) {
-    for (int s = 0; s < 3; ++s) {
-      for (int t = 0; t < 9; ++t) n[s * 9 + t] = block[t][u_channels.y + s];
-    }
-    found = keypoint_at(p, n, u_channels.y + 1, ivec3(u_filters.yz, u_next_filter), o_keypoint);
-  }
-#else
   for (int t = 0; t < 9; ++t) {
     ivec2 q = p + ivec2(t % 3 - 1, t / 3 - 1);
-    n[t] = texelFetch(u_below, q, 0)[u_channels.x];
-    n[9 + t] = texelFetch(u_mid, q, 0)[u_channels.y];
-    n[18 + t] = texelFetch(u_above, q, 0)[u_channels.z];
-  }
-  bool found = keypoint_at(p, n, u_channels.y, u_filters, o_keypoint);
+#ifdef PAIR
+    block[t] = texelFetch(u_mid, q, 0);
+#else
+    block[t] = vec4(texelFetch(u_below, q, 0)[u_channels.x], texelFetch(u_mid, q, 0)[u_channels.y],
+                    texelFetch(u_above, q, 0)[u_channels.z], 0.0);
 #endif
-  if (!found) discard;
+  }
+  vec4 c = block[4], ring = block[0];
+  for (int t = 1; t < 9; ++t) ring = t == 4 ? ring : max(ring, block[t]);
+  vec4 beside = max(ring, c);  // all 9 of each layer, for the layers above and below
+  bool first = c.y > u_threshold && c.y > ring.y && c.y > beside.x && c.y > beside.z;
+#ifdef PAIR
+  // Layer l+1 (z) may be the maximum instead; never both, each being the
+  // other's neighbour. Its block needs layer l+2's margin.
+  bool second = !first && block_inside(p, u_next_filter) && c.z > u_threshold && c.z > ring.z &&
+                c.z > beside.y && c.z > beside.w;
+#else
+  bool second = false;
+#endif
+  if (!(first || second)) discard;
+  // The maximum layer's block, centred on .y.
+  float n[27];
+  for (int t = 0; t < 9; ++t) {
+    vec3 column = second ? block[t].yzw : block[t].xyz;
+    n[t] = column.x;
+    n[9 + t] = column.y;
+    n[18 + t] = column.z;
+  }
+#ifdef PAIR
+  ivec3 filters = second ? ivec3(u_filters.yz, u_next_filter) : u_filters;
+  int channel = second ? 2 : 1;
+#else
+  ivec3 filters = u_filters;
+  int channel = u_channels.y;
+#endif
+  if (!fit(p, n, channel, filters, o_keypoint)) discard;
 }

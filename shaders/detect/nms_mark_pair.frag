@@ -1,22 +1,19 @@
 #version 330 core
 // detect/nms_mark_pair.frag — nms_mark.frag for both layers of a map, l and
-// l+1, when layers l-1 .. l+2 lie in one group: the 3x3 maxima of all four
-// layers come from the 9 det(H) texels around the sample (every layer in its
-// channel), so the group needs no max3 passes, and one draw marks both
-// layers. A sample is marked when it survives (detect/nms_test.glsl) in either
-// layer; extrema.frag, drawn for each layer, decides which.
+// l+1, when layers l-1 .. l+2 are one group's four channels, x .. w (the
+// only maps extrema.cpp pairs): the 3x3 maxima of all four layers come from
+// the 9 det(H) texels around the sample, so the group needs no max3 passes,
+// and one draw marks both layers. A sample is marked when it survives
+// (detect/nms_test.glsl) in either layer; extrema.frag with PAIR decides which.
 //
 // Input:    u_det  det(H) of the group (RGBA32F)
-// Uniforms: u_channel  channel of layer l (layer l-1 in u_channel - 1, l+2 in
-//                      u_channel + 2)
-//           u_threshold, u_step, u_image_size, u_origin as extrema.frag
+// Uniforms: u_threshold, u_step, u_image_size, u_origin as extrema.frag
 //           u_largest_filters  sides of the filters of layers l+1 and l+2
 // Output:   gl_FragDepth = 0 for survivors; everything else is discarded.
 // Viewport: the octave's sample grid, at u_origin in the candidate atlas.
 #include "common/precision.glsl"
 
 uniform sampler2D u_det;
-uniform int u_channel;
 uniform float u_threshold;
 uniform int u_step;
 uniform ivec2 u_largest_filters;
@@ -36,9 +33,8 @@ void main() {
       if (dx != 0 || dy != 0) m = max(m, texelFetch(u_det, clamp(p + ivec2(dx, dy), ivec2(0), last), 0));
     }
   }
-  int c = u_channel;
-  bool first = survives(p, u_largest_filters.x, det[c], m[c - 1], m[c], m[c + 1]);
-  bool second = survives(p, u_largest_filters.y, det[c + 1], m[c], m[c + 1], m[c + 2]);
+  bool first = survives(p, u_largest_filters.x, det.y, m.x, m.y, m.z);
+  bool second = survives(p, u_largest_filters.y, det.z, m.y, m.z, m.w);
   if (!(first || second)) discard;
   gl_FragDepth = 0.0;
 }

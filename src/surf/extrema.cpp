@@ -96,8 +96,10 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
 }
 
 bool ExtremaStage::marks_as_pair(const AtlasRect& r) const {
+  // Layers l-1 .. l+2 share a group of four exactly when l-1 starts one, so
+  // a pair's layers are always its channels x .. w (the PAIR shaders rely on it).
   const int l = r.first_layer;
-  return last_layer(r) == l + 1 && (l - 1) / 4 == (l + 2) / 4;
+  return last_layer(r) == l + 1 && (l - 1) % 4 == 0;
 }
 
 void ExtremaStage::mark_layer(gl::PassRunner& runner, const HessianOctave& oct, const Maxima& m,
@@ -145,8 +147,7 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
         runner.run_depth(
             gl::PassRunner::DepthMode::Mark, region, "detect_nms_mark", mark_pair_, target_,
             {{"u_det", oct.det[g]}},
-            {{"u_channel", l % 4},
-             {"u_threshold", config_.hessian_threshold},
+            {{"u_threshold", config_.hessian_threshold},
              {"u_step", oct.step},
              {"u_largest_filters", glm::ivec2(filter_size(r.octave, l + 1), filter_size(r.octave, l + 2))},
              {"u_image_size", glm::ivec2(width_, height_)},
@@ -154,8 +155,7 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
       }
       runner.run_depth(depth, region, "detect_extrema", pair_program_, target_,
                        {{"u_mid", oct.det[g]}, {"u_trace", oct.trace[g]}},
-                       {{"u_channels", glm::ivec3(l % 4 - 1, l % 4, l % 4 + 1)},
-                        {"u_threshold", config_.hessian_threshold},
+                       {{"u_threshold", config_.hessian_threshold},
                         {"u_step", oct.step},
                         {"u_filters", glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l),
                                                  filter_size(r.octave, l + 1))},

@@ -75,7 +75,7 @@ class ExtremaStage {
   int maps_per_octave() const { return glsurf::maps_per_octave(config_); }
   // The last layer of map r: first_layer + 1, or first_layer for the odd one out.
   int last_layer(const AtlasRect& r) const { return std::min(r.first_layer + 1, config_.n_octave_layers); }
-  // Whether map r's layers and their neighbours lie in one group (nms_mark_pair).
+  // Whether map r's layers and their neighbours are one group's four channels (nms_mark_pair).
   bool marks_as_pair(const AtlasRect& r) const;
 
  private:
