@@ -14,7 +14,7 @@
 // |sum| is at least u_second_ratio times the best's, recentred the same way,
 // and kept if it settles more than u_separation from the first.
 //
-// Defines:  SAMPLES, SAMPLE_BLOCK (orient_samples.frag), PER_FRAGMENT (orient_windows.frag);
+// Defines:  SAMPLE_TEXELS, SAMPLE_BLOCK (orient_samples.frag), PER_FRAGMENT (orient_windows.frag);
 //           SECOND
 // Inputs:   u_windows     orient_windows.frag output (u_candidates / PER_FRAGMENT-texel
 //                         blocks: the best of each PER_FRAGMENT candidates); with SECOND

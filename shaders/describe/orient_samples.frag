@@ -6,7 +6,8 @@
 // (src/cpu/descriptor.hpp).
 //
 // Defines:  SAMPLES       lattice points (cpu::kOrientationSamples)
-//           SAMPLE_BLOCK  texels per keypoint, >= SAMPLES, divides 1024
+//           SAMPLE_TEXELS texels that hold them, two to a texel: (SAMPLES + 1) / 2
+//           SAMPLE_BLOCK  texels per keypoint, >= SAMPLE_TEXELS, divides 1024
 // Inputs:   u_list      point list (RGBA32F: x, y, size * laplacian, response)
 //           u_quads     the integral image as quads (common/haar.glsl), and
 //                       u_quads_size their size
@@ -15,9 +16,13 @@
 //                       u_first + u_count - 1 (block k holds u_first + k)
 //           u_step, u_offset, u_sigma  lattice spacing, difference offset
 //                       and the weight's sigma, in s
-// Output:   RGBA32F (weighted gx, weighted gy, unit direction x, y; the
-//           direction is (0, 0) for a zero gradient); blocks of SAMPLE_BLOCK
-//           texels per keypoint, texels SAMPLES.. zero.
+// Output:   RGBA32F, two samples to a texel: the weighted gradient of sample
+//           2t in xy, of sample 2t + 1 in zw; blocks of SAMPLE_BLOCK texels per keypoint, the
+//           values past the last sample zero. A sample's direction is its
+//           weighted gradient's (the weight is positive), so the passes that
+//           read the samples normalise them there rather than fetch it (one
+//           fetch for two samples; a fragment computes two, and llvmpipe's
+//           cost per fragment is shared).
 // Viewport: ceil(count * SAMPLE_BLOCK / 1024) rows of 1024.
 #include "common/precision.glsl"
 
@@ -34,16 +39,23 @@ layout(location = 0) out vec4 o_sample;
 #include "common/blocks.glsl"
 #include "common/haar.glsl"
 
-void main() {
-  ivec2 ki = block_of(ivec2(gl_FragCoord.xy), SAMPLE_BLOCK);
-  o_sample = vec4(0.0);
-  if (ki.x >= u_count || ki.y >= SAMPLES) return;
-  vec4 k = texelFetch(u_list, texel_of(u_first + ki.x), 0);
-  float s = 1.2 * abs(k.z) / 9.0;
-  vec2 ij = texelFetch(u_lattice, ivec2(ki.y, 0), 0).xy;
-  ivec2 base = ivec2(floor(k.xy));
+// The weighted box gradient at lattice point n of the keypoint at k.xy
+// (whole pixel `base`) of scale s.
+vec2 weighted_sample(vec4 k, ivec2 base, float s, int n) {
+  vec2 ij = texelFetch(u_lattice, ivec2(n, 0), 0).xy;
   vec2 g = box_gradient(base, (k.xy - vec2(base)) + (u_step * s) * ij, nearest_side(2.0 * s), u_offset * s);
-  float n = length(g);
-  vec2 weighted = g * exp(-dot(ij, ij) * (u_step * u_step) / (2.0 * u_sigma * u_sigma));
-  o_sample = vec4(weighted, n > 0.0 ? g / n : vec2(0.0));
+  return g * exp(-dot(ij, ij) * (u_step * u_step) / (2.0 * u_sigma * u_sigma));
+}
+
+void main() {
+  ivec2 kt = block_of(ivec2(gl_FragCoord.xy), SAMPLE_BLOCK);
+  o_sample = vec4(0.0);
+  if (kt.x >= u_count || kt.y >= SAMPLE_TEXELS) return;
+  vec4 k = texelFetch(u_list, texel_of(u_first + kt.x), 0);
+  float s = 1.2 * abs(k.z) / 9.0;
+  ivec2 base = ivec2(floor(k.xy));
+  int n = 2 * kt.y;
+  // With an odd count the last texel's second sample repeats the first, and is dropped.
+  vec2 second = weighted_sample(k, base, s, min(n + 1, SAMPLES - 1));
+  o_sample = vec4(weighted_sample(k, base, s, n), n + 1 < SAMPLES ? second : vec2(0.0));
 }

@@ -1,17 +1,29 @@
-// describe/orient_window.glsl — one window sum of the orientation assignment
-// (src/cpu/descriptor.cpp, window_sum): the SAMPLES samples of the block at
-// linear index `base`, each weighted by max(0, 2 cos(delta) - 1)^2, delta its
-// angle to the unit direction `u`.
+// describe/orient_window.glsl — the orientation samples as the passes after
+// orient_samples.frag read them, and one window sum (src/cpu/descriptor.cpp,
+// window_sum).
 //
-// Needs: uniform SAMPLER u_samples (orient_samples.frag output; common/linear_fetch.glsl),
-//        common/blocks.glsl, the define SAMPLES (orient_samples.frag).
+// Needs: uniform SAMPLER u_samples (orient_samples.frag output;
+//        common/linear_fetch.glsl), common/blocks.glsl, the define
+//        SAMPLE_TEXELS (orient_samples.frag).
 
+// A sample's unit direction from its weighted gradient, (0, 0) for a zero
+// gradient (as the CPU's).
+vec2 unit(vec2 g) {
+  float n = length(g);
+  return n > 0.0 ? g / n : vec2(0.0);
+}
+
+// The sum of the samples of the block at linear index `base`, each weighted
+// by max(0, 2 cos(delta) - 1)^2, delta its angle to the unit direction `u`.
+// (A padding sample is zero and adds nothing.)
 vec2 window_sum(int base, vec2 u) {
   vec2 sum = vec2(0.0);
-  for (int j = 0; j < SAMPLES; ++j) {
-    vec4 sample_j = FETCH_INDEX(u_samples, base + j);
-    float w = max(0.0, 2.0 * dot(sample_j.zw, u) - 1.0);
-    sum += (w * w) * sample_j.xy;
+  for (int t = 0; t < SAMPLE_TEXELS; ++t) {
+    vec4 pair = FETCH_INDEX(u_samples, base + t);
+    float w0 = max(0.0, 2.0 * dot(unit(pair.xy), u) - 1.0);
+    float w1 = max(0.0, 2.0 * dot(unit(pair.zw), u) - 1.0);
+    sum += (w0 * w0) * pair.xy;
+    sum += (w1 * w1) * pair.zw;
   }
   return sum;
 }

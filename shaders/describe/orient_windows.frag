@@ -12,7 +12,7 @@
 // maxima of |sum| over the circle of candidates (larger than the one before,
 // not smaller than the one after), and writes the two largest of those.
 //
-// Defines:  SAMPLES, SAMPLE_BLOCK (orient_samples.frag); PER_FRAGMENT
+// Defines:  SAMPLE_TEXELS, SAMPLE_BLOCK (orient_samples.frag); PER_FRAGMENT
 //           candidates per fragment, a multiple of 4; SECOND
 // Input:    u_samples     orient_samples.frag output (SAMPLE_BLOCK-texel blocks), 2-D or its
 //                         buffer copy (common/linear_fetch.glsl)
@@ -32,6 +32,8 @@
 uniform SAMPLER u_samples;
 uniform int u_count;
 uniform int u_candidates;
+
+#include "describe/orient_window.glsl"
 
 layout(location = 0) out vec4 o_window;
 #ifdef SECOND
@@ -85,21 +87,25 @@ void main() {
   vec4 ends_ux = cos(phi_ends), ends_uy = sin(phi_ends), ends_sx = vec4(0.0), ends_sy = vec4(0.0);
 #endif
   int base = kg.x * SAMPLE_BLOCK;
-  for (int j = 0; j < SAMPLES; ++j) {
-    vec4 sample_j = FETCH_INDEX(u_samples, base + j);
-    // As window_sum (describe/orient_window.glsl), for 4 directions at once.
-    for (int v = 0; v < VECTORS; ++v) {
-      vec4 w = max(vec4(0.0), 2.0 * (sample_j.z * ux[v] + sample_j.w * uy[v]) - 1.0);
-      w *= w;
-      sx[v] += w * sample_j.x;
-      sy[v] += w * sample_j.y;
-    }
+  for (int t = 0; t < SAMPLE_TEXELS; ++t) {
+    vec4 pair = FETCH_INDEX(u_samples, base + t);
+    for (int h = 0; h < 2; ++h) {
+      vec2 g = h == 0 ? pair.xy : pair.zw;
+      vec2 u = unit(g);
+      // As window_sum (describe/orient_window.glsl), for 4 directions at once.
+      for (int v = 0; v < VECTORS; ++v) {
+        vec4 w = max(vec4(0.0), 2.0 * (u.x * ux[v] + u.y * uy[v]) - 1.0);
+        w *= w;
+        sx[v] += w * g.x;
+        sy[v] += w * g.y;
+      }
 #ifdef SECOND
-    vec4 w = max(vec4(0.0), 2.0 * (sample_j.z * ends_ux + sample_j.w * ends_uy) - 1.0);
-    w *= w;
-    ends_sx += w * sample_j.x;
-    ends_sy += w * sample_j.y;
+      vec4 w = max(vec4(0.0), 2.0 * (u.x * ends_ux + u.y * ends_uy) - 1.0);
+      w *= w;
+      ends_sx += w * g.x;
+      ends_sy += w * g.y;
 #endif
+    }
   }
   o_window = vec4(0.0, 0.0, -1.0, 0.0);
 #ifdef SECOND

@@ -19,9 +19,11 @@ static_assert(kPerFragment % 4 == 0 && cpu::kOrientationCandidates % kPerFragmen
               "orient_windows takes the candidates 4 to a vector, kPerFragment at once");
 constexpr int kWindowTexels = cpu::kOrientationCandidates / kPerFragment;
 static_assert(kWidth % kWindowTexels == 0, "orient_windows blocks must tile the rows");
-// orient_samples: blocks of kSampleBlock texels per keypoint, kOrientationSamples used.
-constexpr int kSampleBlock = 256;
-static_assert(cpu::kOrientationSamples <= kSampleBlock && kWidth % kSampleBlock == 0,
+// orient_samples: blocks of kSampleBlock texels per keypoint, the
+// kOrientationSamples samples two to a texel in the first kSampleTexels.
+constexpr int kSampleTexels = (cpu::kOrientationSamples + 1) / 2;
+constexpr int kSampleBlock = 128;
+static_assert(kSampleTexels <= kSampleBlock && kWidth % kSampleBlock == 0,
               "orientation samples must fit their blocks, and the blocks tile the rows");
 // descriptor (before normalize): a 4 x 4 tile per keypoint, one texel per
 // sub-region (shaders/common/blocks.glsl).
@@ -43,8 +45,8 @@ std::vector<std::string> extended_define(const DetectorConfig& config) {
 }
 
 std::vector<std::string> sample_defines() {
-  return {"SAMPLES " + std::to_string(cpu::kOrientationSamples), "SAMPLE_BLOCK " + std::to_string(kSampleBlock),
-          "PER_FRAGMENT " + std::to_string(kPerFragment)};
+  return {"SAMPLES " + std::to_string(cpu::kOrientationSamples), "SAMPLE_TEXELS " + std::to_string(kSampleTexels),
+          "SAMPLE_BLOCK " + std::to_string(kSampleBlock), "PER_FRAGMENT " + std::to_string(kPerFragment)};
 }
 
 // The CPU reference's lattice, in its order: texel n = point n (i, j).

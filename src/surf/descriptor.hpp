@@ -7,7 +7,8 @@
 //                    fewer fetches; 16 bytes per pixel, rebuilt by every
 //                    run() and orient())
 //   orient_samples   253 weighted box gradients (box ~2s, lattice 2s/3) per
-//                    keypoint
+//                    keypoint, two to a texel (the passes after it take
+//                    their directions)
 //   orient_windows   the window sums around 64 candidate directions, the
 //                    largest of each 32 neighbouring ones
 //   orient_best      the largest of those, recentred on its own sum (with
@@ -21,8 +22,8 @@
 //   descriptor       per sub-region, 25 rotated Haar samples (side ~2s)
 //   normalize        L2 normalisation per keypoint
 //
-// Orientation runs in chunks of kChunk keypoints so that its 256-texel blocks
-// need at most 1024 x 1024 texels whatever the list's capacity. Upright
+// Orientation runs in chunks of kChunk keypoints so that its 128-texel blocks
+// need at most 1024 x 512 texels whatever the list's capacity. Upright
 // (U-SURF) skips orientation: angles are 0. Per-keypoint data lives in
 // 1024-wide textures (shaders/common/blocks.glsl), keypoint k's run of B
 // texels at linear index k * B, except the descriptor pass's output: a 4 x 4
