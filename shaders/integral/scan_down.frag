@@ -10,10 +10,19 @@
 // The top level (len_m <= RADIX) is one group: D_m(i) = sum of U_m(j), j < i,
 // up to the total at i = len_m.
 //
+// With RADIX <= 4 (but the top level) the sum of the entries before i
+// within its group comes in one look-up of U_{m+1}, whose texel i / RADIX
+// holds the group's own prefixes (scan_up.frag), instead of summing up to
+// RADIX - 1 entries of U_m: the final level, the size of the whole image,
+// makes 2 look-ups a texel instead of 4.
+//
 // Input:    u_partial D_{m+1} (R32UI), len_{m+1} + 1 along the axis. Absent in
 //                     the TOP_LEVEL variant, where D_{m+1} = 0 (len_m <= RADIX).
 //           u_source  U_m, the up-sweep level m (R32UI; the R8 image with
-//                     SOURCE_UNORM8 when m = 0).
+//                     SOURCE_UNORM8 when m = 0); with RADIX <= 4 only at the
+//                     top level.
+//           u_local   with RADIX <= 4 but the top level: U_{m+1} (RGBA32UI,
+//                     scan_up.frag).
 // Define:   RADIX     as the up-sweep's (2 if not defined).
 // Uniform:  u_axis    (1, 0) for rows, (0, 1) for columns.
 // Output:   R32UI D_m(i) = sum of U_m(0 .. i-1): one more entry along the axis
@@ -27,6 +36,10 @@
 
 #ifndef TOP_LEVEL
 uniform usampler2D u_partial;
+#if RADIX <= 4
+#define LOCAL_PREFIXES
+uniform usampler2D u_local;
+#endif
 #endif
 uniform ivec2 u_axis;
 
@@ -35,6 +48,16 @@ layout(location = 0) out uint o_prefix;
 void main() {
   ivec2 p = ivec2(gl_FragCoord.xy);
   int along = p.x * u_axis.x + p.y * u_axis.y;  // index along the axis
+#ifdef LOCAL_PREFIXES
+  int group = along / RADIX;
+  int within = along - group * RADIX;
+  ivec2 q = p + (group - along) * u_axis;  // p's group in U_{m+1} and D_{m+1}
+  uint prefix = texelFetch(u_partial, q, 0).r;
+  // The extra entry i = len_m may lie one group past U_{m+1}'s last; it is
+  // first in its group (within = 0) and needs no local prefix.
+  uvec4 local = texelFetch(u_local, min(q, textureSize(u_local, 0) - 1), 0);
+  o_prefix = prefix + (within == 1 ? local.y : within == 2 ? local.z : within == 3 ? local.w : 0u);
+#else
 #ifdef TOP_LEVEL
   const int kMost = RADIX;  // entries before p, all in the one group
   int within = along;
@@ -50,4 +73,5 @@ void main() {
     if (t < within) prefix += source_at(first + t * u_axis);
   }
   o_prefix = prefix;
+#endif
 }

@@ -12,6 +12,11 @@
 // Uniform:  u_axis    (1, 0) to sum along x, (0, 1) to sum along y.
 // Output:   R32UI, level m: out(p) = sum of in(RADIX p + t axis), t < RADIX,
 //           along the axis; unchanged index across it. Sums wrap mod 2^32.
+//           With RADIX <= 4, RGBA32UI instead: the sum in x, as above (the
+//           next level reads x), and in y, z, w the group's own exclusive
+//           prefixes for its entries 1, 2, 3 (in(RADIX p), that plus the
+//           next, ...), which the down-sweep then reads in one look-up
+//           (scan_down.frag) instead of summing up to three entries again.
 // Viewport: ceil(len / RADIX) along the axis, the source's size across it.
 #include "common/precision.glsl"
 #ifndef RADIX
@@ -21,12 +26,25 @@
 
 uniform ivec2 u_axis;
 
+#if RADIX <= 4
+layout(location = 0) out uvec4 o_sum;
+#else
 layout(location = 0) out uint o_sum;
+#endif
 
 void main() {
   ivec2 p = ivec2(gl_FragCoord.xy);
   ivec2 first = p + p * u_axis * (RADIX - 1);  // RADIX p along the axis
   uint sum = 0u;
+#if RADIX <= 4
+  uvec4 prefixes = uvec4(0u);
+  for (int t = 0; t < RADIX; ++t) {
+    prefixes[t] = sum;  // entries before t; [0] becomes the sum below
+    sum += source_at(first + t * u_axis);
+  }
+  o_sum = uvec4(sum, prefixes.yzw);
+#else
   for (int t = 0; t < RADIX; ++t) sum += source_at(first + t * u_axis);
   o_sum = sum;
+#endif
 }

@@ -63,14 +63,18 @@ struct IntegralStage::Programs {
 // row (or column) in parallel. up[m] is level m + 1 of the up-sweep (len_m / r
 // entries, rounded up, until at most r are left), down[m] is the prescan D_m
 // (one texel longer along the axis than level m).
+//   With radix <= 4 the up-sweep levels also hold each group's own prefixes
+// (RGBA32UI, scan_up.frag), and the down-sweep below the top reads those
+// instead of the level's entries.
 struct IntegralStage::AxisScan {
   glm::ivec2 axis{1, 0};
   bool source_unorm8 = false;
+  bool local_prefixes = false;  // radix <= 4
   std::vector<Texture> up, down;
   std::vector<Framebuffer> up_targets, down_targets;
 
   AxisScan(glm::ivec2 axis_, int length, int across, int radix, bool unorm8, const std::string& label)
-      : axis(axis_), source_unorm8(unorm8) {
+      : axis(axis_), source_unorm8(unorm8), local_prefixes(radix <= 4) {
     std::vector<int> lengths{length};  // len_0 .. len_M, len_M <= radix
     while (lengths.back() > radix) lengths.push_back(divide_up(lengths.back(), radix));
     const int levels = static_cast<int>(lengths.size()) - 1;  // M
@@ -78,7 +82,8 @@ struct IntegralStage::AxisScan {
     down.reserve(levels + 1);
     for (int m = 1; m <= levels; ++m) {
       const glm::ivec2 s = oriented(axis, lengths[m], across);
-      up.emplace_back(s.x, s.y, Format::R32UI, label + "_up" + std::to_string(m));
+      up.emplace_back(s.x, s.y, local_prefixes ? Format::RGBA32UI : Format::R32UI,
+                      label + "_up" + std::to_string(m));
     }
     for (int m = 0; m <= levels; ++m) {
       const glm::ivec2 s = oriented(axis, lengths[m] + 1, across);
@@ -105,6 +110,9 @@ struct IntegralStage::AxisScan {
       if (m == levels) {
         runner.run("integral_scan_down", p.scan_down_top[unorm], down_targets[m],
                    {{"u_source", u}}, {{"u_axis", axis}});
+      } else if (local_prefixes) {
+        runner.run("integral_scan_down", p.scan_down[0], down_targets[m],
+                   {{"u_partial", down[m + 1]}, {"u_local", up[m]}}, {{"u_axis", axis}});
       } else {
         runner.run("integral_scan_down", p.scan_down[unorm], down_targets[m],
                    {{"u_partial", down[m + 1]}, {"u_source", u}}, {{"u_axis", axis}});
