@@ -29,9 +29,9 @@
 // With Suppression::SinglePass the extrema pass runs on every sample instead,
 // with no marks (the baseline; maps that are not pairs still use the
 // per-layer shader, and the tests compare both modes with the CPU). On
-// llvmpipe the two take the same time at 640x480 (README, "Detector speed"):
-// the early-Z draw costs about as much per culled texel as the paired shader
-// does per shaded one.
+// llvmpipe at 640x480 early-Z is the faster: detection took 58.3 and 61.3 ms
+// against 68.6 and 70.2 (medians, two runs of `bench detect`, 2026-11-22,
+// README "Detector speed").
 #pragma once
 
 #include "surf/hessian.hpp"

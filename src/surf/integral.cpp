@@ -15,11 +15,9 @@ const char* to_string(IntegralMethod method) {
     case IntegralMethod::Blelloch2D:
       return "2-D (Terriberry)";
     case IntegralMethod::Blelloch1D:
-      return "1-D (rows, columns)";
-    case IntegralMethod::BySize:
       break;
   }
-  return "1-D or 2-D by size";
+  return "1-D (rows, columns)";
 }
 
 namespace {
@@ -165,12 +163,7 @@ void IntegralStage::configure(int width, int height) {
   gl::PingPong top;
   int top_steps = 0;
   std::unique_ptr<AxisScan> rows, columns;
-  IntegralMethod method = config_.method;
-  if (method == IntegralMethod::BySize) {
-    method = static_cast<long long>(width) * height < kOneDimensionalBelow ? IntegralMethod::Blelloch1D
-                                                                           : IntegralMethod::Blelloch2D;
-  }
-  if (method == IntegralMethod::Blelloch1D) {
+  if (config_.method == IntegralMethod::Blelloch1D) {
     const int radix = config_.scan_radix;
     rows = std::make_unique<AxisScan>(glm::ivec2(1, 0), width, height, radix, true, "integral_rows");
     columns = std::make_unique<AxisScan>(glm::ivec2(0, 1), height, width + 1, radix, false, "integral");
@@ -188,7 +181,6 @@ void IntegralStage::configure(int width, int height) {
   }
   width_ = width;
   height_ = height;
-  method_ = method;
   levels_ = std::move(levels);
   top_ = std::move(top);
   top_steps_ = top_steps;
@@ -196,14 +188,9 @@ void IntegralStage::configure(int width, int height) {
   columns_ = std::move(columns);
 }
 
-IntegralMethod IntegralStage::method() const {
-  GLSURF_EXPECTS(width_ > 0, "configure() first");
-  return method_;
-}
-
 int IntegralStage::passes_per_run() const {
   GLSURF_EXPECTS(width_ > 0, "configure() first");
-  if (method_ == IntegralMethod::Blelloch1D) return rows_->passes() + columns_->passes();
+  if (config_.method == IntegralMethod::Blelloch1D) return rows_->passes() + columns_->passes();
   int n = top_steps_;
   for (const Level& l : levels_) n += 2 + l.row_prefix.passes() + l.col_prefix.passes();
   return n;
@@ -221,7 +208,7 @@ const Texture& IntegralStage::run(gl::PassRunner& runner, const Texture& image) 
   GLSURF_EXPECTS(width_ > 0, "configure() before run()");
   GLSURF_EXPECTS(image.width() == width_ && image.height() == height_ && image.format() == Format::R8,
                  "input must be the configured size and R8");
-  if (method_ == IntegralMethod::Blelloch1D) {
+  if (config_.method == IntegralMethod::Blelloch1D) {
     run_1d(runner, image);
   } else {
     run_2d(runner, image);

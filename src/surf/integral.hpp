@@ -15,26 +15,27 @@
 //               rebuilds the 2-D prefix level by level from D, X, Y and U
 //               [eq. 12]. Once a level has at most `top_pixels` texels, the top
 //               of the pyramid is summed by the ping-pong doubling of eq. 13.
-//   Blelloch1D  the baseline: a Blelloch scan along every row, then along
-//               every column of the result.
-//   BySize      (the default) 1-D for images of fewer than
-//               kOneDimensionalBelow pixels, 2-D from there: on llvmpipe the
-//               1-D method's 18 draws at 640 x 480 (55 for 2-D) made it
-//               about 10-50 % faster below 1024 x 768; the two were level
-//               at 1024 x 768, and 2-D as fast or faster from 1280 x 720
-//               (README: Integral image speed).
+//   Blelloch1D  (the default) a Blelloch scan along every row, then along
+//               every column of the result. On llvmpipe it is as fast as
+//               2-D or faster at every size measured, 640 x 480 to 4096 x
+//               4096, since its scans read each group's prefixes in one
+//               look-up (below): 5-7 against 8-11 ms at 640 x 480, 13-17
+//               against 17-23 at 1280 x 720, 240-286 against 319-322 at 4096
+//               x 4096 (README: Integral image speed).
 //
 // The 1-D scans (both methods) have radix `scan_radix` (r): each up-sweep
 // level sums r entries, until at most r are left; each down-sweep level adds
 // up to r - 1 of them to its group's prefix (the top level, one group, up to
 // r). A scan of n > 1 entries takes 2 ceil(log_r n) - 1 draws, one for n = 1.
 // Radix 2 is Blelloch's (and the paper's) scan; a larger one trades draws for
-// look-ups per texel.
+// look-ups per texel. With r <= 4 the up-sweep also keeps each group's own
+// prefixes, so that a down-sweep texel below the top reads two texels
+// instead of up to r (integral/scan_up.frag, scan_down.frag).
 //
 // Parameters
 //   | field       | default | meaning                                              |
 //   |-------------|---------|------------------------------------------------------|
-//   | method      | by size | Blelloch2D, Blelloch1D or BySize                     |
+//   | method      | 1-D     | Blelloch1D or Blelloch2D                             |
 //   | top_pixels  | 8192    | T0: switch to eq. 13 once w_k * h_k <= T0 (paper's   |
 //   |             |         | optimum on a GeForce 7; 0 recurses down to 1 x 1)    |
 //   | scan_radix  | 4       | radix of the 1-D scans, 2 .. 64                      |
@@ -57,10 +58,8 @@
 
 namespace glsurf {
 
-enum class IntegralMethod { Blelloch2D, Blelloch1D, BySize };
+enum class IntegralMethod { Blelloch2D, Blelloch1D };
 const char* to_string(IntegralMethod method);
-// BySize: 1-D below this many pixels (1024 x 768), 2-D from there.
-constexpr long long kOneDimensionalBelow = 1024 * 768;
 
 // The integral image's gl::texture_size_problem on the current context ("" if
 // it fits): W + 2 x H + 2 texels, since the descriptors' copy of it as quads
@@ -68,7 +67,7 @@ constexpr long long kOneDimensionalBelow = 1024 * 768;
 std::string integral_size_problem(int width, int height);
 
 struct IntegralConfig {
-  IntegralMethod method = IntegralMethod::BySize;
+  IntegralMethod method = IntegralMethod::Blelloch1D;
   int top_pixels = 8192;
   int scan_radix = 4;
 };
@@ -92,9 +91,6 @@ class IntegralStage {
   int width() const { return width_; }
   int height() const { return height_; }
   const IntegralConfig& config() const { return config_; }
-  // The method run() uses at the configured size: config().method, or what
-  // BySize picks.
-  IntegralMethod method() const;
   int passes_per_run() const;  // number of draws run() issues for this size
 
   struct Programs;
@@ -106,7 +102,6 @@ class IntegralStage {
   void run_1d(gl::PassRunner& runner, const gl::Texture& image);
 
   IntegralConfig config_;
-  IntegralMethod method_ = IntegralMethod::Blelloch2D;  // at the configured size
   std::unique_ptr<Programs> programs_;
   int width_ = 0, height_ = 0;
 
