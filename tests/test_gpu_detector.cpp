@@ -56,10 +56,12 @@ double matched_fraction(const std::vector<KeyPoint>& a, const std::vector<KeyPoi
   return static_cast<double>(matched) / a.size();
 }
 
-void compare(const GrayImage& image, const DetectorConfig& config) {
+// buffer_limit >= 0 caps the stages' buffer textures (0: every input 2-D).
+void compare(const GrayImage& image, const DetectorConfig& config, int buffer_limit = -1) {
   const std::vector<KeyPoint> cpu = cpu::detect(image, config);
   Detector detector(test::headless_context(), config);
   detector.runner().set_check_every_pass(true);
+  if (buffer_limit >= 0) detector.limit_buffer_texels(buffer_limit);
   const std::vector<KeyPoint> gpu = detector.detect(image);
   INFO("CPU " << cpu.size() << " keypoints, GPU " << gpu.size());
   REQUIRE(cpu.size() > 50);  // the comparison means something
@@ -134,6 +136,13 @@ TEST_SUITE("gl") {
     compare(load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png"), DetectorConfig{});
   }
 
+  TEST_CASE("GPU keypoints agree with the CPU reference on graf1.png with every input 2-D") {
+    // As for images too large for the driver's buffer textures: the Hessian
+    // and suppression read 2-D textures instead of their buffer copies.
+    test::headless_context();
+    compare(load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png"), DetectorConfig{}, 0);
+  }
+
   TEST_CASE("GPU keypoints agree with the CPU reference on graf3.png and box_in_scene.png") {
   for (const char* name : {"graf3.png", "box_in_scene.png"}) {
     INFO(std::string(name));
@@ -194,11 +203,18 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
     // threshold, >= the 3x3 maximum of its layer, > those of the layers below
     // and above (edges clamped), block inside the image; a map's sample is
     // marked if either of its layers passes. 2 layers per octave mark in pairs
-    // from det(H) directly (nms_mark_pair.frag), 3 and 4 layer by layer in part.
+    // from det(H) directly (nms_mark_pair.frag; from its buffer copy, and
+    // once more from the 2-D texture as for an image too large for buffer
+    // textures), 3 and 4 layer by layer in part.
     test::headless_context();
     const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
     const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
-    for (const int layers : {2, 3, 4}) {
+    struct Case {
+      int layers, buffer_limit;  // buffer_limit 0: det(H) read 2-D
+    };
+    for (const Case c : {Case{2, -1}, Case{2, 0}, Case{3, -1}, Case{4, -1}}) {
+      const int layers = c.layers;
+      INFO(layers << " layers, buffer limit " << c.buffer_limit);
       DetectorConfig config;
       config.n_octave_layers = layers;
       config.hessian_threshold = 20;
@@ -212,6 +228,7 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
       hessian.configure(image.width, image.height);
       hessian.run(runner, integral.run(runner, texture));
       ExtremaStage extrema(shaders, config);
+      if (c.buffer_limit >= 0) extrema.limit_buffer_texels(c.buffer_limit);
       extrema.configure(hessian, image.width, image.height);
       extrema.run(runner, hessian);
       const std::vector<float> marks = extrema.marks().download_f32();

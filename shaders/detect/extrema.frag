@@ -10,7 +10,8 @@
 //                                    in channels u_channels.x, .y, .z (with
 //                                    PAIR only u_mid, holding layers l-1 .. l+2
 //                                    in channels x .. w, so 9 look-ups serve
-//                                    both layers)
+//                                    both layers; with LINEAR_FETCH its buffer
+//                                    copy, common/linear_fetch.glsl)
 //           u_trace                  trace texture holding layer l in channel
 //                                    u_channels.y (with PAIR: l in y, l+1 in z)
 // Uniforms: u_channels   without PAIR: channel of each layer in its texture
@@ -28,12 +29,15 @@
 //           trace (+1 dark blob, -1 light blob).
 // Viewport: the octave's sample grid, at u_origin in the candidate atlas.
 #include "common/precision.glsl"
+#include "common/linear_fetch.glsl"
 
-#ifndef PAIR
+#ifdef PAIR
+uniform SAMPLER u_mid;
+#else
 uniform sampler2D u_below;
+uniform sampler2D u_mid;
 uniform sampler2D u_above;
 #endif
-uniform sampler2D u_mid;
 uniform sampler2D u_trace;
 #ifndef PAIR
 uniform ivec3 u_channels;
@@ -94,10 +98,13 @@ void main() {
   // comparisons 3 vector maxima and a few tests: v beats a layer's
   // neighbours when it beats their maximum.
   vec4 block[9];
+#ifdef PAIR
+  int grid_width = (u_image_size.x - 1) / u_step + 1;  // the octave's sample grid (hessian.hpp)
+#endif
   for (int t = 0; t < 9; ++t) {
     ivec2 q = p + ivec2(t % 3 - 1, t / 3 - 1);
 #ifdef PAIR
-    block[t] = texelFetch(u_mid, q, 0);
+    block[t] = FETCH(u_mid, q, grid_width);
 #else
     block[t] = vec4(texelFetch(u_below, q, 0)[u_channels.x], texelFetch(u_mid, q, 0)[u_channels.y],
                     texelFetch(u_above, q, 0)[u_channels.z], 0.0);

@@ -138,11 +138,13 @@ class Detector {
 
   const DetectorConfig& config() const { return config_; }
   gl::PassRunner& runner() { return runner_; }
-  // Tests: caps the buffer textures of the Hessian and description stages
-  // (0: every input 2-D, as for an image too large for the driver's buffer
-  // textures; < 0: the driver's limit). Takes effect at the next detection.
+  // Tests: caps the buffer textures of the Hessian, suppression and
+  // description stages (0: every input 2-D, as for an image too large for
+  // the driver's buffer textures; < 0: the driver's limit). Takes effect at
+  // the next detection.
   void limit_buffer_texels(int texels) {
     hessian_.limit_buffer_texels(texels);
+    extrema_.limit_buffer_texels(texels);
     describe_.limit_buffer_texels(texels);
     width_ = height_ = integral_width_ = integral_height_ = 0;  // configure again
   }

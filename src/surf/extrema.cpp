@@ -12,11 +12,10 @@ ExtremaStage::ExtremaStage(const gl::ShaderSource& shaders, const DetectorConfig
                            Suppression suppression)
     : config_(config),
       suppression_(suppression),
+      shaders_(shaders),
       program_(shaders, "common/fullscreen.vert", "detect/extrema.frag"),
-      pair_program_(shaders, "common/fullscreen.vert", "detect/extrema.frag", {"PAIR"}),
       max3_(shaders, "common/fullscreen.vert", "detect/max3.frag"),
-      mark_(shaders, "common/fullscreen.vert", "detect/nms_mark.frag"),
-      mark_pair_(shaders, "common/fullscreen.vert", "detect/nms_mark_pair.frag") {}
+      mark_(shaders, "common/fullscreen.vert", "detect/nms_mark.frag") {}
 
 std::vector<AtlasRect> atlas_layout(int width, int height, const DetectorConfig& config, glm::ivec2& size) {
   const int maps = maps_per_octave(config);
@@ -86,6 +85,27 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
       maxima.push_back(std::move(m));
     }
   }
+  // Pair maps' det(H) as linear look-ups where the driver's buffer textures
+  // hold octave 0's grid (the largest).
+  const glm::ivec2 grid = hessian.octaves().front().grid;
+  const bool linear = static_cast<long long>(grid.x) * grid.y <= gl::max_buffer_texels(buffer_limit_);
+  gl::Program pair_program, mark_pair;  // built when the kind of input changes
+  if (linear != linear_ || pair_program_.id() == 0) {
+    const std::vector<std::string> linear_define = linear ? std::vector<std::string>{"LINEAR_FETCH"}
+                                                          : std::vector<std::string>{};
+    std::vector<std::string> pair_defines = linear_define;
+    pair_defines.push_back("PAIR");
+    pair_program = gl::Program(shaders_, "common/fullscreen.vert", "detect/extrema.frag", pair_defines);
+    mark_pair = gl::Program(shaders_, "common/fullscreen.vert", "detect/nms_mark_pair.frag", linear_define);
+  }
+  gl::Texture det_linear =
+      linear ? gl::Texture::buffer(grid.x * grid.y, gl::Format::RGBA32F, "det_linear") : gl::Texture();
+  if (pair_program.id() != 0) {
+    pair_program_ = std::move(pair_program);
+    mark_pair_ = std::move(mark_pair);
+  }
+  linear_ = linear;
+  det_linear_ = std::move(det_linear);
   rects_ = std::move(rects);
   atlas_ = std::move(atlas);
   atlas_depth_ = std::move(depth);
@@ -143,10 +163,16 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
     if (marks_as_pair(r)) {  // both layers in one draw (with early-Z: one mark, one interpolation)
       const int l = r.first_layer;
       const size_t g = static_cast<size_t>(l / 4);
+      const gl::Texture* det = &oct.det[g];
+      if (linear_) {
+        det_linear_.copy_rows(*det, 0, det->height());
+        runner.after_transfer();
+        det = &det_linear_;
+      }
       if (early_z) {
         runner.run_depth(
             gl::PassRunner::DepthMode::Mark, region, "detect_nms_mark", mark_pair_, target_,
-            {{"u_det", oct.det[g]}},
+            {{"u_det", *det}},
             {{"u_threshold", config_.hessian_threshold},
              {"u_step", oct.step},
              {"u_largest_filters", glm::ivec2(filter_size(r.octave, l + 1), filter_size(r.octave, l + 2))},
@@ -154,7 +180,7 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
              {"u_origin", glm::ivec2(r.x, r.y)}});
       }
       runner.run_depth(depth, region, "detect_extrema", pair_program_, target_,
-                       {{"u_mid", oct.det[g]}, {"u_trace", oct.trace[g]}},
+                       {{"u_mid", *det}, {"u_trace", oct.trace[g]}},
                        {{"u_threshold", config_.hessian_threshold},
                         {"u_step", oct.step},
                         {"u_filters", glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l),

@@ -64,6 +64,10 @@ class ExtremaStage {
                Suppression suppression = Suppression::EarlyZ);
   // Throws glsurf::Error if the atlas exceeds the driver's texture size.
   void configure(const HessianStage& hessian, int width, int height);
+  // Caps the buffer textures below GL_MAX_TEXTURE_BUFFER_SIZE before
+  // configure() (tests: 0 reads det(H) as 2-D textures, as for an image too
+  // large for the driver's buffer textures; < 0: the driver's limit).
+  void limit_buffer_texels(int texels) { buffer_limit_ = texels; }
   void run(gl::PassRunner& runner, const HessianStage& hessian);
 
   const gl::Texture& atlas() const { return atlas_; }
@@ -81,7 +85,15 @@ class ExtremaStage {
  private:
   DetectorConfig config_;
   Suppression suppression_;
+  gl::ShaderSource shaders_;  // pair_program_ and mark_pair_ are built for the kind of det(H) input
   gl::Program program_, pair_program_, max3_, mark_, mark_pair_;
+  // Maps marked as pairs read their det(H) group from a buffer copy
+  // (linear look-ups: the mark pass took 3.2-3.7 ms instead of 5.1-5.3 at
+  // 640 x 480 on llvmpipe) when the driver's buffer textures hold octave 0's
+  // grid; each pair map's group is copied in just before its draws.
+  int buffer_limit_ = -1;
+  bool linear_ = false;
+  gl::Texture det_linear_;
   int width_ = 0, height_ = 0;
   std::vector<AtlasRect> rects_;
   gl::Texture atlas_, atlas_depth_;
