@@ -37,9 +37,10 @@ namespace glsurf {
 
 // On a software renderer (Mesa's llvmpipe) the detector's textures live in
 // host memory, about kSoftwareBytesPerPixel a pixel of the image: the
-// maximum RSS of `glsurf detect` on noise was 292 bytes a pixel at 2048 x 2048
-// and 270 at 4096 x 4096, nearly all of it per pixel (270 with a single
-// keypoint kept). compute() of given keypoints needs only the image, its
+// maximum RSS of `glsurf detect` on noise was 1.46 GB at 2048 x 2048 and
+// 5.07 GB at 4096 x 4096 (2026-11-22, with the 1-D integral image and
+// suppression's buffer copy of det(H); 4.69 GB before them), about 300
+// bytes a pixel beyond the fixed part below. compute() of given keypoints needs only the image, its
 // integral and the integral quads, about kSoftwareComputeBytesPerPixel: the
 // maximum RSS of `glsurf describe` with one keypoint on noise was 101, 60 and
 // 51 bytes a pixel at 2048, 4096 and 8192 square (48 a pixel more from 4096
@@ -55,7 +56,7 @@ namespace glsurf {
 // where the kernel says how much is available (/proc/meminfo), rather than
 // be killed part-way by it; from its second call on, the fixed part is
 // resident and counted twice, 150 MB on the safe side.
-constexpr double kSoftwareBytesPerPixel = 270;
+constexpr double kSoftwareBytesPerPixel = 300;
 constexpr double kSoftwareComputeBytesPerPixel = 60;
 constexpr double kSoftwareFixedBytes = 150e6;
 std::string host_memory_problem(int width, int height, double available,
