@@ -89,22 +89,22 @@ bool fit(ivec2 p, float n[27], int channel, ivec3 filters, out vec4 keypoint) {
 void main() {
   ivec2 p = ivec2(gl_FragCoord.xy) - u_origin;
   // No sample nearer the border can be a keypoint in any layer here (with
-  // PAIR, layer l+1's block needs a larger margin still), and leaving now
-  // keeps the look-ups below inside the grid.
-  if (!block_inside(p, u_filters.z)) discard;
+  // PAIR, layer l+1's block needs a larger margin still). Tested with the
+  // rest rather than by an early discard: on llvmpipe a discard this early
+  // made the whole pass several times slower (README: What llvmpipe
+  // rewards); the look-ups are clamped into the grid instead.
+  bool inside = block_inside(p, u_filters.z);
+  ivec2 last = (u_image_size - 1) / u_step;  // the octave's last sample (hessian.hpp)
   // The 3x3 block of every layer, 9 look-ups: layers l-1 .. l+2 in x .. w
   // with PAIR (extrema.cpp pairs a map only then), l-1, l, l+1 in x, y, z
   // otherwise. The centre's 8 neighbours' maximum per layer makes the 26
   // comparisons 3 vector maxima and a few tests: v beats a layer's
   // neighbours when it beats their maximum.
   vec4 block[9];
-#ifdef PAIR
-  int grid_width = (u_image_size.x - 1) / u_step + 1;  // the octave's sample grid (hessian.hpp)
-#endif
   for (int t = 0; t < 9; ++t) {
-    ivec2 q = p + ivec2(t % 3 - 1, t / 3 - 1);
+    ivec2 q = clamp(p + ivec2(t % 3 - 1, t / 3 - 1), ivec2(0), last);
 #ifdef PAIR
-    block[t] = FETCH(u_mid, q, grid_width);
+    block[t] = FETCH(u_mid, q, last.x + 1);
 #else
     block[t] = vec4(texelFetch(u_below, q, 0)[u_channels.x], texelFetch(u_mid, q, 0)[u_channels.y],
                     texelFetch(u_above, q, 0)[u_channels.z], 0.0);
@@ -113,7 +113,7 @@ void main() {
   vec4 c = block[4], ring = block[0];
   for (int t = 1; t < 9; ++t) ring = t == 4 ? ring : max(ring, block[t]);
   vec4 beside = max(ring, c);  // all 9 of each layer, for the layers above and below
-  bool first = c.y > u_threshold && c.y > ring.y && c.y > beside.x && c.y > beside.z;
+  bool first = inside && c.y > u_threshold && c.y > ring.y && c.y > beside.x && c.y > beside.z;
 #ifdef PAIR
   // Layer l+1 (z) may be the maximum instead; never both, each being the
   // other's neighbour. Its block needs layer l+2's margin.
