@@ -63,7 +63,7 @@ vec2 refine(int base, float angle) {
   float previous_move = 0.0;
   vec2 sum = vec2(0.0);
   for (int i = 0; i < u_max_sums; ++i) {
-    sum = window_sum(base, vec2(cos(angle), sin(angle)));
+    sum = window_sum(base, 2.0 * vec2(cos(angle), sin(angle)));
     if (sum == vec2(0.0)) break;
     float next = atan(sum.y, sum.x);
     float move = next - angle;

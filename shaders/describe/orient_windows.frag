@@ -72,8 +72,9 @@ void main() {
   vec4 ux[VECTORS], uy[VECTORS], sx[VECTORS], sy[VECTORS];
   for (int v = 0; v < VECTORS; ++v) {
     vec4 phi = kTwoPi * (float(PER_FRAGMENT * kg.y + 4 * v) + vec4(0.0, 1.0, 2.0, 3.0)) / float(u_candidates);
-    ux[v] = cos(phi);
-    uy[v] = sin(phi);
+    // Doubled (exactly, a power of two), for 2 cos(delta) - 1 in one step below.
+    ux[v] = 2.0 * cos(phi);
+    uy[v] = 2.0 * sin(phi);
     sx[v] = vec4(0.0);
     sy[v] = vec4(0.0);
   }
@@ -84,7 +85,7 @@ void main() {
   // vectors llvmpipe kept them rolled, and the pass took 4 times as long.)
   ivec2 ends = (ivec2(PER_FRAGMENT * kg.y - 1, PER_FRAGMENT * (kg.y + 1)) + u_candidates) % u_candidates;
   vec4 phi_ends = kTwoPi * vec4(ends, ends) / float(u_candidates);
-  vec4 ends_ux = cos(phi_ends), ends_uy = sin(phi_ends), ends_sx = vec4(0.0), ends_sy = vec4(0.0);
+  vec4 ends_ux = 2.0 * cos(phi_ends), ends_uy = 2.0 * sin(phi_ends), ends_sx = vec4(0.0), ends_sy = vec4(0.0);
 #endif
   int base = kg.x * SAMPLE_BLOCK;
   for (int t = 0; t < SAMPLE_TEXELS; ++t) {
@@ -94,13 +95,13 @@ void main() {
       vec2 u = unit(g);
       // As window_sum (describe/orient_window.glsl), for 4 directions at once.
       for (int v = 0; v < VECTORS; ++v) {
-        vec4 w = max(vec4(0.0), 2.0 * (u.x * ux[v] + u.y * uy[v]) - 1.0);
+        vec4 w = max(vec4(0.0), u.x * ux[v] + u.y * uy[v] - 1.0);
         w *= w;
         sx[v] += w * g.x;
         sy[v] += w * g.y;
       }
 #ifdef SECOND
-      vec4 w = max(vec4(0.0), 2.0 * (u.x * ends_ux + u.y * ends_uy) - 1.0);
+      vec4 w = max(vec4(0.0), u.x * ends_ux + u.y * ends_uy - 1.0);
       w *= w;
       ends_sx += w * g.x;
       ends_sy += w * g.y;
