@@ -67,6 +67,7 @@ DescribeStage::DescribeStage(const gl::ShaderSource& shaders, const DetectorConf
     : config_(config),
       shaders_(shaders),
       quads_program_(shaders, "common/fullscreen.vert", "describe/quads.frag"),
+      quads_linear_program_(shaders, "common/fullscreen.vert", "describe/quads.frag", {"LINEAR_FETCH"}),
       normalize_(shaders, "common/fullscreen.vert", "describe/normalize.frag", extended_define(config)),
       gather_(shaders, "common/fullscreen.vert", "describe/gather.frag", extended_define(config)),
       gather_signs_(shaders, "common/fullscreen.vert", "describe/gather_signs.frag"),
@@ -170,10 +171,28 @@ void DescribeStage::regroup(gl::PassRunner& runner, const gl::Texture& integral)
     quads_ = std::move(quads);
     quads_target_ = std::move(target);
   }
-  runner.run("describe_quads", quads_program_, quads_target_, {{"u_integral", integral}});
   // Linear look-ups where the driver's buffer textures hold them (the
-  // programs that read them are built for one kind or the other).
+  // programs that read them are built for one kind or the other): the quads
+  // pass reads a buffer copy of the integral image (on llvmpipe 1.1-1.3 ms
+  // against 1.9 at 640 x 480, 9.3-13.1 against 14.2-17.3 at 1920 x 1080), and
+  // the passes after it a buffer copy of the quads.
   const int limit = gl::max_buffer_texels(buffer_limit_);
+  const glm::ivec2 integral_size(integral.width(), integral.height());
+  if (static_cast<long long>(integral_size.x) * integral_size.y <= limit) {
+    const int texels = integral_size.x * integral_size.y;
+    if (!integral_buffer_ || integral_buffer_.width() != texels) {
+      integral_buffer_ = gl::Texture();
+      integral_buffer_ = gl::Texture::buffer(texels, gl::Format::R32UI, "integral_buffer");
+    }
+    integral_buffer_.copy_rows(integral, 0, integral_size.y);
+    runner.after_transfer();
+    runner.run("describe_quads", quads_linear_program_, quads_target_, {{"u_integral", integral_buffer_}},
+               {{"u_integral_size", integral_size}});
+  } else {
+    integral_buffer_ = gl::Texture();
+    runner.run("describe_quads", quads_program_, quads_target_, {{"u_integral", integral}},
+               {{"u_integral_size", integral_size}});
+  }
   const bool buffer = static_cast<long long>(width) * height <= limit;
   if (buffer != quads_in_buffer_ || describe_.id() == 0) {
     std::vector<std::string> samples = sample_defines(), describe = extended_define(config_);

@@ -125,8 +125,10 @@ class DescribeStage {
   // Entries: list entries, then up to as many second orientations.
   int entry_capacity() const { return second_orientation() ? 2 * capacity_ : capacity_; }
 
-  gl::Program quads_program_, samples_, windows_, best_, describe_, normalize_, gather_, gather_signs_;
+  gl::Program quads_program_, quads_linear_program_, samples_, windows_, best_, describe_, normalize_, gather_,
+      gather_signs_;
   int capacity_ = 0;
+  gl::Texture integral_buffer_;  // the quads pass's buffer copy of the integral image, when it fits
   gl::Texture quads_;  // the integral image regrouped, sized at each run
   // The same as a buffer texture (common/haar.glsl), when the driver's buffer
   // textures hold it; samples_ and describe_ are built for the kind in use.
