@@ -6,7 +6,8 @@
 //
 // Variant SOURCE_UNORM8: u_source is the uploaded R8 image (normalised, value =
 // byte / 255); the byte is recovered exactly as round(value * 255).
-// Otherwise u_source is an R32UI texture.
+// Otherwise u_source is an unsigned texture whose first channel is read: R32UI,
+// or the RGBA32UI up-sweep levels of scans with RADIX <= 4 (scan_up.frag).
 
 #ifdef SOURCE_UNORM8
 uniform sampler2D u_source;

@@ -18,7 +18,8 @@
 //
 // Input:    u_partial D_{m+1} (R32UI), len_{m+1} + 1 along the axis. Absent in
 //                     the TOP_LEVEL variant, where D_{m+1} = 0 (len_m <= RADIX).
-//           u_source  U_m, the up-sweep level m (R32UI; the R8 image with
+//           u_source  U_m, the up-sweep level m (R32UI, or RGBA32UI with RADIX
+//                     <= 4, whose x this reads; the R8 image with
 //                     SOURCE_UNORM8 when m = 0); with RADIX <= 4 only at the
 //                     top level.
 //           u_local   with RADIX <= 4 but the top level: U_{m+1} (RGBA32UI,

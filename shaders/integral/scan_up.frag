@@ -6,7 +6,8 @@
 // log_2(len) (each level is a draw, and on llvmpipe a small draw costs about
 // 0.1 ms whatever its size).
 //
-// Input:    u_source  level m-1 of the up-sweep (R32UI; the R8 image with
+// Input:    u_source  level m-1 of the up-sweep (R32UI, or RGBA32UI with RADIX
+//                     <= 4, whose x this reads; the R8 image with
 //                     SOURCE_UNORM8), zero beyond its edge.
 // Define:   RADIX     entries summed per output, >= 2 (2 if not defined).
 // Uniform:  u_axis    (1, 0) to sum along x, (0, 1) to sum along y.

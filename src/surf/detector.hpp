@@ -37,14 +37,15 @@ namespace glsurf {
 
 // On a software renderer (Mesa's llvmpipe) the detector's textures live in
 // host memory, about kSoftwareBytesPerPixel a pixel of the image: the
-// maximum RSS of `glsurf detect` on noise was 1.46 GB at 2048 x 2048 and
-// 5.07 GB at 4096 x 4096 (2026-11-22, with the 1-D integral image and
-// suppression's buffer copy of det(H); 4.69 GB before them), about 300
-// bytes a pixel beyond the fixed part below. compute() of given keypoints needs only the image, its
+// maximum RSS of `glsurf detect` on noise was 1.45 GB at 2048 x 2048 and
+// 5.14 GB at 4096 x 4096 (2026-11-22, with the 1-D integral image, the
+// buffer copies of det(H) for suppression and of the integral image for the
+// quads; 4.69 GB before them), about 300 bytes a pixel beyond the fixed
+// part below. compute() of given keypoints needs only the image, its
 // integral and the integral quads, about kSoftwareComputeBytesPerPixel: the
-// maximum RSS of `glsurf describe` with one keypoint on noise was 101, 60 and
-// 51 bytes a pixel at 2048, 4096 and 8192 square (48 a pixel more from 4096
-// to 8192). On top of that, whatever the size, the first detection or
+// maximum RSS of `glsurf describe` with one keypoint on noise was 0.43, 1.18
+// and 4.17 GB at 2048, 4096 and 8192 square (the same day; 60 bytes a pixel
+// more from 4096 to 8192, 48 before). On top of that, whatever the size, the first detection or
 // compute() allocates about kSoftwareFixedBytes (llvmpipe's compiled
 // shaders, the point lists' textures): the rise of VmHWM from a constructed
 // Detector to the end of its first call, less the rate above, was 76 to 119
@@ -57,7 +58,7 @@ namespace glsurf {
 // be killed part-way by it; from its second call on, the fixed part is
 // resident and counted twice, 150 MB on the safe side.
 constexpr double kSoftwareBytesPerPixel = 300;
-constexpr double kSoftwareComputeBytesPerPixel = 60;
+constexpr double kSoftwareComputeBytesPerPixel = 65;
 constexpr double kSoftwareFixedBytes = 150e6;
 std::string host_memory_problem(int width, int height, double available,
                                 double bytes_per_pixel = kSoftwareBytesPerPixel,

@@ -29,9 +29,9 @@
 // With Suppression::SinglePass the extrema pass runs on every sample instead,
 // with no marks (the baseline; maps that are not pairs still use the
 // per-layer shader, and the tests compare both modes with the CPU). On
-// llvmpipe at 640x480 early-Z is the faster: detection took 58.3 and 61.3 ms
-// against 68.6 and 70.2 (medians, two runs of `bench detect`, 2026-11-22,
-// README "Detector speed").
+// llvmpipe at 640x480 early-Z is a little faster: detection took 40.8 and
+// 41.4 ms against 42.4 and 44.1 (medians, two runs of `bench detect`,
+// 2026-11-22, README "Detector speed").
 #pragma once
 
 #include "surf/hessian.hpp"
@@ -88,7 +88,7 @@ class ExtremaStage {
   gl::ShaderSource shaders_;  // pair_program_ and mark_pair_ are built for the kind of det(H) input
   gl::Program program_, pair_program_, max3_, mark_, mark_pair_;
   // Maps marked as pairs read their det(H) group from a buffer copy
-  // (linear look-ups: the mark pass took 3.2-3.7 ms instead of 5.1-5.3 at
+  // (linear look-ups: the mark pass took 3.8-4.1 ms instead of 5.0-5.2 at
   // 640 x 480 on llvmpipe) when the driver's buffer textures hold octave 0's
   // grid; each pair map's group is copied in just before its draws.
   int buffer_limit_ = -1;
