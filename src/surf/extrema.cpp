@@ -86,8 +86,10 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
     }
   }
   // Pair maps' det(H) as linear look-ups where the driver's buffer textures
-  // hold octave 0's grid (the largest).
+  // hold octave 0's grid (the largest); no copy when no map is a pair (one
+  // layer per octave).
   const glm::ivec2 grid = hessian.octaves().front().grid;
+  const bool pairs = std::any_of(rects.begin(), rects.end(), [&](const AtlasRect& r) { return marks_as_pair(r); });
   const bool linear = static_cast<long long>(grid.x) * grid.y <= gl::max_buffer_texels(buffer_limit_);
   gl::Program pair_program, mark_pair;  // built when the kind of input changes
   if (linear != linear_ || pair_program_.id() == 0) {
@@ -99,7 +101,7 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
     mark_pair = gl::Program(shaders_, "common/fullscreen.vert", "detect/nms_mark_pair.frag", linear_define);
   }
   gl::Texture det_linear =
-      linear ? gl::Texture::buffer(grid.x * grid.y, gl::Format::RGBA32F, "det_linear") : gl::Texture();
+      linear && pairs ? gl::Texture::buffer(grid.x * grid.y, gl::Format::RGBA32F, "det_linear") : gl::Texture();
   if (pair_program.id() != 0) {
     pair_program_ = std::move(pair_program);
     mark_pair_ = std::move(mark_pair);
