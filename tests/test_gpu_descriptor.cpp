@@ -752,6 +752,7 @@ TEST_CASE("GPU compute() of given keypoints agrees with the CPU reference, on a 
   DetectorConfig config;
   Detector detector(test::headless_context(), config);
   detector.detect(noise);
+  CHECK(detector.last_on_gpu().angles == nullptr);  // detect() orients nothing
   const gl::Texture& list = *detector.last_on_gpu().list;
   INFO("point list " << list.width() << " x " << list.height());
   REQUIRE(list.width() * list.height() < 5000);

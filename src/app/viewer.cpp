@@ -119,6 +119,7 @@ void ViewRenderer::draw_image(gl::PassRunner& runner, const gl::Texture& image, 
                   {{"u_image", image}}, {{"u_offset", glm::vec2(ox, oy)}, {"u_scale", scale}});
   }
   if (keypoints && keypoints->count > 0) {
+    GLSURF_EXPECTS(keypoints->angles, "drawing keypoints needs their angles (detect_on_gpu, detect_and_compute)");
     // 68 vertices draw the second orientations' ticks too (view/keypoints.vert).
     const gl::Texture* second = keypoints->second_angles;
     runner.draw("view_keypoints", keypoints_, target_, GL_LINES, second ? 68 : 66, keypoints->count, nullptr,

@@ -168,6 +168,7 @@ int Detector::find(const GrayImage& image) {
     compact_.write_list(runner_, extrema_, ties, Keep::At, selection, stronger);
   }
   listed_ = listed;
+  oriented_ = false;
   return listed;
 }
 
@@ -199,13 +200,15 @@ std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
 Detector::OnGpu Detector::detect_on_gpu(const GrayImage& image) {
   const int listed = find(image);
   describe_.orient(runner_, compact_.list(), integral_.result(), listed);
-  return {&compact_.list(), &describe_.angles(), listed, describe_.second_angles()};
+  oriented_ = true;
+  return last_on_gpu();
 }
 
 Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures* resident) {
   const int listed = find(image);
   DescribeStage::SecondOrientations second;
   const int entries = describe_.run(runner_, compact_.list(), integral_.result(), listed, &second);
+  oriented_ = true;
   Features f;
   f.keypoints = read_keypoints(listed);
   // With `resident` the descriptors stay on the GPU only: not read back.

@@ -130,12 +130,12 @@ class Detector {
     const gl::Texture* second_angles = nullptr;
   };
   OnGpu detect_on_gpu(const GrayImage& image);
-  // The point list and angles of the last detect_on_gpu or detect_and_compute
-  // (list entries, before any trimming to max_features). After detect() the
-  // list is that detection's but the angles are an earlier call's (detect
-  // orients nothing); after compute() the count is 0.
+  // The point list and angles of the last detection (list entries, before
+  // any trimming to max_features). After detect(), which orients nothing,
+  // angles and second_angles are nullptr; after compute() the count is 0.
   OnGpu last_on_gpu() const {
-    return {&compact_.list(), &describe_.angles(), listed_, describe_.second_angles()};
+    return {&compact_.list(), oriented_ ? &describe_.angles() : nullptr, listed_,
+            oriented_ ? describe_.second_angles() : nullptr};
   }
 
   const DetectorConfig& config() const { return config_; }
@@ -182,6 +182,7 @@ class Detector {
   int stages_width_ = 0, stages_height_ = 0;      // the detection stages' textures were last made for
   int candidates_ = 0;
   int listed_ = 0;
+  bool oriented_ = false;  // the angles are the listed entries'
   bool truncated_ = false;
 };
 
