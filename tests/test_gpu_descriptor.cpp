@@ -759,6 +759,7 @@ TEST_CASE("GPU compute() of given keypoints agrees with the CPU reference, on a 
   const std::vector<KeyPoint> random = placed_on_48(5000);
   compare_given(noise, random, config, detector, /*tight=*/false);
   CHECK(detector.last_on_gpu().count == 0);
+  CHECK(detector.last_on_gpu().angles == nullptr);
 }
 
 // Kept angles (Angles::Keep) skip the orientation passes: the GPU's

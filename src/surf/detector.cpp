@@ -247,6 +247,7 @@ Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoin
   configure_integral(image.width, image.height);
   if (describe_.capacity() == 0) describe_.configure(kMinCapacity);
   listed_ = 0;  // the point list no longer matches the angles
+  oriented_ = false;
   Features f;
   f.descriptor_size = descriptor_size(config_);
   f.descriptors.reserve(keypoints.size() * static_cast<size_t>(f.descriptor_size));

@@ -132,7 +132,8 @@ class Detector {
   OnGpu detect_on_gpu(const GrayImage& image);
   // The point list and angles of the last detection (list entries, before
   // any trimming to max_features). After detect(), which orients nothing,
-  // angles and second_angles are nullptr; after compute() the count is 0.
+  // angles and second_angles are nullptr; after compute() too, and the
+  // count is 0.
   OnGpu last_on_gpu() const {
     return {&compact_.list(), oriented_ ? &describe_.angles() : nullptr, listed_,
             oriented_ ? describe_.second_angles() : nullptr};
