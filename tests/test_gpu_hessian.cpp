@@ -36,7 +36,8 @@ void compare_with_cpu(const GrayImage& image, const DetectorConfig& config, Hess
   HessianStage hessian(shaders, config, method);
   if (buffer_limit >= 0) hessian.limit_buffer_texels(buffer_limit);
   hessian.configure(image.width, image.height);
-  hessian.run(runner, integral.run(runner, texture));
+  integral.run(runner, texture);
+  hessian.run(runner, integral);
 
   const cpu::IntegralImage sums = cpu::integral_image(image);
   const int layers = config.n_octave_layers + 2;

@@ -161,7 +161,10 @@ void DescribeStage::configure(int capacity) {
   final_target_ = std::move(final_target);
 }
 
-void DescribeStage::regroup(gl::PassRunner& runner, const gl::Texture& integral) {
+void DescribeStage::regroup(gl::PassRunner& runner, IntegralStage& integral_stage) {
+  if (quads_of_ == &integral_stage && quads_run_ == integral_stage.runs()) return;
+  quads_of_ = nullptr;  // until the quads below are done
+  const gl::Texture& integral = integral_stage.result();
   const int width = integral.width() + 1, height = integral.height() + 1;
   if (!quads_ || quads_.width() != width || quads_.height() != height) {
     quads_target_ = gl::Framebuffer();  // the old size goes first: 16 bytes per pixel
@@ -173,23 +176,16 @@ void DescribeStage::regroup(gl::PassRunner& runner, const gl::Texture& integral)
   }
   // Linear look-ups where the driver's buffer textures hold them (the
   // programs that read them are built for one kind or the other): the quads
-  // pass reads a buffer copy of the integral image (on llvmpipe 1.1-1.3 ms
-  // against 1.9 at 640 x 480, 9.3-13.1 against 14.2-17.3 at 1920 x 1080), and
-  // the passes after it a buffer copy of the quads.
+  // pass reads the integral stage's buffer copy, which the Hessian passes
+  // share (on llvmpipe 1.1-1.3 ms against 1.9 at 640 x 480, 9.3-13.1 against
+  // 14.2-17.3 at 1920 x 1080), and the passes after it a buffer copy of the
+  // quads.
   const int limit = gl::max_buffer_texels(buffer_limit_);
   const glm::ivec2 integral_size(integral.width(), integral.height());
-  if (static_cast<long long>(integral_size.x) * integral_size.y <= limit) {
-    const int texels = integral_size.x * integral_size.y;
-    if (!integral_buffer_ || integral_buffer_.width() != texels) {
-      integral_buffer_ = gl::Texture();
-      integral_buffer_ = gl::Texture::buffer(texels, gl::Format::R32UI, "integral_buffer");
-    }
-    integral_buffer_.copy_rows(integral, 0, integral_size.y);
-    runner.after_transfer();
-    runner.run("describe_quads", quads_linear_program_, quads_target_, {{"u_integral", integral_buffer_}},
+  if (const gl::Texture* linear = integral_stage.linear_copy(runner, limit)) {
+    runner.run("describe_quads", quads_linear_program_, quads_target_, {{"u_integral", *linear}},
                {{"u_integral_size", integral_size}});
   } else {
-    integral_buffer_ = gl::Texture();
     runner.run("describe_quads", quads_program_, quads_target_, {{"u_integral", integral}},
                {{"u_integral_size", integral_size}});
   }
@@ -206,17 +202,19 @@ void DescribeStage::regroup(gl::PassRunner& runner, const gl::Texture& integral)
   }
   if (!buffer) {
     quads_buffer_ = gl::Texture();
-    return;
+  } else {
+    if (!quads_buffer_ || quads_buffer_.width() != width * height) {
+      quads_buffer_ = gl::Texture();
+      quads_buffer_ = gl::Texture::buffer(width * height, gl::Format::RGBA32UI, "integral_quads_buffer");
+    }
+    quads_buffer_.copy_rows(quads_, 0, height);
+    runner.after_transfer();
   }
-  if (!quads_buffer_ || quads_buffer_.width() != width * height) {
-    quads_buffer_ = gl::Texture();
-    quads_buffer_ = gl::Texture::buffer(width * height, gl::Format::RGBA32UI, "integral_quads_buffer");
-  }
-  quads_buffer_.copy_rows(quads_, 0, height);
-  runner.after_transfer();
+  quads_of_ = &integral_stage;
+  quads_run_ = integral_stage.runs();
 }
 
-void DescribeStage::orient(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral,
+void DescribeStage::orient(gl::PassRunner& runner, const gl::Texture& list, IntegralStage& integral,
                            int count) {
   GLSURF_EXPECTS(capacity_ > 0, "configure() before run()");
   GLSURF_EXPECTS(count >= 0 && count <= capacity_, "more keypoints than configured");
@@ -281,7 +279,7 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
   }
 }
 
-int DescribeStage::run(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count,
+int DescribeStage::run(gl::PassRunner& runner, const gl::Texture& list, IntegralStage& integral, int count,
                        SecondOrientations* second) {
   GLSURF_EXPECTS(capacity_ > 0, "configure() before run()");
   GLSURF_EXPECTS(count >= 0 && count <= capacity_, "more keypoints than configured");
@@ -310,7 +308,7 @@ int DescribeStage::run(gl::PassRunner& runner, const gl::Texture& list, const gl
   return describe_entries(runner, list, count);
 }
 
-void DescribeStage::run_at(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral,
+void DescribeStage::run_at(gl::PassRunner& runner, const gl::Texture& list, IntegralStage& integral,
                            const std::vector<float>& angles) {
   const int count = static_cast<int>(angles.size());
   GLSURF_EXPECTS(!config_.upright, "upright descriptors keep no angle (cpu::angles_problem)");

@@ -4,8 +4,8 @@
 //   quads            the integral image regrouped: texel (x+1, y+1) holds the
 //                    four values around corner (x, y), clamped into the image,
 //                    so one fetch serves a corner of a sub-pixel box (4x
-//                    fewer fetches; 16 bytes per pixel, rebuilt by every
-//                    run() and orient())
+//                    fewer fetches; 16 bytes per pixel, rebuilt once per
+//                    run of the integral stage)
 //   orient_samples   253 weighted box gradients (box ~2s, lattice 2s/3) per
 //                    keypoint, two to a texel (the passes after it take
 //                    their directions)
@@ -36,8 +36,10 @@
 #include "gl/program.hpp"
 #include "gl/shader_source.hpp"
 #include "gl/texture.hpp"
+#include "surf/integral.hpp"
 #include "surf/keypoint.hpp"
 
+#include <cstdint>
 #include <vector>
 
 namespace glsurf {
@@ -79,15 +81,15 @@ class DescribeStage {
   // second_orientation), the keypoints that have a second orientation are
   // described again at it, as entries count, count + 1, ...; `second` says
   // which. Returns the number of descriptor entries.
-  int run(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count,
+  int run(gl::PassRunner& runner, const gl::Texture& list, IntegralStage& integral, int count,
           SecondOrientations* second = nullptr);
   // Descriptors of list entries 0 .. angles.size() - 1 at the given angles
   // (degrees ccw), which angles() then holds: no orientation passes
   // (Angles::Keep).
-  void run_at(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral,
+  void run_at(gl::PassRunner& runner, const gl::Texture& list, IntegralStage& integral,
               const std::vector<float>& angles);
   // Orientation only (angles(); 0 everywhere when upright).
-  void orient(gl::PassRunner& runner, const gl::Texture& list, const gl::Texture& integral, int count);
+  void orient(gl::PassRunner& runner, const gl::Texture& list, IntegralStage& integral, int count);
   // Angle per list entry, degrees ccw (R32F, 1024 wide).
   const gl::Texture& angles() const { return angles_; }
   // With second orientations, the second angle per list entry of the last
@@ -105,6 +107,7 @@ class DescribeStage {
   void limit_buffer_texels(int texels) {
     buffer_limit_ = texels;
     capacity_ = 0;  // configure again
+    quads_of_ = nullptr;
   }
   // Copies, on the GPU, the descriptors and signs of descriptor entries
   // order[0], order[1], ... of the last run() into `out` (allocated here), in
@@ -115,7 +118,8 @@ class DescribeStage {
  private:
   DetectorConfig config_;
   gl::ShaderSource shaders_;  // samples_ and describe_ are rebuilt for the quads' kind
-  void regroup(gl::PassRunner& runner, const gl::Texture& integral);  // -> quads_
+  // -> quads_, unless they already hold this run of `integral`.
+  void regroup(gl::PassRunner& runner, IntegralStage& integral);
   void orient_passes(gl::PassRunner& runner, const gl::Texture& list, int count);
   // The descriptor and normalisation passes for list entries 0 .. count - 1
   // at angles_ and the second orientations in second_source_ and extra_;
@@ -128,8 +132,10 @@ class DescribeStage {
   gl::Program quads_program_, quads_linear_program_, samples_, windows_, best_, describe_, normalize_, gather_,
       gather_signs_;
   int capacity_ = 0;
-  gl::Texture integral_buffer_;  // the quads pass's buffer copy of the integral image, when it fits
   gl::Texture quads_;  // the integral image regrouped, sized at each run
+  // The integral stage and run() that quads_ hold (nullptr: none).
+  const IntegralStage* quads_of_ = nullptr;
+  std::uint64_t quads_run_ = 0;
   // The same as a buffer texture (common/haar.glsl), when the driver's buffer
   // textures hold it; samples_ and describe_ are built for the kind in use.
   gl::Texture quads_buffer_;

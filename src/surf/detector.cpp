@@ -137,7 +137,8 @@ int Detector::find(const GrayImage& image) {
 
   image_.upload(image.pixels.data());
   runner_.after_transfer();
-  hessian_.run(runner_, integral_.run(runner_, image_));
+  integral_.run(runner_, image_);
+  hessian_.run(runner_, integral_);
   extrema_.run(runner_, hessian_);
   using Keep = CompactStage::Keep;
   const gl::Texture* selection = nullptr;
@@ -199,7 +200,7 @@ std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
 
 Detector::OnGpu Detector::detect_on_gpu(const GrayImage& image) {
   const int listed = find(image);
-  describe_.orient(runner_, compact_.list(), integral_.result(), listed);
+  describe_.orient(runner_, compact_.list(), integral_, listed);
   oriented_ = true;
   return last_on_gpu();
 }
@@ -207,7 +208,7 @@ Detector::OnGpu Detector::detect_on_gpu(const GrayImage& image) {
 Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures* resident) {
   const int listed = find(image);
   DescribeStage::SecondOrientations second;
-  const int entries = describe_.run(runner_, compact_.list(), integral_.result(), listed, &second);
+  const int entries = describe_.run(runner_, compact_.list(), integral_, listed, &second);
   oriented_ = true;
   Features f;
   f.keypoints = read_keypoints(listed);
@@ -254,7 +255,7 @@ Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoin
   if (keypoints.empty()) return f;
   image_.upload(image.pixels.data());
   runner_.after_transfer();
-  const gl::Texture& integral = integral_.run(runner_, image_);
+  integral_.run(runner_, image_);
   constexpr int kWidth = CompactStage::kListWidth;
   const int chunk = describe_.capacity();
   std::vector<float> chunk_angles, descriptors;
@@ -278,9 +279,9 @@ Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoin
       chunk_angles.resize(static_cast<size_t>(n));
       for (int i = 0; i < n; ++i)
         chunk_angles[static_cast<size_t>(i)] = keypoints[first + static_cast<size_t>(i)].angle;
-      describe_.run_at(runner_, given_, integral, chunk_angles);
+      describe_.run_at(runner_, given_, integral_, chunk_angles);
     } else {
-      describe_.run(runner_, given_, integral, n);
+      describe_.run(runner_, given_, integral_, n);
     }
     describe_.read(n, chunk_angles, descriptors, /*with_descriptors=*/true);
     if (angles == Angles::Compute) {  // kept angles are already the keypoints'

@@ -22,7 +22,7 @@ void HessianStage::configure(int width, int height) {
   width_ = width;
   height_ = height;
   octaves_.clear();
-  for (gl::Texture* t : {&integral_linear_, &rows_linear_, &cross_linear_, &columns_linear_}) *t = gl::Texture();
+  for (gl::Texture* t : {&rows_linear_, &cross_linear_, &columns_linear_}) *t = gl::Texture();
   if (method_ == HessianMethod::MultiPass) {
     const long long integral_texels = static_cast<long long>(width + 1) * (height + 1);
     const int limit = gl::max_buffer_texels(buffer_limit_);
@@ -40,7 +40,6 @@ void HessianStage::configure(int width, int height) {
     linear_ = linear;
     if (linear_) {
       // Octave 0's strips are the largest: (W+1) x H along rows, W x (H+1) along columns.
-      integral_linear_ = gl::Texture::buffer(static_cast<int>(integral_texels), gl::Format::R32UI, "integral_linear");
       rows_linear_ = gl::Texture::buffer((width + 1) * height, gl::Format::RGBA32UI, "strips_rows_linear");
       cross_linear_ = gl::Texture::buffer((width + 1) * height, gl::Format::RGBA32UI, "strips_cross_linear");
       columns_linear_ = gl::Texture::buffer(width * (height + 1), gl::Format::RGBA32UI, "strips_columns_linear");
@@ -76,15 +75,16 @@ void HessianStage::configure(int width, int height) {
   }
 }
 
-void HessianStage::run(gl::PassRunner& runner, const gl::Texture& integral) {
+void HessianStage::run(gl::PassRunner& runner, IntegralStage& integral_stage) {
   GLSURF_EXPECTS(width_ > 0, "configure() before run()");
-  GLSURF_EXPECTS(integral.width() == width_ + 1 && integral.height() == height_ + 1 &&
-                     integral.format() == gl::Format::R32UI,
-                 "the integral image must be R32UI of (W+1) x (H+1)");
+  GLSURF_EXPECTS(integral_stage.width() == width_ && integral_stage.height() == height_,
+                 "the integral image must be of the configured size");
+  const gl::Texture& integral = integral_stage.result();
   const glm::ivec2 image_size(width_, height_);
+  const gl::Texture* integral_linear = nullptr;
   if (linear_) {
-    integral_linear_.copy_rows(integral, 0, integral.height());
-    runner.after_transfer();
+    integral_linear = integral_stage.linear_copy(runner, gl::max_buffer_texels(buffer_limit_));
+    GLSURF_EXPECTS(integral_linear != nullptr, "the integral image fits a buffer texture (configure())");
   }
   for (const HessianOctave& oct : octaves_) {
     for (size_t g = 0; g < oct.filters.size(); ++g) {
@@ -95,7 +95,7 @@ void HessianStage::run(gl::PassRunner& runner, const gl::Texture& integral) {
       }
       const bool inherits = g == 0 && oct.octave > 0;  // layers copied from the octave before
       const MultiPassPrograms& programs = passes_[inherits];
-      const gl::Texture& source = linear_ ? integral_linear_ : integral;
+      const gl::Texture& source = linear_ ? *integral_linear : integral;
       const glm::ivec2 integral_size(integral.width(), integral.height());
       runner.run("hessian_strips_rows", programs.strips_rows, oct.rows_target, {{"u_integral", source}},
                  {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_integral_size", integral_size}});

@@ -32,6 +32,7 @@
 #include "gl/program.hpp"
 #include "gl/shader_source.hpp"
 #include "gl/texture.hpp"
+#include "surf/integral.hpp"
 #include "surf/keypoint.hpp"
 
 #include <glm/vec2.hpp>
@@ -66,7 +67,9 @@ class HessianStage {
   HessianStage(const gl::ShaderSource& shaders, const DetectorConfig& config,
                HessianMethod method = HessianMethod::MultiPass);
   void configure(int width, int height);
-  void run(gl::PassRunner& runner, const gl::Texture& integral);
+  // From the integral stage's latest result (and, with buffer textures, its
+  // linear_copy(), which the descriptors' quads share).
+  void run(gl::PassRunner& runner, IntegralStage& integral);
   // Caps the buffer textures below GL_MAX_TEXTURE_BUFFER_SIZE before
   // configure() (tests: 0 keeps every input 2-D, as for an image too large
   // for the driver's buffer textures).
@@ -89,7 +92,6 @@ class HessianStage {
   // (copies of them) when the driver's hold the integral image.
   bool linear_ = false;
   int buffer_limit_ = -1;  // < 0: GL_MAX_TEXTURE_BUFFER_SIZE
-  gl::Texture integral_linear_;
   // The strips' copies, one set sized for octave 0 (the largest) and reused
   // by each octave in turn.
   gl::Texture rows_linear_, cross_linear_, columns_linear_;

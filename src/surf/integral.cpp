@@ -181,6 +181,8 @@ void IntegralStage::configure(int width, int height) {
   }
   width_ = width;
   height_ = height;
+  linear_ = gl::Texture();
+  linear_run_ = 0;
   levels_ = std::move(levels);
   top_ = std::move(top);
   top_steps_ = top_steps;
@@ -213,8 +215,21 @@ const Texture& IntegralStage::run(gl::PassRunner& runner, const Texture& image) 
   } else {
     run_2d(runner, image);
   }
+  ++runs_;
   gl::check_gl_errors("integral image");
   return result();
+}
+
+const Texture* IntegralStage::linear_copy(gl::PassRunner& runner, int limit) {
+  GLSURF_EXPECTS(runs_ > 0, "run() before linear_copy()");
+  const Texture& integral = result();
+  if (static_cast<long long>(integral.width()) * integral.height() > limit) return nullptr;
+  if (linear_run_ == runs_) return &linear_;
+  if (!linear_) linear_ = Texture::buffer(integral.width() * integral.height(), Format::R32UI, "integral_linear");
+  linear_.copy_rows(integral, 0, integral.height());
+  runner.after_transfer();
+  linear_run_ = runs_;
+  return &linear_;
 }
 
 void IntegralStage::run_1d(gl::PassRunner& runner, const Texture& image) {

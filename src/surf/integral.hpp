@@ -52,6 +52,7 @@
 
 #include <glm/vec2.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -88,6 +89,14 @@ class IntegralStage {
   const gl::Texture& run(gl::PassRunner& runner, const gl::Texture& image);
 
   const gl::Texture& result() const;
+  // run()s so far: a stage that keeps something made from the result (the
+  // descriptors' quads) compares this to tell whether the result changed.
+  std::uint64_t runs() const { return runs_; }
+  // A buffer-texture copy of result() (common/linear_fetch.glsl) for the
+  // passes that read it by linear look-ups (the Hessian's strips, the
+  // descriptors' quads): copied at the first call after each run(), then
+  // shared; nullptr when its texels exceed `limit` (gl::max_buffer_texels).
+  const gl::Texture* linear_copy(gl::PassRunner& runner, int limit);
   int width() const { return width_; }
   int height() const { return height_; }
   const IntegralConfig& config() const { return config_; }
@@ -104,6 +113,9 @@ class IntegralStage {
   IntegralConfig config_;
   std::unique_ptr<Programs> programs_;
   int width_ = 0, height_ = 0;
+  std::uint64_t runs_ = 0;
+  gl::Texture linear_;            // linear_copy(): allocated at its first call after configure()
+  std::uint64_t linear_run_ = 0;  // the run() whose result linear_ holds (0: none)
 
   // Blelloch2D: levels_[k - 1] holds U_k, H_k, V_k, the scans giving X_k and
   // Y_k, and D_{k-1}; the top D_K comes from the doubling ping-pong.
