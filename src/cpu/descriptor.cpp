@@ -152,7 +152,7 @@ float screen_degrees(double direction) {
 // orientation's image-frame `direction`. Returns -1 otherwise.
 float second_orientation(const std::vector<Sample>& samples, const std::vector<double>& x,
                          const std::vector<double>& y, double direction, double ratio) {
-  constexpr int n = kOrientationCandidates;
+  const int n = static_cast<int>(x.size());
   const auto magnitude = [&](int c) {
     c = (c + n) % n;
     return x[static_cast<size_t>(c)] * x[static_cast<size_t>(c)] + y[static_cast<size_t>(c)] * y[static_cast<size_t>(c)];
@@ -190,12 +190,13 @@ Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool f
     const double n = std::hypot(gx, gy);
     samples.push_back({g * gx, g * gy, n > 0 ? gx / n : 0.0, n > 0 ? gy / n : 0.0});
   }
-  // Candidate windows every 2 pi / kOrientationCandidates; the largest sum
-  // (the first on ties) is refined.
+  // Candidate windows every 2 pi / candidates; the largest sum (the first
+  // on ties) is refined.
+  const int candidates = orientation_candidates(second_ratio);
   double best = -1, best_x = 0, best_y = 0;
-  std::vector<double> candidate_x(kOrientationCandidates), candidate_y(kOrientationCandidates);
-  for (int c = 0; c < kOrientationCandidates; ++c) {
-    const double phi = 2 * kPi * c / kOrientationCandidates;
+  std::vector<double> candidate_x(candidates), candidate_y(candidates);
+  for (int c = 0; c < candidates; ++c) {
+    const double phi = 2 * kPi * c / candidates;
     window_sum(samples, std::cos(phi), std::sin(phi), candidate_x[c], candidate_y[c]);
     const double m = candidate_x[c] * candidate_x[c] + candidate_y[c] * candidate_y[c];
     if (m > best) {
@@ -218,7 +219,7 @@ Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool f
   // Runner-up: the best candidate whose refinement ends elsewhere (another
   // peak of the window sum, or one the refinement has not settled on within
   // kOrientationMaxSums), the one a float32 evaluation could prefer.
-  for (int c = 0; c < kOrientationCandidates && find_runner_up; ++c) {
+  for (int c = 0; c < candidates && find_runner_up; ++c) {
     const double m = std::hypot(candidate_x[c], candidate_y[c]);
     if (m == 0 || m <= o.runner_up) continue;
     double cx = 0, cy = 0;
@@ -275,7 +276,11 @@ std::vector<float> describe_all(const IntegralImage& integral, std::vector<KeyPo
   std::vector<float> out(keypoints.size() * static_cast<size_t>(d));
   for (size_t i = 0; i < keypoints.size(); ++i) {
     KeyPoint& k = keypoints[i];
-    if (angles == Angles::Compute) k.angle = config.upright ? 0.0f : orientation(integral, k).angle;
+    // With second orientations configured, the first is sought among as
+    // many candidates as detection's (orientation_candidates), as on the GPU.
+    if (angles == Angles::Compute) {
+      k.angle = config.upright ? 0.0f : orientation(integral, k, false, config.second_orientation).angle;
+    }
     describe(integral, k, k.angle, config.extended, &out[i * static_cast<size_t>(d)]);
   }
   return out;

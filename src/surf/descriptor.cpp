@@ -11,14 +11,16 @@ namespace glsurf {
 namespace {
 
 constexpr int kWidth = 1024;  // shaders/common/blocks.glsl
-// orient_windows: kPerFragment candidates per fragment, blocks of kWindowTexels per keypoint.
+// orient_windows: kPerFragment candidates per fragment, blocks of window_texels() per keypoint.
 // 32: each sample is fetched once for 32 windows (on llvmpipe 32 beat 8, 16
 // and 64; README).
 constexpr int kPerFragment = 32;
-static_assert(kPerFragment % 4 == 0 && cpu::kOrientationCandidates % kPerFragment == 0,
+static_assert(kPerFragment % 4 == 0 && cpu::kOrientationCandidates % kPerFragment == 0 &&
+                  cpu::kSecondOrientationCandidates % kPerFragment == 0,
               "orient_windows takes the candidates 4 to a vector, kPerFragment at once");
-constexpr int kWindowTexels = cpu::kOrientationCandidates / kPerFragment;
-static_assert(kWidth % kWindowTexels == 0, "orient_windows blocks must tile the rows");
+static_assert(kWidth % (cpu::kOrientationCandidates / kPerFragment) == 0 &&
+                  kWidth % (cpu::kSecondOrientationCandidates / kPerFragment) == 0,
+              "orient_windows blocks must tile the rows");
 // orient_samples: blocks of kSampleBlock texels per keypoint, the
 // kOrientationSamples samples two to a texel in the first kSampleTexels.
 constexpr int kSampleTexels = (cpu::kOrientationSamples + 1) / 2;
@@ -83,11 +85,13 @@ double DescribeStage::bytes_per_entry(const DetectorConfig& config) {
   return 4.0 + (second ? 12.0 : 0.0) + (second ? 2.0 : 1.0) * (8.0 + 4.0 * values);
 }
 
+int DescribeStage::window_texels() const { return candidates() / kPerFragment; }
+
 void DescribeStage::configure(int capacity) {
   GLSURF_EXPECTS(capacity > 0, "capacity must be positive");
   const int chunk = std::min(capacity, kChunk);
   gl::Texture samples(kWidth, rows_for(chunk * kSampleBlock), gl::Format::RGBA32F, "orient_samples");
-  gl::Texture windows(kWidth, rows_for(chunk * kWindowTexels), gl::Format::RGBA32F, "orient_windows");
+  gl::Texture windows(kWidth, rows_for(chunk * window_texels()), gl::Format::RGBA32F, "orient_windows");
   gl::Texture angles(kWidth, rows_for(capacity), gl::Format::R32F, "angles");
   const bool second = second_orientation();
   const int entries = second ? 2 * capacity : capacity;
@@ -96,7 +100,7 @@ void DescribeStage::configure(int capacity) {
   gl::Texture peaks[2], second_angles, extra(1, 1, gl::Format::RG32F, "second_entries");
   if (second) {
     for (int p = 0; p < 2; ++p) {
-      peaks[p] = gl::Texture(kWidth, rows_for(chunk * kWindowTexels), gl::Format::RGBA32F,
+      peaks[p] = gl::Texture(kWidth, rows_for(chunk * window_texels()), gl::Format::RGBA32F,
                              "orient_peaks_" + std::to_string(p));
     }
     second_angles = gl::Texture(kWidth, rows_for(capacity), gl::Format::R32F, "second_angles");
@@ -247,8 +251,8 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
       runner.after_transfer();
       samples = &orient_samples_linear_;
     }
-    runner.run_in(rows(n * kWindowTexels), "describe_orient_windows", windows_, windows_target_,
-                  {{"u_samples", *samples}}, {{"u_count", n}, {"u_candidates", cpu::kOrientationCandidates}});
+    runner.run_in(rows(n * window_texels()), "describe_orient_windows", windows_, windows_target_,
+                  {{"u_samples", *samples}}, {{"u_count", n}, {"u_candidates", candidates()}});
     const int first_row = first / kWidth, last_row = (first + n - 1) / kWidth;
     const gl::PassRunner::Region angle_rows{0, first_row, kWidth, last_row - first_row + 1};
     const float settled = static_cast<float>(cpu::kOrientationSettled), leap = static_cast<float>(cpu::kOrientationLeap);
@@ -260,7 +264,7 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
                      {"u_next_peaks", peaks_[1]}},
                     {{"u_count", n},
                      {"u_first", first},
-                     {"u_candidates", cpu::kOrientationCandidates},
+                     {"u_candidates", candidates()},
                      {"u_max_sums", cpu::kOrientationMaxSums},
                      {"u_settled", settled},
                      {"u_leap", leap},
@@ -271,7 +275,7 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
                     {{"u_windows", orient_windows_}, {"u_samples", *samples}},
                     {{"u_count", n},
                      {"u_first", first},
-                     {"u_candidates", cpu::kOrientationCandidates},
+                     {"u_candidates", candidates()},
                      {"u_max_sums", cpu::kOrientationMaxSums},
                      {"u_settled", settled},
                      {"u_leap", leap}});

@@ -9,8 +9,9 @@
 //   orient_samples   253 weighted box gradients (box ~2s, lattice 2s/3) per
 //                    keypoint, two to a texel (the passes after it take
 //                    their directions)
-//   orient_windows   the window sums around 64 candidate directions, the
-//                    largest of each 32 neighbouring ones
+//   orient_windows   the window sums around 32 candidate directions (64
+//                    with second orientations), the largest of each 32
+//                    neighbouring ones
 //   orient_best      the largest of those, recentred on its own sum (with
 //                    Aitken leaps) until it settles
 //                    -> angle per keypoint
@@ -31,6 +32,7 @@
 // keypoint (README: Orientation and descriptors); normalize writes runs.
 #pragma once
 
+#include "cpu/descriptor.hpp"
 #include "gl/framebuffer.hpp"
 #include "gl/pass.hpp"
 #include "gl/program.hpp"
@@ -126,6 +128,10 @@ class DescribeStage {
   // returns the number of descriptor entries.
   int describe_entries(gl::PassRunner& runner, const gl::Texture& list, int count);
   bool second_orientation() const { return config_.second_orientation > 0 && !config_.upright; }
+  // Window directions tried (cpu::orientation_candidates), and orient_windows'
+  // texels per keypoint.
+  int candidates() const { return cpu::orientation_candidates(second_orientation() ? config_.second_orientation : 0); }
+  int window_texels() const;
   // Entries: list entries, then up to as many second orientations.
   int entry_capacity() const { return second_orientation() ? 2 * capacity_ : capacity_; }
 
