@@ -352,4 +352,20 @@ err=$("$glsurf" describe "$assets/box.png" "$work/no_angle.txt" --keep-angles -o
 err=$("$glsurf" describe "$assets/box.png" "$work/no_angle.txt" --keep-angles --upright 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q -- "--keep-angles and --upright exclude each other" ||
   fail "describe --keep-angles --upright: $err"
+# A JPEG whose EXIF orientation tag (6: turn 90 degrees clockwise to show)
+# is put in front of its data: shown turned, or as stored with
+# --ignore-orientation, which then gives the untagged file's keypoints.
+jpeg="$(dirname "$0")/data/box_progressive.jpg"
+{ head -c 2 "$jpeg"
+  printf '\377\341\000\042Exif\000\000II*\000\010\000\000\000\001\000\022\001\003\000\001\000\000\000\006\000\000\000\000\000\000\000'
+  tail -c +3 "$jpeg"; } > "$work/turned.jpg"
+err=$("$glsurf" detect "$jpeg" --backend cpu -o "$work/stored.txt" 2>&1) && echo "$err" | grep -q " 101x77," ||
+  fail "detect of the untagged JPEG: $err"
+err=$("$glsurf" detect "$work/turned.jpg" --backend cpu -o "$work/turned.txt" 2>&1) && echo "$err" | grep -q " 77x101," ||
+  fail "detect of a JPEG tagged orientation 6 is not turned: $err"
+err=$("$glsurf" detect "$work/turned.jpg" --backend cpu --ignore-orientation -o "$work/ignored.txt" 2>&1) &&
+  echo "$err" | grep -q " 101x77," && cmp -s "$work/stored.txt" "$work/ignored.txt" ||
+  fail "detect --ignore-orientation is not the stored picture: $err"
+"$glsurf" describe "$work/turned.jpg" "$work/stored.txt" --backend cpu --ignore-orientation -o "$work/redescribed.txt" \
+  2>/dev/null && cmp -s "$work/stored.txt" "$work/redescribed.txt" || fail "describe --ignore-orientation"
 echo "all detect checks passed"

@@ -101,7 +101,7 @@ TEST_CASE("load_gray rejects missing, non-image and too large files with the pat
   CHECK_THROWS_WITH_AS(load_gray(text), (text + ": empty input").c_str(), Error);
   CHECK_THROWS_WITH_AS(load_gray("/dev/null"), "/dev/null: empty input", Error);  // as `detect - < /dev/null`
   std::remove(text.c_str());
-  LoadLimits tiny;
+  LoadOptions tiny;
   tiny.max_pixels = 1000;
   CHECK_THROWS_WITH_AS(load_gray(GLSURF_TEST_ASSET_DIR "/box.png", tiny), doctest::Contains("exceeds"), Error);
 }
@@ -752,6 +752,12 @@ TEST_CASE("load_gray shows a JPEG as its EXIF orientation says, as OpenCV's imre
           same = same && image.at(x, y) == stored.at(sx, sy);
         }
       CHECK(same);
+      // As stored, with the tag ignored (imread's IMREAD_IGNORE_ORIENTATION).
+      LoadOptions stored_pixels;
+      stored_pixels.exif_orientation = false;
+      const GrayImage kept = load_gray(dir.path(name), stored_pixels);
+      CHECK(kept.width == w);
+      CHECK(kept.pixels == stored.pixels);
     }
   }
   // Damaged or unknown: the stored picture, as viewers show it.

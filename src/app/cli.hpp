@@ -6,6 +6,7 @@
 
 #include "gl/context.hpp"
 #include "gl/error.hpp"
+#include "io/image.hpp"
 #include "match/types.hpp"
 #include "surf/keypoint.hpp"
 
@@ -66,6 +67,8 @@ std::string feature_format(const std::string& given, const std::string& out_file
 DetectorConfig detector_options(Args& args);
 // Options shared by the commands that match: --ratio R (0 or 1 turn Lowe's
 // test off) --max-distance D --no-mutual --no-sign.
+// --ignore-orientation: JPEGs' stored pixels rather than their EXIF orientation.
+LoadOptions load_options(Args& args);
 MatchConfig match_options(Args& args);
 // The matching settings in a few words ("ratio 0.8, mutual, Laplacian sign"),
 // for a command's summary line.

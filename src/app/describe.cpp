@@ -28,6 +28,7 @@ int describe(Args args) {
     throw UsageError("--keep-angles and --upright exclude each other: " + why);
   }
   const std::string out = args.option("-o", "");
+  const LoadOptions load = load_options(args);
   const std::string format_name = feature_format(format_option(args), out);
   const FeatureFormat format = format_name == "txt" ? FeatureFormat::Txt : FeatureFormat::Bin;
   const std::vector<std::string> names = args.positionals();
@@ -41,7 +42,7 @@ int describe(Args args) {
     check_writable(out);  // before the work, not after it
   }
 
-  const GrayImage image = load_gray(input_path(image_name));
+  const GrayImage image = load_gray(input_path(image_name), load);
   FeatureFormat keypoints_format = FeatureFormat::Txt;
   const std::string keypoints_path = input_path(keypoints_name);
   std::vector<KeyPoint> keypoints = read_features_file(keypoints_path, &keypoints_format).keypoints;

@@ -26,6 +26,7 @@ int detect(Args args) {
   const DetectorConfig config = detector_options(args);
   const std::string out = args.option("-o", "");
   const std::string format_given = format_option(args);
+  const LoadOptions load = load_options(args);
   const std::vector<std::string> names = args.positionals();
   args.finish();
   if (names.empty()) throw UsageError("detect needs at least one image or directory");
@@ -89,7 +90,7 @@ int detect(Args args) {
   for (const std::string& file : files) {
     detecting = false;
     try {
-      const GrayImage image = load_gray(file);
+      const GrayImage image = load_gray(file, load);
       check_image_size(file, image, config, detector.get());  // refused before the detector sees it
       const auto t0 = std::chrono::steady_clock::now();
       detecting = true;

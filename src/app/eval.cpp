@@ -151,6 +151,7 @@ int warp(Args args) {
   const std::vector<double> rotate = number_list(args, "--rotate"), scale = number_list(args, "--scale"),
                             perspective = number_list(args, "--perspective"), blur = number_list(args, "--blur"),
                             brightness = number_list(args, "--brightness"), noise = number_list(args, "--noise");
+  const LoadOptions load = load_options(args);
   const std::vector<std::string> positional = args.positionals();
   args.finish();
   if (positional.size() != 2) throw UsageError("warp needs IMAGE OUTDIR");
@@ -172,7 +173,7 @@ int warp(Args args) {
     steps = list->size();
   }
   if (steps == 0) throw UsageError("warp needs at least one of --rotate --scale --perspective --blur --brightness --noise");
-  const GrayImage image = load_gray(input_path(positional[0]));
+  const GrayImage image = load_gray(input_path(positional[0]), load);
   const std::string out = positional[1];
   // Every transform is checked before anything is written.
   const double cx = (image.width - 1) / 2.0, cy = (image.height - 1) / 2.0;
@@ -298,6 +299,7 @@ int eval(Args args) {
   const DetectorConfig config = detector_options(args);
   const MatchConfig match_config = match_options(args);
   const std::string json = args.option("--json", "");
+  const LoadOptions load = load_options(args);
   const std::vector<std::string> positional = args.positionals();
   args.finish();
   // With the JSON on standard output, the table goes to standard error.
@@ -309,7 +311,7 @@ int eval(Args args) {
   // Every image is read and its size checked before anything is printed,
   // so that a bad one is an error without a table half written above it.
   std::map<int, GrayImage> images;
-  for (const auto& [k, path] : sequence.images) images.emplace(k, load_gray(path));
+  for (const auto& [k, path] : sequence.images) images.emplace(k, load_gray(path, load));
   for (const auto& [k, image] : images) check_image_size(sequence.images.at(k), image, config);
   if (!json.empty()) {
     std::vector<std::string> inputs;

@@ -50,8 +50,10 @@ const char* kUsage =
     "  detect IMAGE|DIR...    SURF keypoints of each image (a directory: its images in name order)\n"
     "        [-o OUT] [--backend gl|cpu] [--threshold T] [--max-features N]\n"
     "        [--octaves N] [--layers N] [--sample-step N] [--upright] [--extended] [--format txt|bin]\n"
-    "        [--second-orientation R]\n"
+    "        [--second-orientation R] [--ignore-orientation]\n"
     "                         images: png, jpg, bmp, tga, binary pgm/ppm, also piped (- or /dev/stdin);\n"
+    "                         a JPEG is turned as its EXIF orientation tag says (as OpenCV's imread),\n"
+    "                         unless --ignore-orientation: keypoints then refer to the stored pixels;\n"
     "                         --max-features: the N strongest (0, the default: all; on the GPU\n"
     "                         the strongest 65,536 with a warning when there are more);\n"
     "                         one image: OUT is a file (default: standard output; in bin\n"
@@ -67,6 +69,7 @@ const char* kUsage =
     "                         IMAGE (x, y, size, laplacian kept; angles recomputed); either may be\n"
     "                         - for standard input\n"
     "        [-o OUT] [--backend gl|cpu] [--upright] [--extended] [--format txt|bin] [--keep-angles]\n"
+    "        [--ignore-orientation]  (the image's stored pixels, as detect's option)\n"
     "                         (without --format, bin when OUT ends in .bin); --keep-angles: at the\n"
     "                         file's angles (0 to 360; e.g. detect's --second-orientation entries)\n"
     "                         instead of computing them\n"
@@ -77,7 +80,8 @@ const char* kUsage =
     "        [-o matches.txt] [--homography H.txt] [--draw out.png] [--truth H.xml|H.txt]\n"
     "        [--backend gl|cpu] [--threshold T] [--max-features N] [--octaves N] [--layers N]\n"
     "        [--sample-step N] [--upright] [--extended] [--second-orientation R] [--ratio R]\n"
-    "        [--no-mutual] [--no-sign] [--max-distance D]   (--ratio: Lowe's test, default 0.8, 0 or 1 turns it off;\n"
+    "        [--no-mutual] [--no-sign] [--max-distance D] [--ignore-orientation]\n"
+    "                         (--ratio: Lowe's test, default 0.8, 0 or 1 turns it off;\n"
     "                         --max-distance: drop matches farther apart, default 0: no limit;\n"
     "                         a homography needs 8 inliers; --draw writes PNG)\n"
     "  view [IMAGE|DIR...|-]  images in a window with their keypoints drawn from the GPU\n"
@@ -87,18 +91,20 @@ const char* kUsage =
     "        [--second-orientation R]  (a second tick where a keypoint has one; match mode then\n"
     "                         matches every entry, as match does)\n"
     "        [--ratio R] [--no-mutual] [--no-sign] [--max-distance D]   (match mode's, as in match)\n"
+    "        [--ignore-orientation]  (JPEGs' stored pixels, as detect's option)\n"
     "        keys: space pause, n/p next/previous, +/- threshold, u upright, m match mode,\n"
     "              r set reference, s screenshot, h help, q/Esc quit\n"
     "  warp IMAGE OUTDIR      a synthetic sequence img1..imgN + H1to2p..H1toNp (Oxford format)\n"
     "                         in OUTDIR, which must be new or empty; IMAGE may be - (piped in)\n"
     "        [--rotate A,..] [--scale S,..] [--perspective P,..] [--blur SIGMA,..]\n"
     "        [--brightness B,..] [--noise SIGMA,..]   (equal-length lists; one image per value)\n"
+    "        [--ignore-orientation]  (IMAGE's stored pixels, as detect's option)\n"
     "  eval SEQDIR            repeatability, correct matches, matching score, precision and\n"
     "                         homography corner error for each pair 1->k (Mikolajczyk protocol)\n"
     "        [--backend gl|cpu] [--json OUT] [--threshold T] [--max-features N]\n"
     "        [--octaves N] [--layers N] [--sample-step N] [--upright] [--extended]\n"
     "        [--second-orientation R] [--ratio R] [--no-mutual] [--no-sign] [--max-distance D]\n"
-    "                         (matching as in match)\n"
+    "        [--ignore-orientation]  (matching as in match; images as in detect)\n"
     "                         (--json -: the JSON on standard output, the table on standard error)\n"
     "  help [COMMAND]         this text, or a command's part of it (also glsurf COMMAND --help)\n";
 
@@ -312,6 +318,12 @@ DetectorConfig detector_options(Args& args) {
     throw UsageError("--second-orientation needs oriented keypoints, not --upright");
   }
   return config;
+}
+
+LoadOptions load_options(Args& args) {
+  LoadOptions options;
+  options.exif_orientation = !args.flag("--ignore-orientation");
+  return options;
 }
 
 MatchConfig match_options(Args& args) {

@@ -33,6 +33,7 @@ int match(Args args) {
   const std::string draw_path = args.option("--draw", "");
   if (!draw_path.empty()) check_png_name("--draw", draw_path);
   std::string truth_path = args.option("--truth", "");
+  const LoadOptions load = load_options(args);
   std::vector<std::string> images = args.positionals();
   args.finish();
   if (images.empty()) {  // the bundled pair, with its ground truth
@@ -71,9 +72,9 @@ int match(Args args) {
     return f;
   };
   if (file_a) fa = read_described(images[0]);
-  else a = load_gray(images[0]);
+  else a = load_gray(images[0], load);
   if (file_b) fb = read_described(images[1]);
-  else b = load_gray(images[1]);
+  else b = load_gray(images[1], load);
   // Descriptors of one length on both sides: a file's are as they are, an
   // image's 64 values, or 128 with --extended.
   const int da = file_a ? fa.descriptor_size : descriptor_size(detector_config);

@@ -182,6 +182,7 @@ int view(Args args) {
   }
   int width = args.option_int("--width", 0, 0, 16384), height = args.option_int("--height", 0, 0, 16384);
   const std::string raw = args.option("--raw", "");
+  const LoadOptions load = load_options(args);
   std::string pix = args.option("--pix", "");
   std::vector<std::string> names = args.positionals();
   args.finish();
@@ -209,7 +210,7 @@ int view(Args args) {
         x != 'x' || rw < 1 || rh < 1) {
       throw UsageError("--raw wants WxH, got '" + raw + "'");
     }
-    const int most = LoadLimits{}.max_side;  // as image files
+    const int most = LoadOptions{}.max_side;  // as image files
     if (rw > most || rh > most) throw UsageError("--raw " + raw + ": frames of at most " + std::to_string(most) + " per side");
     if (pix != "gray" && pix != "rgb") throw UsageError("--pix must be gray or rgb");
     if (names.size() != 1 || names[0] != "-") throw UsageError("--raw reads standard input: give - as the input");
@@ -229,7 +230,7 @@ int view(Args args) {
     if (!screenshot.empty()) check_not_an_input("--screenshot", screenshot, found);
     for (size_t i = 0; i < found.size(); ++i) {
       try {
-        GrayImage image = load_gray(found[i]);
+        GrayImage image = load_gray(found[i], load);
         check_image_size(found[i], image, config);
         files.push_back(found[i]);
         images.push_back(std::move(image));

@@ -49,7 +49,7 @@ std::uint8_t bt601_gray(unsigned r, unsigned g, unsigned b) {
   return static_cast<std::uint8_t>((4899 * r + 9617 * g + 1868 * b + 8192) >> 14);
 }
 
-void check_size_limits(const std::string& path, long long w, long long h, const LoadLimits& limits) {
+void check_size_limits(const std::string& path, long long w, long long h, const LoadOptions& limits) {
   if (w > limits.max_side || h > limits.max_side || w * h > limits.max_pixels) {
     throw Error(path + ": image of " + std::to_string(w) + "x" + std::to_string(h) +
                 " exceeds the limit of " + std::to_string(limits.max_side) + " per side / " +
@@ -100,7 +100,7 @@ struct PnmHeader {
 
 // `file` is positioned just after the magic "P5" or "P6"; leaves it at the
 // first byte of the pixels.
-PnmHeader read_pnm_header(FILE* file, const std::string& path, const LoadLimits& limits) {
+PnmHeader read_pnm_header(FILE* file, const std::string& path, const LoadOptions& limits) {
   PnmHeader p;
   p.width = read_pnm_number(file, path, "width");
   p.height = read_pnm_number(file, path, "height");
@@ -125,7 +125,7 @@ PnmHeader read_pnm_header(FILE* file, const std::string& path, const LoadLimits&
 
 // `file` is positioned just after the magic "P5" or "P6". Only the first image
 // of a multi-image file is read; bytes after it are ignored.
-GrayImage load_binary_pnm(const std::string& path, FILE* file, int channels, const LoadLimits& limits) {
+GrayImage load_binary_pnm(const std::string& path, FILE* file, int channels, const LoadOptions& limits) {
   const PnmHeader header = read_pnm_header(file, path, limits);
   const long long w = header.width, h = header.height, maxval = header.maxval;
 
@@ -300,7 +300,7 @@ void refuse_negative_bmp_compression(const std::string& path, const unsigned cha
 // header (64 KiB, doubled until it does), so that the rest of a file whose
 // frame is too large is never read; then the check walks the scans of the
 // whole file (its work and memory grow with the frame's blocks).
-std::vector<unsigned char> check_jpeg_file(const std::string& path, FILE* file, const LoadLimits& limits) {
+std::vector<unsigned char> check_jpeg_file(const std::string& path, FILE* file, const LoadOptions& limits) {
   if (std::fseek(file, 0, SEEK_END) != 0) throw Error(path + ": cannot read file");
   if (std::ftell(file) > INT_MAX) throw Error(path + ": a JPEG file of more than 2 GB is not supported");
   const auto within_limits = [&](int w, int h) { check_size_limits(path, w, h, limits); };
@@ -549,7 +549,7 @@ long long piped_bytes_allowed(long long pixels) { return pixels * 8 + (1 << 20);
 // - JPEG: its frame header (the size) may follow large metadata, so reading
 //   goes on, doubling, until check_jpeg_to_frame finds it, for at most 16 MiB;
 // - anything else is refused there.
-std::vector<unsigned char> read_piped(const std::string& path, FILE* file, const LoadLimits& limits) {
+std::vector<unsigned char> read_piped(const std::string& path, FILE* file, const LoadOptions& limits) {
   std::vector<unsigned char> bytes;
   // Reads until `total` bytes are held; false when the input ended first.
   auto read_up_to = [&](long long total) {
@@ -616,7 +616,7 @@ std::vector<unsigned char> read_piped(const std::string& path, FILE* file, const
 
 }  // namespace
 
-GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
+GrayImage load_gray(const std::string& path, const LoadOptions& options) {
   std::vector<unsigned char> piped;  // outlives `file`, which may read from it
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!file) throw Error(path + ": cannot open file (" + std::strerror(errno) + ")");
@@ -627,7 +627,7 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
   // The readers below seek. A pipe (/dev/stdin) cannot: its bytes are read
   // into memory, as many as its header says an image can need.
   if (std::fseek(file.get(), 0, SEEK_SET) != 0) {
-    piped = read_piped(path, file.get(), limits);
+    piped = read_piped(path, file.get(), options);
     file.reset(fmemopen(piped.data(), piped.size(), "rb"));
     if (!file) throw Error(path + ": cannot read file");
   }
@@ -638,7 +638,7 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
   if (head_size >= 2 && head[0] == 'P' && head[1] >= '1' && head[1] <= '7') {
     if (head[1] == '5' || head[1] == '6') {
       if (std::fseek(file.get(), 2, SEEK_SET) != 0) throw Error(path + ": cannot read file");
-      return load_binary_pnm(path, file.get(), head[1] == '5' ? 1 : 3, limits);
+      return load_binary_pnm(path, file.get(), head[1] == '5' ? 1 : 3, options);
     }
     throw Error(path + ": PNM type P" + std::string(1, static_cast<char>(head[1])) +
                 " is not supported (only binary P5 grey and P6 colour)");
@@ -652,19 +652,19 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
     // Before stb_image, which refuses more than 2^30 bytes of pixels as
     // "unknown type, or corrupt".
     if (head_size >= 24 && std::memcmp(head + 12, "IHDR", 4) == 0) {
-      check_size_limits(path, read_be32(head + 16), read_be32(head + 20), limits);
+      check_size_limits(path, read_be32(head + 16), read_be32(head + 20), options);
     }
   }
   // A JPEG is checked before stb_image reads any of it: even stbi_info builds
   // the Huffman tables that come before the frame header, and stb_image 2.27
   // writes past a table's arrays when it declares more than 256 codes.
   std::vector<unsigned char> jpeg_bytes;
-  if (jpeg) jpeg_bytes = check_jpeg_file(path, file.get(), limits);
+  if (jpeg) jpeg_bytes = check_jpeg_file(path, file.get(), options);
   int w = 0, h = 0, n = 0;
   const int known = jpeg ? stbi_info_from_memory(jpeg_bytes.data(), static_cast<int>(jpeg_bytes.size()), &w, &h, &n)
                          : stbi_info_from_file(file.get(), &w, &h, &n);
   if (!known) throw Error(path + ": not a supported image (" + std::string(stbi_failure_reason()) + ")");
-  check_size_limits(path, w, h, limits);
+  check_size_limits(path, w, h, options);
   const long long expected = expected_file_size(head, head_size);
   if (expected >= 0) {
     if (std::fseek(file.get(), 0, SEEK_END) != 0) throw Error(path + ": cannot read file");
@@ -679,7 +679,7 @@ GrayImage load_gray(const std::string& path, const LoadLimits& limits) {
   int orientation = 1;  // EXIF's, of a JPEG
   if (jpeg) {  // checked above, decoded from memory
     data.reset(stbi_load_from_memory(jpeg_bytes.data(), static_cast<int>(jpeg_bytes.size()), &w, &h, &n, 0));
-    orientation = jpeg_exif_orientation(jpeg_bytes.data(), jpeg_bytes.size());
+    if (options.exif_orientation) orientation = jpeg_exif_orientation(jpeg_bytes.data(), jpeg_bytes.size());
     jpeg_bytes = std::vector<unsigned char>();  // freed before the conversion to grey
   } else if (stbi_is_16_bit_from_file(file.get())) {
     // A 16-bit PNG. stb_image would keep each sample's top byte; rounded to

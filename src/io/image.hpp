@@ -22,9 +22,14 @@ struct GrayImage {
   std::uint8_t& at(int x, int y) { return pixels[static_cast<size_t>(y) * width + x]; }
 };
 
-struct LoadLimits {
+struct LoadOptions {
   long long max_pixels = 16384LL * 16384;  // checked from the header, before decoding
   int max_side = 16384;
+  // A JPEG is shown as its EXIF orientation tag says (io/exif.hpp), as
+  // OpenCV's imread shows it; false keeps the stored pixels, as imread's
+  // IMREAD_IGNORE_ORIENTATION does (keypoints in the sensor's frame, for
+  // tools that read the stored pixels).
+  bool exif_orientation = true;
 };
 
 // Loads PNG, JPEG, BMP, TGA (stb_image) and binary PGM/PPM (P5/P6, read here: maxval
@@ -41,8 +46,8 @@ struct LoadLimits {
 // the rest with grey), a PNM maxval outside 1..65535 or a PNM sample above
 // its maxval. Plain-text PNM (P2, P3), bitmaps (P1, P4) and PAM (P7) are
 // refused. A JPEG is shown as its EXIF orientation tag says (io/exif.hpp),
-// as OpenCV's imread shows it.
-GrayImage load_gray(const std::string& path, const LoadLimits& limits = {});
+// as OpenCV's imread shows it, unless options.exif_orientation is false.
+GrayImage load_gray(const std::string& path, const LoadOptions& options = {});
 
 // Whether `path` names a file of a format load_gray reads, by its extension in
 // any case: .png .jpg .jpeg .bmp .tga .pgm .ppm .pnm.

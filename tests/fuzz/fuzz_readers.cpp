@@ -39,8 +39,8 @@ namespace {
   return path;
 }
 
-[[maybe_unused]] glsurf::LoadLimits small_limits() {
-  glsurf::LoadLimits limits;
+[[maybe_unused]] glsurf::LoadOptions small_limits() {
+  glsurf::LoadOptions limits;
   limits.max_pixels = 4 << 20;  // a 4-megapixel picture at most: a small input stays fast
   return limits;
 }
