@@ -2,7 +2,8 @@
 // describe/orient_best.frag — each keypoint's orientation: its largest
 // candidate window (the first on ties) recentred on its own sum, every
 // second step leaping to the fixed point that Aitken's delta-squared rule
-// predicts from the last two moves (if less than u_leap away), until a sum's
+// predicts from the last two moves (if less than u_leap away; u_leap towards
+// it if it lies farther ahead), until a sum's
 // direction moves by less than u_settled or after u_max_sums sums; the angle
 // is the last sum's direction (src/cpu/descriptor.cpp, refine). u_settled
 // and u_leap are in radians. The leaps about halve the most sums a group of
@@ -70,9 +71,16 @@ vec2 refine(int base, float angle) {
     move -= kTwoPi * round(move / kTwoPi);
     if (abs(move) < u_settled) break;
     angle = next;
-    // Every second step: Aitken's leap to the fixed point, when shorter than u_leap.
+    // Every second step: Aitken's leap to the fixed point when shorter than
+    // u_leap, or u_leap towards it when it lies farther ahead (cpu refine).
     float change = move - previous_move;
-    if (i % 2 == 1 && move * move < u_leap * abs(change)) angle -= move * move / change;
+    if (i % 2 == 1) {
+      if (move * move < u_leap * abs(change)) {
+        angle -= move * move / change;
+      } else if (move * change < 0.0) {
+        angle += sign(move) * u_leap;
+      }
+    }
     previous_move = move;
   }
   return sum;

@@ -113,10 +113,15 @@ void window_sum(const std::vector<Sample>& samples, double cx, double cy, double
 // Recentres the window on its own sum, from the unit direction (cx, cy):
 // each step points the window along its last sum, and every second step
 // goes instead to the fixed point that Aitken's delta-squared extrapolation
-// predicts from the last two moves (if that lies within kOrientationLeap).
-// On graf1 that halves the most sums any 8 neighbouring keypoints need (5.6
-// against 11.9; the GPU runs 8 or more keypoints as one SIMD group), and
-// ends nearer the fixed point than plain recentring. Stops when a
+// predicts from the last two moves if that lies within kOrientationLeap, or
+// kOrientationLeap towards it when it lies farther ahead (moves shrinking
+// in one direction: a flat peak, climbed slowly). On graf1 that halves the
+// most sums any 8 neighbouring keypoints need (the GPU runs 8 or more
+// keypoints as one SIMD group), and ends nearer the fixed point than plain
+// recentring. The step towards a farther point keeps float32 and float64
+// on one path where the predicted leap is close to the limit (a leap taken
+// on one and refused on the other left 0.8 degrees between them after the
+// last sum). Stops when a
 // sum's direction moves by less than kOrientationSettled or after
 // kOrientationMaxSums sums; returns the last sum.
 void refine(const std::vector<Sample>& samples, double cx, double cy, double& sx, double& sy) {
@@ -128,9 +133,16 @@ void refine(const std::vector<Sample>& samples, double cx, double cy, double& sx
     const double move = std::remainder(next - angle, 2 * kPi);
     if (std::abs(move) < kOrientationSettled) return;
     angle = next;
-    // |leap| < kOrientationLeap, tested without dividing (as the shader).
+    // The leap -move^2 / change: within kOrientationLeap, or ahead (the same
+    // sign as move), tested without dividing (as the shader).
     const double change = move - previous_move;
-    if (sum % 2 == 1 && move * move < kOrientationLeap * std::abs(change)) angle -= move * move / change;
+    if (sum % 2 == 1) {
+      if (move * move < kOrientationLeap * std::abs(change)) {
+        angle -= move * move / change;
+      } else if (move * change < 0) {
+        angle += std::copysign(kOrientationLeap, move);
+      }
+    }
     previous_move = move;
   }
 }

@@ -22,8 +22,9 @@
 // half at about 31 degrees, so it spans the pi/3 of SURF's window at half
 // height). The windows tried point in kOrientationCandidates directions; the
 // best is recentred on its own sum, every second step extrapolated to the
-// fixed point by Aitken's delta-squared rule (leaps of up to 1 degree: longer
-// ones let float32 and float64 part ways at a few keypoints), until
+// fixed point by Aitken's delta-squared rule (leaps of up to 1 degree, and 1
+// degree towards a farther point ahead: longer leaps let float32 and float64
+// part ways at a few keypoints), until
 // a sum's direction moves by less than 0.01 degrees (at most
 // kOrientationMaxSums sums), and the angle is the last sum's direction.
 //   This departs from Bay et al.'s Haar responses in a hard-edged window on
