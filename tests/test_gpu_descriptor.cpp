@@ -109,7 +109,7 @@ size_t compare(const GrayImage& image, const DetectorConfig& config, int buffer_
     const size_t j = static_cast<size_t>(partner[i]);
     close += dot(gpu.descriptor(i), cpu.descriptor(j), n) >= 0.999;
     if (!config.upright) {
-      const cpu::Orientation o = cpu::orientation(integral, cpu.keypoints[j], true);
+      const cpu::Orientation o = cpu::orientation(integral, cpu.keypoints[j], true, config.second_orientation);
       if (o.runner_up < 0.999f * o.strength) {
         ++unambiguous;
         const double e = std::remainder(gpu.keypoints[i].angle - cpu.keypoints[j].angle, 360.0);
@@ -701,7 +701,8 @@ void compare_given(const GrayImage& image, const std::vector<KeyPoint>& given, c
     kept += g.x == k.x && g.y == k.y && g.size == k.size && g.response == k.response && g.laplacian == k.laplacian;
     close += dot(gpu.descriptor(i), cpu.descriptor(i), n) >= 0.999;
     if (config.upright) continue;
-    const cpu::Orientation o = cpu::orientation(integral, given[i], true);
+    // Among as many candidates as the configuration's (cpu::orientation_candidates).
+    const cpu::Orientation o = cpu::orientation(integral, given[i], true, config.second_orientation);
     if (o.runner_up < 0.999f * o.strength) {
       ++unambiguous;
       const double e = std::remainder(g.angle - cpu.keypoints[i].angle, 360.0);
@@ -731,9 +732,12 @@ TEST_CASE("GPU compute() of given keypoints agrees with the CPU reference, on a 
     k.x = x, k.y = y, k.size = size;
     given.push_back(k);
   }
-  for (const bool extended : {false, true}) {
+  // With second orientations configured, the one orientation compute() gives
+  // is sought among 64 candidates, as detection's first, on both backends.
+  for (const auto& [extended, second] : {std::pair{false, 0.0f}, {true, 0.0f}, {false, 0.8f}}) {
     DetectorConfig config;
     config.extended = extended;
+    config.second_orientation = second;
     Detector detector(test::headless_context(), config);
     detector.runner().set_check_every_pass(true);
     compare_given(box, given, config, detector, /*tight=*/true);

@@ -166,8 +166,8 @@ void DescribeStage::configure(int capacity) {
 }
 
 void DescribeStage::regroup(gl::PassRunner& runner, IntegralStage& integral_stage) {
-  if (quads_of_ == &integral_stage && quads_run_ == integral_stage.runs()) return;
-  quads_of_ = nullptr;  // until the quads below are done
+  if (quads_generation_ != 0 && quads_generation_ == integral_stage.generation()) return;
+  quads_generation_ = 0;  // until the quads below are done
   const gl::Texture& integral = integral_stage.result();
   const int width = integral.width() + 1, height = integral.height() + 1;
   if (!quads_ || quads_.width() != width || quads_.height() != height) {
@@ -214,8 +214,7 @@ void DescribeStage::regroup(gl::PassRunner& runner, IntegralStage& integral_stag
     quads_buffer_.copy_rows(quads_, 0, height);
     runner.after_transfer();
   }
-  quads_of_ = &integral_stage;
-  quads_run_ = integral_stage.runs();
+  quads_generation_ = integral_stage.generation();
 }
 
 void DescribeStage::orient(gl::PassRunner& runner, const gl::Texture& list, IntegralStage& integral,

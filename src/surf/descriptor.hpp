@@ -109,7 +109,7 @@ class DescribeStage {
   void limit_buffer_texels(int texels) {
     buffer_limit_ = texels;
     capacity_ = 0;  // configure again
-    quads_of_ = nullptr;
+    quads_generation_ = 0;
   }
   // Copies, on the GPU, the descriptors and signs of descriptor entries
   // order[0], order[1], ... of the last run() into `out` (allocated here), in
@@ -120,7 +120,7 @@ class DescribeStage {
  private:
   DetectorConfig config_;
   gl::ShaderSource shaders_;  // samples_ and describe_ are rebuilt for the quads' kind
-  // -> quads_, unless they already hold this run of `integral`.
+  // -> quads_, unless they hold this result of `integral` (generation()).
   void regroup(gl::PassRunner& runner, IntegralStage& integral);
   void orient_passes(gl::PassRunner& runner, const gl::Texture& list, int count);
   // The descriptor and normalisation passes for list entries 0 .. count - 1
@@ -139,9 +139,7 @@ class DescribeStage {
       gather_signs_;
   int capacity_ = 0;
   gl::Texture quads_;  // the integral image regrouped, sized at each run
-  // The integral stage and run() that quads_ hold (nullptr: none).
-  const IntegralStage* quads_of_ = nullptr;
-  std::uint64_t quads_run_ = 0;
+  std::uint64_t quads_generation_ = 0;  // IntegralStage::generation() they hold (0: none)
   // The same as a buffer texture (common/haar.glsl), when the driver's buffer
   // textures hold it; samples_ and describe_ are built for the kind in use.
   gl::Texture quads_buffer_;

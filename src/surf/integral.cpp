@@ -3,6 +3,7 @@
 #include "gl/error.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 namespace glsurf {
 
@@ -21,6 +22,12 @@ const char* to_string(IntegralMethod method) {
 }
 
 namespace {
+
+// IntegralStage::generation(): unique within the process, whichever stage.
+std::uint64_t next_generation() {
+  static std::atomic<std::uint64_t> next{1};
+  return next++;
+}
 
 int half_up(int n) { return (n + 1) / 2; }
 int divide_up(int n, int d) { return (n + d - 1) / d; }
@@ -182,7 +189,9 @@ void IntegralStage::configure(int width, int height) {
   width_ = width;
   height_ = height;
   linear_ = gl::Texture();
-  linear_run_ = 0;
+  linear_generation_ = 0;
+  generation_ = next_generation();
+  ran_ = false;
   levels_ = std::move(levels);
   top_ = std::move(top);
   top_steps_ = top_steps;
@@ -215,20 +224,21 @@ const Texture& IntegralStage::run(gl::PassRunner& runner, const Texture& image) 
   } else {
     run_2d(runner, image);
   }
-  ++runs_;
+  generation_ = next_generation();
+  ran_ = true;
   gl::check_gl_errors("integral image");
   return result();
 }
 
 const Texture* IntegralStage::linear_copy(gl::PassRunner& runner, int limit) {
-  GLSURF_EXPECTS(runs_ > 0, "run() before linear_copy()");
+  GLSURF_EXPECTS(ran_, "run() before linear_copy()");
   const Texture& integral = result();
   if (static_cast<long long>(integral.width()) * integral.height() > limit) return nullptr;
-  if (linear_run_ == runs_) return &linear_;
+  if (linear_generation_ == generation_) return &linear_;
   if (!linear_) linear_ = Texture::buffer(integral.width() * integral.height(), Format::R32UI, "integral_linear");
   linear_.copy_rows(integral, 0, integral.height());
   runner.after_transfer();
-  linear_run_ = runs_;
+  linear_generation_ = generation_;
   return &linear_;
 }
 

@@ -89,9 +89,11 @@ class IntegralStage {
   const gl::Texture& run(gl::PassRunner& runner, const gl::Texture& image);
 
   const gl::Texture& result() const;
-  // run()s so far: a stage that keeps something made from the result (the
-  // descriptors' quads) compares this to tell whether the result changed.
-  std::uint64_t runs() const { return runs_; }
+  // Which result() this is: a number new at every run() and configure(),
+  // unique among all IntegralStages of the process (0: none yet). A stage
+  // that keeps something made from the result (the descriptors' quads)
+  // compares it to tell whether the result changed.
+  std::uint64_t generation() const { return generation_; }
   // A buffer-texture copy of result() (common/linear_fetch.glsl) for the
   // passes that read it by linear look-ups (the Hessian's strips, the
   // descriptors' quads): copied at the first call after each run(), then
@@ -113,9 +115,10 @@ class IntegralStage {
   IntegralConfig config_;
   std::unique_ptr<Programs> programs_;
   int width_ = 0, height_ = 0;
-  std::uint64_t runs_ = 0;
-  gl::Texture linear_;            // linear_copy(): allocated at its first call after configure()
-  std::uint64_t linear_run_ = 0;  // the run() whose result linear_ holds (0: none)
+  std::uint64_t generation_ = 0;
+  bool ran_ = false;  // run() since the last configure()
+  gl::Texture linear_;                   // linear_copy(): allocated at its first call after configure()
+  std::uint64_t linear_generation_ = 0;  // the result linear_ holds (0: none)
 
   // Blelloch2D: levels_[k - 1] holds U_k, H_k, V_k, the scans giving X_k and
   // Y_k, and D_{k-1}; the top D_K comes from the doubling ping-pong.
