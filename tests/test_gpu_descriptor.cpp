@@ -794,6 +794,59 @@ void compare_kept(const GrayImage& image, const std::vector<KeyPoint>& given, co
   CHECK(close == static_cast<int>(given.size()));
 }
 
+// The descriptor pass takes a keypoint's Haar responses without clipping
+// where its turned 20s window keeps a pixel clear of the border
+// (descriptor.frag, window_inside and PART). At keypoints placed from just
+// inside that reach to just outside it, on each side, at several sizes and
+// angles, every value agrees with the CPU's: a box read without clipping
+// where it is clipped would be off by far more than rounding.
+TEST_CASE("GPU descriptors at the edge of the clipping-free part agree with the CPU reference value by value") {
+  const GrayImage noise = test::random_image(160, 120, 9);
+  std::vector<KeyPoint> given;
+  for (const float size : {9.0f, 13.3f, 20.0f, 31.7f}) {
+    const double s = 1.2 * size / 9.0;
+    const int h = std::max(2, 2 * static_cast<int>(std::floor(s + 0.5)));  // common/haar.glsl, even_side
+    for (const float angle : {0.0f, 30.0f, 45.0f, 77.0f, 135.0f, 200.0f, 315.0f}) {
+      const double r = angle * 3.14159265358979323846 / 180.0;
+      const double reach = 9.5 * s * (std::abs(std::cos(r)) + std::abs(std::sin(r))) + 0.5 * h + 2.0;
+      for (const double off : {-2.0, -1.0, -0.3, 0.3, 1.0, 2.0}) {
+        for (int side = 0; side < 4; ++side) {
+          KeyPoint k;
+          k.size = size;
+          k.angle = angle;
+          k.laplacian = 1;
+          const double in = reach + off;  // from the side's edge
+          k.x = static_cast<float>(side == 0 ? in : side == 1 ? noise.width - in : 80.3);
+          k.y = static_cast<float>(side == 2 ? in : side == 3 ? noise.height - in : 60.6);
+          if (k.x >= 0 && k.y >= 0 && k.x <= noise.width - 1 && k.y <= noise.height - 1) given.push_back(k);
+        }
+      }
+    }
+  }
+  REQUIRE(given.size() > 300);
+  for (const bool extended : {false, true}) {
+    DetectorConfig config;
+    config.extended = extended;
+    Detector detector(test::headless_context(), config);
+    const Features gpu = detector.compute(noise, given, Angles::Keep);
+    const Features cpu = cpu::compute(noise, given, config, Angles::Keep);
+    const int n = descriptor_size(config);
+    REQUIRE(gpu.descriptors.size() == cpu.descriptors.size());
+    double largest = 0;
+    size_t worst = 0;
+    for (size_t i = 0; i < given.size(); ++i) {
+      for (int v = 0; v < n; ++v) {
+        const double d = std::abs(gpu.descriptor(i)[v] - cpu.descriptor(i)[v]);
+        if (d > largest) largest = d, worst = i;
+      }
+    }
+    INFO(given.size() << " keypoints, largest difference " << largest << " at keypoint " << worst << " ("
+                      << given[worst].x << ", " << given[worst].y << ") size " << given[worst].size);
+    MESSAGE("edge of the clipping-free part, " << n << " values: largest difference " << largest);
+    CHECK(largest < 1e-4);
+  }
+}
+
 TEST_CASE("GPU compute() at kept angles agrees with the CPU reference; second orientations again") {
   const GrayImage box = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
   std::vector<KeyPoint> given = cpu::detect(box, DetectorConfig{});

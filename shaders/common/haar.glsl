@@ -79,6 +79,28 @@ vec2 haar(ivec2 base, vec2 p, int h) {
   return vec2(right.y * left.y * (right.x - left.x), bottom.y * top.y * (bottom.x - top.x));
 }
 
+// haar() where every box it reads lies inside the image with a pixel to
+// spare (each half's four aligned boxes whole): the halves' areas are all m
+// h and the bilinear weights sum to 1, so a difference of means is the
+// weighted difference of the integer box sums over m h, with no clipping.
+// The same value as haar() up to rounding, and exactly 0 on a flat patch.
+vec2 haar_inside(ivec2 base, vec2 p, int h) {
+  vec2 e = p - float(h) * 0.5 + 0.5;
+  ivec2 o = ivec2(floor(e));
+  vec2 f = e - vec2(o);
+  o += base;
+  int m = h / 2;
+  uvec4 q00 = quad_at(o), q10 = quad_at(o + ivec2(m, 0)), q20 = quad_at(o + ivec2(h, 0));
+  uvec4 q01 = quad_at(o + ivec2(0, m)), q21 = quad_at(o + ivec2(h, m));
+  uvec4 q02 = quad_at(o + ivec2(0, h)), q12 = quad_at(o + ivec2(m, h)), q22 = quad_at(o + ivec2(h));
+  // right - left and bottom - top of the box sums, per shift (exact: the
+  // differences wrap as the integral image does, and fit an int).
+  vec4 dx = vec4(ivec4(q22 - q20 + q02 - q00 + 2u * (q10 - q12)));
+  vec4 dy = vec4(ivec4(q22 - q02 + q20 - q00 + 2u * (q01 - q21)));
+  vec4 w = vec4(1.0 - f.x, f.x, 1.0 - f.x, f.x) * vec4(1.0 - f.y, 1.0 - f.y, f.y, f.y);
+  return vec2(dot(w, dx), dot(w, dy)) / float(m * h);
+}
+
 // The gradient of the image smoothed by an h x h box, by central differences
 // of box means d either side of the real point p (src/cpu/descriptor.cpp,
 // box_gradient). A box wholly outside the image makes that component 0.

@@ -21,6 +21,12 @@
 //           keypoint (common/blocks.glsl), texel (u, v) of it sub-region
 //           (u, v). Not yet normalised.
 // Viewport: ceil(count / 256) rows of tiles, 1024 wide.
+// With PART 1, only the keypoints whose window lies inside the image with a
+// margin (window_inside), by haar_inside; with PART 2, only the others, and
+// the tiles past u_count. Each part discards the other's fragments, so that
+// llvmpipe, which runs both sides of a branch but skips a block whose
+// fragments are all discarded, gives the clipping arithmetic only to the
+// keypoints near the border (README: Orientation and descriptors).
 #include "common/precision.glsl"
 
 uniform sampler2D u_list;
@@ -36,6 +42,20 @@ layout(location = 1) out vec4 o_second;
 
 #include "common/blocks.glsl"
 #include "common/haar.glsl"
+
+#if defined(PART) && PART == 1
+#define HAAR haar_inside
+#else
+#define HAAR haar
+#endif
+
+// Whether every Haar box of the keypoint's 20s window (samples up to 9.5 s
+// from the centre along each of its axes, turned by (c, sn)) lies inside the
+// image with a pixel to spare, as haar_inside needs.
+bool window_inside(vec2 centre, float s, int h, float c, float sn) {
+  float reach = 9.5 * s * (abs(c) + abs(sn)) + 0.5 * float(h) + 2.0;
+  return all(greaterThanEqual(centre, vec2(reach))) && all(lessThanEqual(centre + reach, vec2(u_quads_size - 2)));
+}
 
 void main() {
   ivec2 kr = tile_of(ivec2(gl_FragCoord.xy), 4);
@@ -55,6 +75,11 @@ void main() {
     int h = even_side(2.0 * s);
     float theta = -radians(angle);  // image frame
     float c = cos(theta), sn = sin(theta);
+#if defined(PART) && PART == 1
+    if (!window_inside(k.xy, s, h, c, sn)) discard;
+#elif defined(PART) && PART == 2
+    if (window_inside(k.xy, s, h, c, sn)) discard;
+#endif
     // In sample units (s cancels), so that no size under- or overflows it.
     const float two_sigma2 = 2.0 * 3.3 * 3.3;
     int row0 = (kr.y / 4) * 5, col0 = (kr.y % 4) * 5;
@@ -69,7 +94,7 @@ void main() {
     for (int v = 0; v < 5; ++v) {
       for (int u = 0; u < 5; ++u) {
         vec2 o = (vec2(float(col0 + u), float(row0 + v)) - 9.5) * s;
-        vec2 d = haar(base, frac + vec2(c * o.x - sn * o.y, sn * o.x + c * o.y), h);
+        vec2 d = HAAR(base, frac + vec2(c * o.x - sn * o.y, sn * o.x + c * o.y), h);
         float w = wu[u] * wv[v];
         vec2 r = w * vec2(c * d.x + sn * d.y, -sn * d.x + c * d.y);
 #ifdef EXTENDED
@@ -82,6 +107,11 @@ void main() {
       }
     }
   }
+#if defined(PART) && PART == 1
+  else {
+    discard;  // PART 2 writes the tiles past the count
+  }
+#endif
   o_first = first;
 #ifdef EXTENDED
   o_second = second;
