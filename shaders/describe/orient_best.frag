@@ -3,9 +3,9 @@
 // candidate window (the first on ties) recentred on its own sum, every
 // second step leaping to the fixed point that Aitken's delta-squared rule
 // predicts from the last two moves (if less than u_leap away; u_leap towards
-// it if it lies farther ahead), until a sum's
-// direction moves by less than u_settled or after u_max_sums sums; the angle
-// is the last sum's direction (src/cpu/descriptor.cpp, refine). u_settled
+// it if it lies farther ahead), until a sum's direction moves by less than
+// u_settled or after u_max_sums sums; the angle is the last sum's direction
+// (src/cpu/descriptor.cpp, refine). u_settled
 // and u_leap are in radians. The leaps about halve the most sums a group of
 // neighbouring keypoints needs, and a SIMD group of fragments runs as many
 // as its slowest keypoint needs.

@@ -65,10 +65,11 @@ std::string format_option(Args& args);
 // and txt otherwise ("" for a directory or standard output: txt).
 std::string feature_format(const std::string& given, const std::string& out_file);
 DetectorConfig detector_options(Args& args);
+// Options of the commands that load images: --ignore-orientation (JPEGs'
+// stored pixels rather than their EXIF orientation).
+LoadOptions load_options(Args& args);
 // Options shared by the commands that match: --ratio R (0 or 1 turn Lowe's
 // test off) --max-distance D --no-mutual --no-sign.
-// --ignore-orientation: JPEGs' stored pixels rather than their EXIF orientation.
-LoadOptions load_options(Args& args);
 MatchConfig match_options(Args& args);
 // The matching settings in a few words ("ratio 0.8, mutual, Laplacian sign"),
 // for a command's summary line.

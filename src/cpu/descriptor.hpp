@@ -34,9 +34,10 @@
 // as coarse as the smoothing does not turn with the image. On graf1 turned
 // by 30 degrees (CPU, repeated points of the detector, windowed-sinc
 // resampling), this rule turns 89.6 % of points within 3 degrees of the
-// rotation (89.9 % with 64 candidate windows), and 80 % on SURF's lattice (with each keypoint placed exactly
-// where the rotation sends it, no detection error: 92 % and 81 %); SURF's
-// rule turned 28 % (bilinear resampling).
+// rotation (89.9 % with 64 candidate windows), and 80 % on SURF's lattice
+// (with each keypoint placed exactly where the rotation sends it, no
+// detection error: 92 % and 81 %); SURF's rule turned 28 % (bilinear
+// resampling).
 //   Three choices were made over four photos and several angles (README,
 // Orientation and descriptors): sigma 3.5 s (SURF's is 2.5 s), the offset
 // 0.35 s (was s/2), and the box side nearest 2s (was the nearest even side,
