@@ -62,20 +62,38 @@ vec2 box_mean(ivec2 o, vec2 f, ivec2 size) {
 //
 // h must be even (even_side): the halves' corners are the quads at o + (0 |
 // m | h, 0 | m | h), m = h / 2, fetched once for the four halves (8 fetches;
-// the centre's is not needed).
-vec2 haar(ivec2 base, vec2 p, int h) {
+// the centre's is not needed). q[3 j + i] is the quad at o + (i, j) m, f the
+// fraction of the box's corner.
+struct HaarCorners {
+  uvec4 q[9];  // q[4], the centre, is not fetched
+  ivec2 o;
+  vec2 f;
+  int m;
+};
+
+HaarCorners haar_corners(ivec2 base, vec2 p, int h) {
+  HaarCorners c;
   vec2 e = p - float(h) * 0.5 + 0.5;  // pixel-edge coordinates of the box's corner
-  ivec2 o = ivec2(floor(e));
-  vec2 f = e - vec2(o);
-  o += base;
-  int m = h / 2;
-  uvec4 q00 = quad_at(o), q10 = quad_at(o + ivec2(m, 0)), q20 = quad_at(o + ivec2(h, 0));
-  uvec4 q01 = quad_at(o + ivec2(0, m)), q21 = quad_at(o + ivec2(h, m));
-  uvec4 q02 = quad_at(o + ivec2(0, h)), q12 = quad_at(o + ivec2(m, h)), q22 = quad_at(o + ivec2(h));
-  vec2 right = mean_of_quads(q10, q20, q12, q22, o + ivec2(m, 0), ivec2(m, h), f);
-  vec2 left = mean_of_quads(q00, q10, q02, q12, o, ivec2(m, h), f);
-  vec2 bottom = mean_of_quads(q01, q21, q02, q22, o + ivec2(0, m), ivec2(h, m), f);
-  vec2 top = mean_of_quads(q00, q20, q01, q21, o, ivec2(h, m), f);
+  c.o = ivec2(floor(e));
+  c.f = e - vec2(c.o);
+  c.o += base;
+  c.m = h / 2;
+  int m = c.m;
+  c.q[0] = quad_at(c.o), c.q[1] = quad_at(c.o + ivec2(m, 0)), c.q[2] = quad_at(c.o + ivec2(h, 0));
+  c.q[3] = quad_at(c.o + ivec2(0, m)), c.q[5] = quad_at(c.o + ivec2(h, m));
+  c.q[6] = quad_at(c.o + ivec2(0, h)), c.q[7] = quad_at(c.o + ivec2(m, h)), c.q[8] = quad_at(c.o + ivec2(h));
+  c.q[4] = uvec4(0u);
+  return c;
+}
+
+vec2 haar(ivec2 base, vec2 p, int h) {
+  HaarCorners c = haar_corners(base, p, h);
+  ivec2 o = c.o;
+  int m = c.m;
+  vec2 right = mean_of_quads(c.q[1], c.q[2], c.q[7], c.q[8], o + ivec2(m, 0), ivec2(m, h), c.f);
+  vec2 left = mean_of_quads(c.q[0], c.q[1], c.q[6], c.q[7], o, ivec2(m, h), c.f);
+  vec2 bottom = mean_of_quads(c.q[3], c.q[5], c.q[6], c.q[8], o + ivec2(0, m), ivec2(h, m), c.f);
+  vec2 top = mean_of_quads(c.q[0], c.q[2], c.q[3], c.q[5], o, ivec2(h, m), c.f);
   return vec2(right.y * left.y * (right.x - left.x), bottom.y * top.y * (bottom.x - top.x));
 }
 
@@ -85,20 +103,14 @@ vec2 haar(ivec2 base, vec2 p, int h) {
 // weighted difference of the integer box sums over m h, with no clipping.
 // The same value as haar() up to rounding, and exactly 0 on a flat patch.
 vec2 haar_inside(ivec2 base, vec2 p, int h) {
-  vec2 e = p - float(h) * 0.5 + 0.5;
-  ivec2 o = ivec2(floor(e));
-  vec2 f = e - vec2(o);
-  o += base;
-  int m = h / 2;
-  uvec4 q00 = quad_at(o), q10 = quad_at(o + ivec2(m, 0)), q20 = quad_at(o + ivec2(h, 0));
-  uvec4 q01 = quad_at(o + ivec2(0, m)), q21 = quad_at(o + ivec2(h, m));
-  uvec4 q02 = quad_at(o + ivec2(0, h)), q12 = quad_at(o + ivec2(m, h)), q22 = quad_at(o + ivec2(h));
+  HaarCorners c = haar_corners(base, p, h);
   // right - left and bottom - top of the box sums, per shift (exact: the
   // differences wrap as the integral image does, and fit an int).
-  vec4 dx = vec4(ivec4(q22 - q20 + q02 - q00 + 2u * (q10 - q12)));
-  vec4 dy = vec4(ivec4(q22 - q02 + q20 - q00 + 2u * (q01 - q21)));
+  vec4 dx = vec4(ivec4(c.q[8] - c.q[2] + c.q[6] - c.q[0] + 2u * (c.q[1] - c.q[7])));
+  vec4 dy = vec4(ivec4(c.q[8] - c.q[6] + c.q[2] - c.q[0] + 2u * (c.q[3] - c.q[5])));
+  vec2 f = c.f;
   vec4 w = vec4(1.0 - f.x, f.x, 1.0 - f.x, f.x) * vec4(1.0 - f.y, 1.0 - f.y, f.y, f.y);
-  return vec2(dot(w, dx), dot(w, dy)) / float(m * h);
+  return vec2(dot(w, dx), dot(w, dy)) / float(c.m * h);
 }
 
 // The gradient of the image smoothed by an h x h box, by central differences
