@@ -797,11 +797,12 @@ void compare_kept(const GrayImage& image, const std::vector<KeyPoint>& given, co
 // The descriptor pass takes a keypoint's Haar responses without clipping
 // where its turned 20s window keeps a pixel clear of the border
 // (descriptor.frag, window_inside and PART). At keypoints placed from just
-// inside that reach to just outside it, on each side, at several sizes and
-// angles, every value agrees with the CPU's: a box read without clipping
-// where it is clipped would be off by far more than rounding.
+// inside that reach to just outside it, on each side, at every size and
+// angle below (the image is large enough that each has keypoints on both
+// sides of it), every value agrees with the CPU's: a box read without
+// clipping where it is clipped would be off by far more than rounding.
 TEST_CASE("GPU descriptors at the edge of the clipping-free part agree with the CPU reference value by value") {
-  const GrayImage noise = test::random_image(160, 120, 9);
+  const GrayImage noise = test::random_image(200, 160, 9);
   std::vector<KeyPoint> given;
   for (const float size : {9.0f, 13.3f, 20.0f, 31.7f}) {
     const double s = 1.2 * size / 9.0;
@@ -816,8 +817,8 @@ TEST_CASE("GPU descriptors at the edge of the clipping-free part agree with the 
           k.angle = angle;
           k.laplacian = 1;
           const double in = reach + off;  // from the side's edge
-          k.x = static_cast<float>(side == 0 ? in : side == 1 ? noise.width - in : 80.3);
-          k.y = static_cast<float>(side == 2 ? in : side == 3 ? noise.height - in : 60.6);
+          k.x = static_cast<float>(side == 0 ? in : side == 1 ? noise.width - in : 100.3);
+          k.y = static_cast<float>(side == 2 ? in : side == 3 ? noise.height - in : 80.6);
           if (k.x >= 0 && k.y >= 0 && k.x <= noise.width - 1 && k.y <= noise.height - 1) given.push_back(k);
         }
       }
