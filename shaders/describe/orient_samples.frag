@@ -2,8 +2,8 @@
 // describe/orient_samples.frag — the samples of the orientation assignment:
 // for keypoint k and lattice point (i, j) (SAMPLES of them, u_lattice), the
 // box gradient (box side ~2s, differences u_offset s either side) at
-// (x, y) + u_step s (i, j), weighted by a Gaussian of sigma u_sigma s
-// (src/cpu/descriptor.hpp).
+// (x, y) + u_step s (i, j), weighted by a Gaussian of sigma 3.5s, read with
+// the point (src/cpu/descriptor.hpp).
 //
 // Defines:  SAMPLES       lattice points (cpu::kOrientationSamples)
 //           SAMPLE_TEXELS texels that hold them, two to a texel: (SAMPLES + 1) / 2
@@ -11,11 +11,11 @@
 // Inputs:   u_list      point list (RGBA32F: x, y, size * laplacian, response)
 //           u_quads     the integral image as quads (common/haar.glsl), and
 //                       u_quads_size their size
-//           u_lattice   RG32F, texel n = lattice point n (i, j)
+//           u_lattice   RGBA32F, texel n = lattice point n (i, j) and its
+//                       weight (cpu::orientation_weight)
 // Uniforms: u_first, u_count  the chunk of the list: keypoints u_first ..
 //                       u_first + u_count - 1 (block k holds u_first + k)
-//           u_step, u_offset, u_sigma  lattice spacing, difference offset
-//                       and the weight's sigma, in s
+//           u_step, u_offset  lattice spacing and difference offset, in s
 // Output:   RGBA32F, two samples to a texel: the weighted gradient of sample
 //           2t in xy, of sample 2t + 1 in zw; blocks of SAMPLE_BLOCK texels per keypoint, the
 //           values past the last sample zero. A sample's direction is its
@@ -32,7 +32,6 @@ uniform int u_first;  // list index of the chunk's first keypoint
 uniform sampler2D u_lattice;
 uniform float u_step;
 uniform float u_offset;
-uniform float u_sigma;
 
 layout(location = 0) out vec4 o_sample;
 
@@ -42,9 +41,9 @@ layout(location = 0) out vec4 o_sample;
 // The weighted box gradient at lattice point n of the keypoint at k.xy
 // (whole pixel `base`) of scale s.
 vec2 weighted_sample(vec4 k, ivec2 base, float s, int n) {
-  vec2 ij = texelFetch(u_lattice, ivec2(n, 0), 0).xy;
-  vec2 g = box_gradient(base, (k.xy - vec2(base)) + (u_step * s) * ij, nearest_side(2.0 * s), u_offset * s);
-  return g * exp(-dot(ij, ij) * (u_step * u_step) / (2.0 * u_sigma * u_sigma));
+  vec3 point = texelFetch(u_lattice, ivec2(n, 0), 0).xyz;
+  vec2 g = box_gradient(base, (k.xy - vec2(base)) + (u_step * s) * point.xy, nearest_side(2.0 * s), u_offset * s);
+  return g * point.z;
 }
 
 void main() {

@@ -197,8 +197,7 @@ Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool f
     double gx = 0, gy = 0;
     box_gradient(integral, k.x + p.i * kOrientationStep * s, k.y + p.j * kOrientationStep * s, h,
                  kOrientationOffset * s, gx, gy);
-    const double r2 = (p.i * p.i + p.j * p.j) * kOrientationStep * kOrientationStep;
-    const double g = std::exp(-r2 / (2.0 * kOrientationSigma * kOrientationSigma));
+    const double g = orientation_weight(p);
     const double n = std::hypot(gx, gy);
     samples.push_back({g * gx, g * gy, n > 0 ? gx / n : 0.0, n > 0 ? gy / n : 0.0});
   }

@@ -67,6 +67,7 @@
 #include "surf/keypoint.hpp"
 
 #include <array>
+#include <cmath>
 #include <vector>
 
 namespace glsurf::cpu {
@@ -114,6 +115,12 @@ constexpr std::array<LatticePoint, kOrientationSamples> orientation_lattice() {
   return points;
 }
 constexpr std::array<LatticePoint, kOrientationSamples> kOrientationLattice = orientation_lattice();
+// A lattice point's Gaussian weight (sigma kOrientationSigma s): it does not
+// depend on s, so the GPU reads it with the point (surf/descriptor.cpp).
+inline double orientation_weight(const LatticePoint& p) {
+  const double r2 = (p.i * p.i + p.j * p.j) * kOrientationStep * kOrientationStep;
+  return std::exp(-r2 / (2.0 * kOrientationSigma * kOrientationSigma));
+}
 
 struct Orientation {
   float angle = 0;      // degrees, counter-clockwise on screen, [0, 360)

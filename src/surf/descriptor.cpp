@@ -51,14 +51,17 @@ std::vector<std::string> sample_defines() {
           "SAMPLE_BLOCK " + std::to_string(kSampleBlock), "PER_FRAGMENT " + std::to_string(kPerFragment)};
 }
 
-// The CPU reference's lattice, in its order: texel n = point n (i, j).
+// The CPU reference's lattice, in its order: texel n = point n (i, j) and
+// its Gaussian weight.
 gl::Texture lattice_texture() {
   std::vector<float> points;
   for (const cpu::LatticePoint& p : cpu::kOrientationLattice) {
     points.push_back(static_cast<float>(p.i));
     points.push_back(static_cast<float>(p.j));
+    points.push_back(static_cast<float>(cpu::orientation_weight(p)));
+    points.push_back(0.0f);
   }
-  gl::Texture t(cpu::kOrientationSamples, 1, gl::Format::RG32F, "orient_lattice");
+  gl::Texture t(cpu::kOrientationSamples, 1, gl::Format::RGBA32F, "orient_lattice");
   t.upload(points.data());
   return t;
 }
@@ -247,8 +250,7 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
                    {"u_first", first},
                    {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())},
                    {"u_step", static_cast<float>(cpu::kOrientationStep)},
-                   {"u_offset", static_cast<float>(cpu::kOrientationOffset)},
-                   {"u_sigma", static_cast<float>(cpu::kOrientationSigma)}});
+                   {"u_offset", static_cast<float>(cpu::kOrientationOffset)}});
     const gl::Texture* samples = &orient_samples_;
     if (orient_samples_linear_) {
       const int sample_rows = rows_for(n * kSampleBlock);
