@@ -118,6 +118,26 @@ err=$("$glsurf" match "$work/box.txt" "$assets/box_in_scene.png" --extended 2>&1
   fail "descriptor lengths that differ: $err"
 err=$("$glsurf" match "$work/box.txt" "$work/scene.bin" --draw "$work/never.png" 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q -- "--draw needs two images" && [ ! -e "$work/never.png" ] || fail "--draw with feature files: $err"
+# Descriptors of other lengths (files from other tools): the GPU pads them
+# to a multiple of 4 and pairs them as the CPU does, up to 128 values, and
+# refuses longer ones in one line (the CPU takes any length).
+awk 'NR == 1 { print $1, 62; next } { NF = NF - 2; print }' "$work/box.txt" > "$work/box62.txt"
+for backend in gl cpu; do
+  "$glsurf" match "$work/box62.txt" "$work/box62.txt" --backend $backend --ratio 1 -o "$work/m62_$backend.txt" \
+    >/dev/null 2>&1 || fail "match 62-value descriptors ($backend)"
+  cut -d' ' -f1,2 "$work/m62_$backend.txt" > "$work/pairs62_$backend.txt"
+done
+[ "$(awk '$1 == $2' "$work/pairs62_gl.txt" | wc -l)" -eq "$(head -n 1 "$work/box.txt" | cut -d' ' -f1)" ] &&
+  cmp -s "$work/pairs62_gl.txt" "$work/pairs62_cpu.txt" || fail "62-value descriptors: GPU pairs as the CPU, each with itself"
+awk 'NR == 1 { print $1, 130; next } { s = $0; for (i = 0; i < 66; ++i) s = s " 0.01"; print s }' "$work/box.txt" \
+  > "$work/box130.txt"
+err=$("$glsurf" match "$work/box130.txt" "$work/box130.txt" -o "$work/never130.txt" 2>&1)
+[ $? -eq 1 ] && [ "$err" = "glsurf: error: $work/box130.txt: 130-value descriptors: the GPU matcher takes at most 128 (--backend cpu takes any length)" ] &&
+  [ ! -e "$work/never130.txt" ] || fail "130-value descriptors on the GPU: $err"
+"$glsurf" match "$work/box130.txt" "$work/box130.txt" --backend cpu >/dev/null 2>&1 || fail "130-value descriptors on the CPU"
+err=$("$glsurf" match "$work/box62.txt" "$assets/box_in_scene.png" 2>&1)
+[ $? -eq 1 ] && [ "$err" = "glsurf: error: $work/box62.txt gives 62-value descriptors, $assets/box_in_scene.png 64" ] ||
+  fail "62 against an image's 64, no --extended hint: $err"
 printf '1 0\n10 10 12 0 500 1 0\n' > "$work/bare.txt"
 err=$("$glsurf" match "$work/bare.txt" "$work/scene.bin" 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "bare.txt: keypoints without descriptors" || fail "a feature file without descriptors: $err"

@@ -64,7 +64,9 @@ TEST_CASE("GPU two nearest neighbours equal the CPU's on random descriptors, any
   unsigned seed = 1;
   for (const Case c : {Case{1, 1, 64}, Case{2, 2, 64}, Case{3, 3, 64}, Case{7, 7, 64}, Case{100, 100, 64},
                        Case{1000, 1000, 64}, Case{4096, 4096, 64}, Case{5, 300, 64}, Case{300, 5, 64},
-                       Case{1000, 65, 128}, Case{129, 2000, 128}, Case{70, 90, 36}, Case{40, 50, 4}}) {
+                       Case{1000, 65, 128}, Case{129, 2000, 128}, Case{70, 90, 36}, Case{40, 50, 4},
+                       // Lengths that are not a multiple of 4 (descriptor files), padded with zeros.
+                       Case{60, 70, 62}, Case{50, 40, 3}, Case{30, 30, 1}, Case{65, 300, 127}}) {
     const Features q = random_features(c.queries, c.size, seed++), t = random_features(c.trains, c.size, seed++);
     for (const bool laplacian : {true, false}) {
       const std::vector<TwoNearest> cpu = cpu::two_nearest(q, t, laplacian);

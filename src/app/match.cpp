@@ -80,10 +80,19 @@ int match(Args args) {
   const int da = file_a ? fa.descriptor_size : descriptor_size(detector_config);
   const int db = file_b ? fb.descriptor_size : descriptor_size(detector_config);
   if (da != db) {
-    const int file_length = file_a ? da : db;  // where one side is an image
-    const std::string hint = file_a == file_b ? "" : file_length == 128 ? " (add --extended)" : " (leave out --extended)";
+    // Where one side is an image, a file of the other standard length needs
+    // --extended given or left out.
+    const int file_length = file_a ? da : db;
+    const std::string hint = file_a == file_b                                        ? ""
+                             : file_length == 128 && !detector_config.extended ? " (add --extended)"
+                             : file_length == 64 && detector_config.extended   ? " (leave out --extended)"
+                                                                               : "";
     throw Error(images[0] + " gives " + std::to_string(da) + "-value descriptors, " + images[1] + " " +
                 std::to_string(db) + hint);
+  }
+  if (backend == "gl" && da > Matcher::kMaxDescriptorSize) {
+    throw Error(images[file_a ? 0 : 1] + ": " + std::to_string(da) + "-value descriptors: the GPU matcher takes at most " +
+                std::to_string(Matcher::kMaxDescriptorSize) + " (--backend cpu takes any length)");
   }
   if (!file_a) check_image_size(images[0], a, detector_config);  // both before either's work
   if (!file_b) check_image_size(images[1], b, detector_config);

@@ -64,16 +64,19 @@ const gl::Program& Matcher::nearest(int texels) {
 }
 
 Matcher::Set Matcher::upload(const Features& f, const char* label) const {
-  GLSURF_EXPECTS(f.descriptor_size % 4 == 0 && f.descriptor_size > 0 && f.descriptor_size <= 128,
-                 "descriptors must have 4 to 128 values, a multiple of 4");
+  GLSURF_EXPECTS(f.descriptor_size > 0 && f.descriptor_size <= kMaxDescriptorSize,
+                 "descriptors must have 1 to " + std::to_string(kMaxDescriptorSize) + " values");
   // (The descriptor count was checked by check_matchable before.)
   Set s;
   s.count = static_cast<int>(f.keypoints.size());
-  s.texels = f.descriptor_size / 4;
+  s.texels = (f.descriptor_size + 3) / 4;  // the last texel zero-padded
   const long long texels = static_cast<long long>(s.count) * s.texels;
   s.descriptors = gl::Texture(kWidth, rows_for(texels), gl::Format::RGBA32F, std::string(label) + "_descriptors");
   std::vector<float> padded(static_cast<size_t>(kWidth) * s.descriptors.height() * 4, 0.0f);
-  std::copy(f.descriptors.begin(), f.descriptors.end(), padded.begin());
+  const size_t d = static_cast<size_t>(f.descriptor_size), stride = 4 * static_cast<size_t>(s.texels);
+  for (size_t i = 0; i < f.keypoints.size(); ++i) {
+    std::copy_n(f.descriptors.begin() + static_cast<std::ptrdiff_t>(i * d), d, padded.begin() + static_cast<std::ptrdiff_t>(i * stride));
+  }
   s.descriptors.upload(padded.data());
   s.signs = gl::Texture(kWidth, rows_for(s.count), gl::Format::R32F, std::string(label) + "_signs");
   std::vector<float> signs(static_cast<size_t>(kWidth) * s.signs.height(), 0.0f);

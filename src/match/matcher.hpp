@@ -45,6 +45,7 @@ enum class MatchMethod { Fused, Plain };
 class Matcher {
  public:
   static constexpr int kBlock = 64;   // train descriptors per fragment of two_nearest
+  static constexpr int kMaxDescriptorSize = 128;  // values per descriptor, at most
   static constexpr int kQueries = 8;  // queries per fragment (kQueries in the shaders)
 
   // `memory_budget` bounds the textures of one query tile (bytes) of one
@@ -54,8 +55,10 @@ class Matcher {
           const gl::ShaderSource& shaders = gl::ShaderSource::from_environment(),
           std::size_t memory_budget = std::size_t(64) << 20, MatchMethod method = MatchMethod::Fused);
 
-  // Sets as check_matchable (match/types.hpp) asks, of 4 to 128 values, a
-  // multiple of 4; a set with no keypoints matches nothing.
+  // Sets as check_matchable (match/types.hpp) asks, of 1 to
+  // kMaxDescriptorSize values (zeros pad them to a multiple of 4 on the
+  // GPU, which leaves every distance as it is); a set with no keypoints
+  // matches nothing.
   std::vector<Match> match(const Features& query, const Features& train);
   // The same for descriptors already on the GPU (Detector::detect_and_compute
   // with `resident`): nothing but the results crosses the bus.

@@ -40,8 +40,8 @@ struct TwoNearest {
 // Throws glsurf::Error unless the two sets can be matched: each holds
 // descriptor_size values for every keypoint, and where both have keypoints
 // their sizes agree and are positive. A set with no keypoints matches
-// nothing, whatever its size. (The GPU matcher also needs 4 to 128 values, a
-// multiple of 4.)
+// nothing, whatever its size. (The GPU matcher also needs at most
+// Matcher::kMaxDescriptorSize values.)
 void check_matchable(const Features& query, const Features& train);
 
 // The filters that need only the query's own two nearest: ratio and maximum
