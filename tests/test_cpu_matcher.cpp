@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <filesystem>
 #include <fstream>
@@ -307,7 +308,23 @@ TEST_CASE("homography files: Oxford text, OpenCV XML and YAML; bad ones refused"
   // Defined up to scale: a tiny or huge multiple of a good one is good, a
   // rank-2 matrix at any scale is not, and a NaN is no number.
   CHECK(read_homography_file(write("glsurf_Hs.txt", "1e-5 0 0\n0 1e-5 0\n0 0 1e-5\n"))[4] == doctest::Approx(1e-5));
-  CHECK(read_homography_file(write("glsurf_Hb.txt", "2e200 0 1e200\n0 1e200 0\n0 0 1e200\n"))[0] == doctest::Approx(2e200));
+  // Scales beyond 2^+-64 come back within [1, 2), by a power of two, so
+  // that products of entries stay finite; the map is the same.
+  const Homography big = read_homography_file(write("glsurf_Hb.txt", "2e200 0 1e200\n0 1e200 0\n0 0 1e200\n"));
+  CHECK(homography_scale(big) >= 1.0);
+  CHECK(homography_scale(big) < 2.0);
+  CHECK(big[0] == 2 * big[4]);
+  CHECK(big[2] == big[4]);
+  const Homography g = read_homography_file(GLSURF_TEST_ASSET_DIR "/H1to3p.xml");
+  for (const double factor : {1e160, 1e-160}) {
+    char scaled[512];
+    std::snprintf(scaled, sizeof scaled, "%.17g %.17g %.17g\n%.17g %.17g %.17g\n%.17g %.17g %.17g\n", g[0] * factor,
+                  g[1] * factor, g[2] * factor, g[3] * factor, g[4] * factor, g[5] * factor, g[6] * factor,
+                  g[7] * factor, g[8] * factor);
+    const Homography back_scaled = read_homography_file(write("glsurf_Hf.txt", scaled));
+    const std::array<double, 4> j = jacobian(back_scaled, 300, 200), j0 = jacobian(g, 300, 200);
+    for (size_t i = 0; i < 4; ++i) CHECK(j[i] == doctest::Approx(j0[i]).epsilon(1e-12));
+  }
   // A 0.1x zoom of a 6000 x 4000 image about its centre (as glsurf warp
   // writes it): the translation, in pixels, does not set the scale.
   CHECK(read_homography_file(write("glsurf_Hz.txt", "0.1 0 2699.55\n0 0.1 1799.55\n0 0 1\n"))[2] == doctest::Approx(2699.55));
@@ -316,7 +333,7 @@ TEST_CASE("homography files: Oxford text, OpenCV XML and YAML; bad ones refused"
   CHECK_THROWS_WITH_AS(read_homography_file(write("glsurf_Hn.txt", "1 0 0\n0 nan 0\n0 0 1\n")),
                        doctest::Contains("expected 9"), Error);
   for (const char* name : {"glsurf_H.txt", "glsurf_H.yml", "glsurf_H34.xml", "glsurf_H10.txt", "glsurf_H0.txt", "glsurf_H8.txt",
-                           "glsurf_Hs.txt", "glsurf_Hb.txt", "glsurf_Hz.txt", "glsurf_Hr.txt", "glsurf_Hn.txt"}) {
+                           "glsurf_Hs.txt", "glsurf_Hb.txt", "glsurf_Hf.txt", "glsurf_Hz.txt", "glsurf_Hr.txt", "glsurf_Hn.txt"}) {
     std::filesystem::remove(dir / name);
   }
 }

@@ -326,15 +326,26 @@ Homography read_homography_file(const std::string& path) {
   std::string extra;
   if (numbers >> extra) throw Error(path + ": more than 9 numbers for a 3x3 homography");
   if (is_singular(h)) throw Error(path + ": the homography is singular");
+  // Defined up to scale: one far from 1 (beyond 2^+-64) is brought into [1,
+  // 2) by a power of two, which changes no digit, so that the products of
+  // its entries that the evaluation forms stay finite (a file multiplied by
+  // 1e160 scores as the file itself). Other files are kept as they are.
+  const int exponent = std::ilogb(homography_scale(h));
+  if (std::abs(exponent) > 64) {
+    for (double& v : h) v = std::ldexp(v, -exponent);
+  }
   return h;
 }
 
-bool is_singular(const Homography& h) {
-  // Defined up to scale: divide by the largest of the linear part and h[8]
-  // first. The translation is left out of that scale: it is in pixels, and a
-  // 0.1x zoom of a large image has h[2] ~ 2700 beside h[0] = 0.1.
+double homography_scale(const Homography& h) {
   double scale = 0;
   for (const size_t i : {0, 1, 3, 4, 8}) scale = std::max(scale, std::abs(h[i]));
+  return scale;
+}
+
+bool is_singular(const Homography& h) {
+  // Defined up to scale: divide by homography_scale first.
+  const double scale = homography_scale(h);
   Homography u = h;
   for (double& v : u) v /= scale;  // scale 0 gives NaNs: singular below
   const double det = u[0] * (u[4] * u[8] - u[5] * u[7]) - u[1] * (u[3] * u[8] - u[5] * u[6]) +

@@ -54,13 +54,18 @@ Homography multiply(const Homography& a, const Homography& b);
 // By the adjugate; the caller makes sure h is not singular (is_singular).
 Homography inverse(const Homography& h);
 
+// The scale of h, which is defined up to one: the largest magnitude of its
+// linear part and h[8]. The translation is left out: it is in pixels, and a
+// 0.1x zoom of a large image has h[2] ~ 2700 beside h[0] = 0.1.
+double homography_scale(const Homography& h);
 // Whether h maps the plane to a line or a point (or is not finite), judged at
-// a scale set by its linear part and h[8], not by the translation (pixels).
+// homography_scale.
 bool is_singular(const Homography& h);
 
 // Reads 9 numbers: an Oxford-style text file (3 lines of 3) or an OpenCV
-// FileStorage XML/YAML file (the numbers of its <data> element). Throws
-// glsurf::Error naming the file otherwise.
+// FileStorage XML/YAML file (the numbers of its <data> element), scaled by a
+// power of two if its scale is beyond 2^+-64. Throws glsurf::Error naming the
+// file otherwise.
 Homography read_homography_file(const std::string& path);
 // Three lines of three numbers (the Oxford format), written atomically.
 void write_homography_file(const std::string& path, const Homography& h);
