@@ -165,6 +165,14 @@ for second in "$work/./same.txt" "$work/alias.txt"; do
     fail "one file for two outputs ($second): $err"
   [ ! -e "$work/same.txt" ] || fail "no file when two outputs share a name"
 done
+# Standard output takes one output: two would interleave.
+for pair in "--homography - --draw -" "-o /dev/stdout --homography -"; do
+  # shellcheck disable=SC2086
+  err=$("$glsurf" match "$work/no_a.png" "$work/no_b.png" --backend cpu $pair 2>&1 >"$work/stdout_pair.bin")
+  [ $? -eq 2 ] && echo "$err" | grep -q "names the same file as" || fail "two outputs on standard output ($pair): $err"
+done
+"$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu -o - --homography - >/dev/null 2>&1 ||
+  fail "two outputs on a standard output that is /dev/null"
 # A report lost to a full standard output is a failure.
 if [ -c /dev/full ]; then
   err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu 2>&1 >/dev/full)

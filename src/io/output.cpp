@@ -220,6 +220,14 @@ void RemoveOnSignal::release() {
 }
 
 fs::path output_identity(const std::string& path) {
+  // One standard stream cannot take two outputs: they would interleave
+  // (unless it is /dev/null).
+  if (const int fd = standard_stream_of(path)) {
+    struct stat stream {}, null_device {};
+    const bool discarded = ::fstat(fd, &stream) == 0 && ::stat("/dev/null", &null_device) == 0 &&
+                           stream.st_dev == null_device.st_dev && stream.st_ino == null_device.st_ino;
+    if (!discarded) return fd == 1 ? "/dev/stdout" : "/dev/stderr";
+  }
   const Destination d = destination_of(path);
   if (d.in_place) return {};
   // "x.txt" and "./x.txt" are one file, also before it exists (weakly_canonical

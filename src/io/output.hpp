@@ -94,8 +94,9 @@ void check_writable(const std::string& path);
 
 // The file that add() would write for `path`, in a canonical form (links
 // followed, "./" and ".." resolved): two outputs with the same identity are
-// one file. Empty for an output written in place ("-", /dev/null, a pipe),
-// which two outputs may share.
+// one file. Standard output ("-", /dev/stdout) and standard error are one
+// each, unless they are /dev/null. Empty for another output written in
+// place (/dev/null, a pipe), which two outputs may share.
 std::filesystem::path output_identity(const std::string& path);
 
 // One file: OutputFiles with a single add() and commit().
