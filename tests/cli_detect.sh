@@ -70,7 +70,7 @@ echo "kept" > "$work/all.txt"
 if [ -c /dev/full ]; then
   err=$("$glsurf" detect "$assets/box.png" --backend cpu 2>&1 >/dev/full)
   [ $? -eq 1 ] || fail "a full standard output must exit 1"
-  echo "$err" | grep -q "standard output: write failed" || fail "full standard output named: $err"
+  echo "$err" | grep -q "standard output: write failed (No space left on device)" || fail "full standard output named: $err"
   "$glsurf" detect "$assets/box.png" --backend cpu -o /dev/full >/dev/null 2>&1 && fail "-o /dev/full must fail"
   [ -c /dev/full ] || fail "/dev/full is no longer a device"
 fi
@@ -215,7 +215,7 @@ err=$("$glsurf" detect --backend cpu "$work/none" -o "$work/none_out" 2>&1)
 # no temporary file left (SIGXFSZ would kill the process mid-write).
 mkdir "$work/limited"
 err=$(cd "$work/limited" && ulimit -f 4 && "$glsurf" detect --backend cpu "$assets/box.png" -o x.txt 2>&1)
-[ $? -eq 1 ] && echo "$err" | grep -q "x.txt: write failed" || fail "detect past ulimit -f: $err"
+[ $? -eq 1 ] && echo "$err" | grep -q "x.txt: write failed (File too large)" || fail "detect past ulimit -f: $err"
 [ -z "$(ls -A "$work/limited")" ] || fail "detect past ulimit -f left $(ls -A "$work/limited")"
 # glsurf describe: the keypoints of a feature file described again. On the
 # CPU reference, the same computation as detect's, so the same file; on the

@@ -11,6 +11,7 @@
 #include "io/output.hpp"
 #include "surf/detector.hpp"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -74,9 +75,10 @@ int describe(Args args) {
   }
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   if (out.empty()) {
+    errno = 0;
     write_features(std::cout, features, format);
     std::cout.flush();
-    if (!std::cout) throw Error("standard output: write failed");
+    if (!std::cout) throw Error(write_failed("standard output", errno));
   } else {
     write_features_file(out, features, format);
   }

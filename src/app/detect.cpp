@@ -9,6 +9,7 @@
 #include "io/output.hpp"
 #include "surf/detector.hpp"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -99,9 +100,10 @@ int detect(Args args) {
       const std::vector<KeyPoint>& keypoints = features.keypoints;
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (!batch && out.empty()) {
+        errno = 0;
         write_features(std::cout, features, format);
         std::cout.flush();
-        if (!std::cout) throw Error("standard output: write failed");
+        if (!std::cout) throw Error(write_failed("standard output", errno));
       } else {
         write_features_file(target_of(file), features, format);
       }

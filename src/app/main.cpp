@@ -4,17 +4,19 @@
 #include "gl/context.hpp"
 #include "gl/error.hpp"
 #include "io/image.hpp"
+#include "io/output.hpp"
 #include "surf/detector.hpp"
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <new>
 #include <sstream>
-#include <cmath>
 #include <stdexcept>
 #include <type_traits>
 
@@ -531,8 +533,9 @@ int main(int argc, char** argv) {
     }
     // A report that never arrived (a full disk, a closed pipe) is a failure;
     // a command that failed has said why already.
-    if (status == 0 && (std::fflush(stdout) != 0 || std::ferror(stdout))) {
-      throw Error("standard output: write failed");
+    if (status == 0) {
+      errno = 0;
+      if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw Error(write_failed("standard output", errno));
     }
     return status;
   } catch (const app::UsageError& e) {

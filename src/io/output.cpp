@@ -34,12 +34,17 @@ void write_to(const std::string& file, const std::string& path, bool binary, boo
   if (append) mode |= std::ios::app;
   std::ofstream out(file, mode);
   if (!out) throw Error(path + ": cannot write (" + std::strerror(errno) + ")");
+  errno = 0;
   write(out);
   out.flush();
-  if (!out) throw Error(path + ": write failed");
+  if (!out) throw Error(write_failed(path, errno));
 }
 
 }  // namespace
+
+std::string write_failed(const std::string& what, int error) {
+  return what + ": write failed" + (error != 0 ? std::string(" (") + std::strerror(error) + ")" : "");
+}
 
 // OutputFiles::add writes such a file through that stream: opened again, it
 // would have its own position, and the process's own lines on the stream
@@ -258,9 +263,10 @@ void OutputFiles::add(const std::string& path, bool binary, const std::function<
     if (const int fd = standard_stream_of(path)) {
       std::ostream& out = fd == 1 ? std::cout : std::cerr;
       std::fflush(nullptr);  // what printf wrote so far comes first
+      errno = 0;
       write(out);
       out.flush();
-      if (!out) throw Error(path + ": write failed");
+      if (!out) throw Error(write_failed(path, errno));
       return;
     }
     write_to(path, path, binary, true, write);

@@ -86,6 +86,10 @@ class OutputFiles {
 // file of `> file`), 0 otherwise.
 int standard_stream_of(const std::string& path);
 
+// "WHAT: write failed", with the system's reason where the failed write left
+// one (`error`, errno cleared before the write): "No space left on device".
+std::string write_failed(const std::string& what, int error);
+
 // Throws glsurf::Error "PATH: ..." when `path` cannot be written as add()
 // would write it (a directory, a missing or read-only directory): for a
 // command to check its outputs before its work rather than after. A
