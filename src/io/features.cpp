@@ -234,8 +234,9 @@ std::string keypoint_location(FeatureFormat format, size_t index, size_t count) 
 Features read_features_file(const std::string& path, FeatureFormat* format) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) throw Error(path + ": is a directory, not a feature file");
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path + ": cannot open file");
+  if (!in) throw Error(path + ": cannot open file" + (errno != 0 ? std::string(" (") + std::strerror(errno) + ")" : ""));
   char magic[8] = {};
   in.read(magic, 8);
   const auto got = static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0));
