@@ -138,6 +138,9 @@ err=$("$glsurf" match "$work/box130.txt" "$work/box130.txt" -o "$work/never130.t
 err=$("$glsurf" match "$work/box62.txt" "$assets/box_in_scene.png" 2>&1)
 [ $? -eq 1 ] && [ "$err" = "glsurf: error: $work/box62.txt gives 62-value descriptors, $assets/box_in_scene.png 64" ] ||
   fail "62 against an image's 64, no --extended hint: $err"
+err=$(cat "$work/box.txt" | "$glsurf" match - "$work/scene.bin" 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "a piped input is read as an image: give a feature file by name" ||
+  fail "a feature file piped to match: $err"
 printf '1 0\n10 10 12 0 500 1 0\n' > "$work/bare.txt"
 err=$("$glsurf" match "$work/bare.txt" "$work/scene.bin" 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "bare.txt: keypoints without descriptors" || fail "a feature file without descriptors: $err"

@@ -71,10 +71,21 @@ int match(Args args) {
     if (f.descriptor_size == 0) throw Error(path + ": keypoints without descriptors (D = 0): run describe first");
     return f;
   };
+  // A piped input is read as an image (to look for a feature file would
+  // consume it): say so where it is not one.
+  const auto load_image = [&](const std::string& path) {
+    try {
+      return load_gray(path, load);
+    } catch (const Error& e) {
+      std::error_code ec;
+      if (path != "/dev/stdin" || std::filesystem::is_regular_file(path, ec)) throw;
+      throw Error(std::string(e.what()) + "; a piped input is read as an image: give a feature file by name");
+    }
+  };
   if (file_a) fa = read_described(images[0]);
-  else a = load_gray(images[0], load);
+  else a = load_image(images[0]);
   if (file_b) fb = read_described(images[1]);
-  else b = load_gray(images[1], load);
+  else b = load_image(images[1]);
   // Descriptors of one length on both sides: a file's are as they are, an
   // image's 64 values, or 128 with --extended.
   const int da = file_a ? fa.descriptor_size : descriptor_size(detector_config);
