@@ -190,6 +190,14 @@ int warp(Args args) {
     Homography h = multiply(back, multiply(core, to_centre));
     for (double& v : h) v /= h[8];
     if (is_singular(h)) throw UsageError("warp " + std::to_string(k + 1) + ": the transform is singular");
+    // Past the horizon, points would come back mirrored from the far side
+    // (only a tilt moves it: p = 0 leaves w = 1).
+    if (horizon_crosses(h, image.width, image.height)) {
+      char tilt[32];
+      std::snprintf(tilt, sizeof tilt, "%g", perspective[k]);
+      throw UsageError("warp " + std::to_string(k + 1) + ": --perspective " + tilt +
+                       " puts the horizon across the image (a smaller tilt keeps it outside)");
+    }
     transforms.push_back(h);
   }
   // OUT never holds part of a sequence, nor files of an older one that eval

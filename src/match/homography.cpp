@@ -145,17 +145,27 @@ double reprojection_error(const Homography& h, const PointPair& p) {
   return std::isfinite(e) ? e : 1e300;
 }
 
-double corner_error(const Homography& estimate, const Homography& truth, int width, int height) {
-  const double corners[4][2] = {{0, 0}, {width - 1.0, 0}, {0, height - 1.0}, {width - 1.0, height - 1.0}};
+namespace {
+// The centres of a width x height image's corner pixels.
+std::array<std::array<double, 2>, 4> corners_of(int width, int height) {
+  return {{{0, 0}, {width - 1.0, 0}, {0, height - 1.0}, {width - 1.0, height - 1.0}}};
+}
+}  // namespace
+
+bool horizon_crosses(const Homography& h, int width, int height) {
   int positive = 0, negative = 0;
-  for (const auto& c : corners) {
-    const double w = truth[6] * c[0] + truth[7] * c[1] + truth[8];
+  for (const auto& c : corners_of(width, height)) {
+    const double w = h[6] * c[0] + h[7] * c[1] + h[8];
     positive += w > 0;
     negative += w < 0;
   }
-  if (positive != 4 && negative != 4) return std::numeric_limits<double>::quiet_NaN();
+  return positive != 4 && negative != 4;
+}
+
+double corner_error(const Homography& estimate, const Homography& truth, int width, int height) {
+  if (horizon_crosses(truth, width, height)) return std::numeric_limits<double>::quiet_NaN();
   double largest = 0;
-  for (const auto& c : corners) {
+  for (const auto& c : corners_of(width, height)) {
     double ex, ey, tx, ty;
     apply(estimate, c[0], c[1], ex, ey);
     apply(truth, c[0], c[1], tx, ty);

@@ -71,10 +71,13 @@ Homography read_homography_file(const std::string& path);
 void write_homography_file(const std::string& path, const Homography& h);
 void write_homography(std::ostream& out, const Homography& h);
 double reprojection_error(const Homography& h, const PointPair& p);
+// Whether h sends part of a width x height image to infinity: its projective
+// coordinate is not of one sign (nor non-zero) at the centres of the corner
+// pixels, so its horizon crosses the image.
+bool horizon_crosses(const Homography& h, int width, int height);
 // The largest distance between the corners of a width x height image A (the
 // centres of its corner pixels) mapped by `estimate` and by `truth`. NaN when
-// `truth` sends part of A to infinity (its projective coordinate is not of
-// one sign at A's corners): then A's corners have no true place in B, and
+// horizon_crosses(truth, ...): then A's corners have no true place in B, and
 // there is no corner error to give. An estimate that sends a corner itself to
 // infinity (w = 0 there) gives infinity; one whose horizon merely crosses A
 // gives a large finite error.
