@@ -209,6 +209,13 @@ done
 "$glsurf" warp "$work/small.pgm" "$work/huge_angle" --rotate 1e308 >/dev/null 2>&1 || fail "warp --rotate 1e308 (a rotation all the same)"
 "$glsurf" warp "$work/small.pgm" "$work/odd" --blur 1e9 --perspective 1.9 >/dev/null 2>&1 || fail "warp --blur 1e9 --perspective 1.9"
 [ -s "$work/odd/img2.png" ] && [ -s "$work/odd/H1to2p" ] || fail "warp --blur 1e9 wrote its image"
+# A file that cannot be written is named as in OUTDIR (not by the staging
+# directory), and nothing is left.
+mkdir "$work/limited"
+err=$(cd "$work/limited" && ulimit -f 20 && "$glsurf" warp "$assets/graf1.png" seqx --rotate 10 2>&1)
+[ $? -eq 1 ] && [ "$err" = "glsurf: error: seqx/img1.png: write failed (File too large)" ] ||
+  fail "warp past ulimit -f: $err"
+[ -z "$(ls -A "$work/limited")" ] || fail "warp past ulimit -f left $(ls -A "$work/limited")"
 # An interrupted warp ends by the signal and leaves nothing: no staging
 # directory, no OUTDIR, no files in an empty OUTDIR. The input is slow to
 # warp (heavy blur of a large image); the signal comes once a file has been

@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
@@ -243,9 +244,21 @@ int warp(Args args) {
       for (const fs::path& p : written) fs::remove(p, ignored);
     }
   } cleanup{exists ? fs::path() : dir, {}};
-  auto write_image = [&](const std::string& name, const GrayImage& picture) {
+  // A file that cannot be written is named as in OUTDIR, not by its
+  // staging path.
+  const auto write_in_out = [&](const std::string& name, const std::function<void(const std::string&)>& write) {
     if (exists) cleanup.written.push_back(dir / name);
-    write_png_gray((dir / name).string(), picture);
+    const std::string path = (dir / name).string();
+    try {
+      write(path);
+    } catch (const Error& e) {
+      std::string why = e.what();
+      if (why.rfind(path, 0) == 0) why.replace(0, path.size(), (fs::path(out) / name).string());
+      throw Error(why);
+    }
+  };
+  auto write_image = [&](const std::string& name, const GrayImage& picture) {
+    write_in_out(name, [&](const std::string& path) { write_png_gray(path, picture); });
   };
   write_image("img1.png", image);
   std::mt19937 rng(12345);
@@ -288,8 +301,7 @@ int warp(Args args) {
     }
     const std::string n = std::to_string(k + 2);
     write_image("img" + n + ".png", result);
-    if (exists) cleanup.written.push_back(dir / ("H1to" + n + "p"));
-    write_homography_file((dir / ("H1to" + n + "p")).string(), h);
+    write_in_out("H1to" + n + "p", [&](const std::string& path) { write_homography_file(path, h); });
   }
   if (!exists) {
     fs::rename(dir, target, ec);
