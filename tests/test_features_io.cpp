@@ -145,6 +145,35 @@ TEST_CASE("a feature file that is not exactly what its header declares is refuse
                        Error);
 }
 
+TEST_CASE("a file is taken for a feature file when its first line is one the reader takes, and never for an image") {
+  const std::string path = (std::filesystem::temp_directory_path() / "glsurf_sniffed").string();
+  struct Remove {
+    std::string path;
+    ~Remove() { std::remove(path.c_str()); }
+  } remove{path};
+  const auto sniff = [&](const std::string& bytes, bool readable) {
+    {
+      std::ofstream out(path, std::ios::binary);
+      out << bytes;
+    }
+    bool read = true;
+    try {
+      read_features_file(path);
+    } catch (const Error&) {
+      read = false;
+    }
+    INFO(bytes);
+    CHECK(read == readable);
+    return is_feature_file(path);
+  };
+  const std::string body = "1.5 2 9 -1 100 -1 0 0.25 -0.5\n";
+  for (const char* head : {"1 2\n", "1\t2\n", " 1  2 \r\n", "+1 +2\n"}) CHECK(sniff(head + body, true));
+  // Not a header of two whole numbers, or an image's first bytes.
+  for (const char* head : {"1 2 3\n", "1\n", "1 -2\n", "1.0 2\n", "P5\n1 2\n255\n", "\x89PNG\r\n"}) {
+    CHECK_FALSE(sniff(head + body, false));
+  }
+}
+
 TEST_CASE("a failed write leaves no file behind") {
   const std::string path = (std::filesystem::temp_directory_path() / "glsurf_never.txt").string();
   std::remove(path.c_str());

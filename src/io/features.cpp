@@ -214,15 +214,23 @@ bool is_feature_file(const std::string& path) {
   in.read(head, sizeof head);
   const auto n = static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0));
   if (n >= 8 && std::memcmp(head, kMagic, 8) == 0) return true;
-  // "N D": digits, one space, digits, then the end of the line.
+  // "N D" as the reader takes it: two whole numbers (a sign + allowed)
+  // between blanks, then the end of the line.
   size_t i = 0;
-  const auto digits = [&] {
+  const auto blanks = [&] {
+    const size_t start = i;
+    while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r')) ++i;
+    return i > start;
+  };
+  const auto number = [&] {
+    if (i < n && head[i] == '+') ++i;
     const size_t start = i;
     while (i < n && head[i] >= '0' && head[i] <= '9') ++i;
     return i > start;
   };
-  if (!digits() || i >= n || head[i++] != ' ' || !digits()) return false;
-  while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r')) ++i;
+  blanks();
+  if (!number() || !blanks() || !number()) return false;
+  blanks();
   return i < n && head[i] == '\n';
 }
 

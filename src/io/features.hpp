@@ -39,7 +39,8 @@ Features read_features_file(const std::string& path, FeatureFormat* format = nul
 std::string keypoint_location(FeatureFormat format, size_t index, size_t count);
 
 // Whether `path` is a regular file that begins as a feature file does: the
-// bin magic, or a txt first line of two whole numbers ("N D"). No image
+// bin magic, or a txt first line of two whole numbers ("N D", with the
+// blanks and + signs that read_features_file takes). No image
 // format begins either way. Pipes and devices are never taken for one (to
 // look would consume them).
 bool is_feature_file(const std::string& path);
