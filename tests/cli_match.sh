@@ -138,6 +138,12 @@ err=$("$glsurf" match "$work/box130.txt" "$work/box130.txt" -o "$work/never130.t
 err=$("$glsurf" match "$work/box62.txt" "$assets/box_in_scene.png" 2>&1)
 [ $? -eq 1 ] && [ "$err" = "glsurf: error: $work/box62.txt gives 62-value descriptors, $assets/box_in_scene.png 64" ] ||
   fail "62 against an image's 64, no --extended hint: $err"
+# Values so large that every squared distance passes the backends' "no
+# candidate" mark (1e30) would match nothing: refused instead, naming where.
+awk 'NR == 1 { print; next } NR == 3 { $8 = 2e12 } { print }' "$work/box.txt" > "$work/huge.txt"
+err=$("$glsurf" match "$work/huge.txt" "$work/box.txt" --backend cpu 2>&1)
+[ $? -eq 1 ] && [ "$err" = "glsurf: error: $work/huge.txt: keypoint 2 has a descriptor value beyond 1e12, too large to match" ] ||
+  fail "a descriptor value of 2e12: $err"
 err=$(cat "$work/box.txt" | "$glsurf" match - "$work/scene.bin" 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "a piped input is read as an image: give a feature file by name" ||
   fail "a feature file piped to match: $err"

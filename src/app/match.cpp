@@ -24,6 +24,10 @@
 
 namespace glsurf::app {
 
+namespace {
+constexpr float kMaxDescriptorValue = 1e12f;
+}  // namespace
+
 int match(Args args) {
   const std::string backend = backend_option(args);
   const DetectorConfig detector_config = detector_options(args);
@@ -69,6 +73,15 @@ int match(Args args) {
   const auto read_described = [](const std::string& path) {
     Features f = read_features_file(path);
     if (f.descriptor_size == 0) throw Error(path + ": keypoints without descriptors (D = 0): run describe first");
+    // Squared distances of 1e30 or more count as no candidate on both
+    // backends (the shaders' "none"), so larger values would match nothing,
+    // silently; 1e12 keeps any two of the reader's up to 4,096 values below that.
+    for (size_t i = 0; i < f.descriptors.size(); ++i) {
+      if (std::abs(f.descriptors[i]) > kMaxDescriptorValue) {
+        throw Error(path + ": keypoint " + std::to_string(i / static_cast<size_t>(f.descriptor_size) + 1) +
+                    " has a descriptor value beyond 1e12, too large to match");
+      }
+    }
     return f;
   };
   // A piped input is read as an image (to look for a feature file would
