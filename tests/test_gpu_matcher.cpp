@@ -32,7 +32,8 @@ Features random_features(int n, int size, unsigned seed) {
     std::vector<float> d(static_cast<size_t>(size));
     double norm = 0;
     for (float& v : d) v = gauss(rng), norm += v * v;
-    for (float& v : d) f.descriptors.push_back(static_cast<float>(v / std::sqrt(norm)));
+    // Unit length, but for one value (+-1 would make every distance 0 or 4).
+    for (float& v : d) f.descriptors.push_back(size > 1 ? static_cast<float>(v / std::sqrt(norm)) : v);
   }
   return f;
 }

@@ -127,9 +127,10 @@ TEST_CASE("warp_image: shrinking low-passes first") {
 }
 
 // A homography and its negative are the same map: the side of the line H
-// sends to infinity that the input lies on must not matter (the horizon of
-// `glsurf warp --perspective 3` crosses the input, and its H1to2p, scaled to
-// h[8] = 1, came out negative: the image was all 0).
+// sends to infinity that the input lies on must not matter (before warp
+// refused a tilt whose horizon crosses the input, `glsurf warp
+// --perspective 3` wrote an H1to2p that, scaled to h[8] = 1, came out
+// negative, and the image was all 0).
 TEST_CASE("warp_image: outside the input is 0, and a homography's sign does not matter") {
   const GrayImage image(20, 20, 200);
   // Its inverse sends output (x, y) to (x, y) / (1 - x / 10): the preimage

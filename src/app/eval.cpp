@@ -189,16 +189,17 @@ int warp(Args args) {
     const Homography to_centre = {1, 0, -cx, 0, 1, -cy, 0, 0, 1}, back = {1, 0, cx, 0, 1, cy, 0, 0, 1};
     const Homography core = {s * std::cos(a), s * std::sin(a), 0, -s * std::sin(a), s * std::cos(a), 0, p, 0, 1};
     Homography h = multiply(back, multiply(core, to_centre));
-    for (double& v : h) v /= h[8];
-    if (is_singular(h)) throw UsageError("warp " + std::to_string(k + 1) + ": the transform is singular");
     // Past the horizon, points would come back mirrored from the far side
-    // (only a tilt moves it: p = 0 leaves w = 1).
+    // (only a tilt moves it: p = 0 leaves w = 1). Checked before the
+    // normalisation below, which a horizon through the centre defeats.
     if (horizon_crosses(h, image.width, image.height)) {
       char tilt[32];
       std::snprintf(tilt, sizeof tilt, "%g", perspective[k]);
       throw UsageError("warp " + std::to_string(k + 1) + ": --perspective " + tilt +
                        " puts the horizon across the image (a smaller tilt keeps it outside)");
     }
+    for (double& v : h) v /= h[8];
+    if (is_singular(h)) throw UsageError("warp " + std::to_string(k + 1) + ": the transform is singular");
     transforms.push_back(h);
   }
   // OUT never holds part of a sequence, nor files of an older one that eval
@@ -253,8 +254,8 @@ int warp(Args args) {
       write(path);
     } catch (const Error& e) {
       std::string why = e.what();
-      if (why.rfind(path, 0) == 0) why.replace(0, path.size(), (fs::path(out) / name).string());
-      throw Error(why);
+      if (why.rfind(path + ":", 0) != 0) throw;
+      throw Error(why.replace(0, path.size(), (fs::path(out) / name).string()));
     }
   };
   auto write_image = [&](const std::string& name, const GrayImage& picture) {

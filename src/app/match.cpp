@@ -71,27 +71,30 @@ int match(Args args) {
   GrayImage a, b;  // empty for a feature file
   Features fa, fb;
   const auto read_described = [](const std::string& path) {
-    Features f = read_features_file(path);
+    FeatureFormat format = FeatureFormat::Txt;
+    Features f = read_features_file(path, &format);
     if (f.descriptor_size == 0) throw Error(path + ": keypoints without descriptors (D = 0): run describe first");
     // Squared distances of 1e30 or more count as no candidate on both
     // backends (the shaders' "none"), so larger values would match nothing,
     // silently; 1e12 keeps any two of the reader's up to 4,096 values below that.
     for (size_t i = 0; i < f.descriptors.size(); ++i) {
       if (std::abs(f.descriptors[i]) > kMaxDescriptorValue) {
-        throw Error(path + ": keypoint " + std::to_string(i / static_cast<size_t>(f.descriptor_size) + 1) +
-                    " has a descriptor value beyond 1e12, too large to match");
+        const size_t keypoint = i / static_cast<size_t>(f.descriptor_size);
+        throw Error(path + ": " + keypoint_location(format, keypoint, f.keypoints.size()) +
+                    ": a descriptor value beyond 1e12, too large to match");
       }
     }
     return f;
   };
   // A piped input is read as an image (to look for a feature file would
-  // consume it): say so where it is not one.
+  // consume it): say so where it is no image format at all.
   const auto load_image = [&](const std::string& path) {
     try {
       return load_gray(path, load);
     } catch (const Error& e) {
       std::error_code ec;
-      if (path != "/dev/stdin" || std::filesystem::is_regular_file(path, ec)) throw;
+      const bool unknown = std::string(e.what()).find("not a supported image") != std::string::npos;
+      if (path != "/dev/stdin" || std::filesystem::is_regular_file(path, ec) || !unknown) throw;
       throw Error(std::string(e.what()) + "; a piped input is read as an image: give a feature file by name");
     }
   };

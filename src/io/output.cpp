@@ -225,8 +225,9 @@ void RemoveOnSignal::release() {
 }
 
 fs::path output_identity(const std::string& path) {
-  // One standard stream cannot take two outputs: they would interleave
-  // (unless it is /dev/null).
+  // One standard stream cannot take two outputs: no reader could tell where
+  // one ends (unless it is /dev/null). Standard error open on the same file
+  // as standard output counts as standard output.
   if (const int fd = standard_stream_of(path)) {
     struct stat stream {}, null_device {};
     const bool discarded = ::fstat(fd, &stream) == 0 && ::stat("/dev/null", &null_device) == 0 &&

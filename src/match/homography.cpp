@@ -337,7 +337,7 @@ Homography read_homography_file(const std::string& path) {
   if (numbers >> extra) throw Error(path + ": more than 9 numbers for a 3x3 homography");
   if (is_singular(h)) throw Error(path + ": the homography is singular");
   // Defined up to scale: one far from 1 (beyond 2^+-64) is brought into [1,
-  // 2) by a power of two, which changes no digit, so that the products of
+  // 2) by a power of two, exact unless an entry underflows, so that the products of
   // its entries that the evaluation forms stay finite (a file multiplied by
   // 1e160 scores as the file itself). Other files are kept as they are.
   const int exponent = std::ilogb(homography_scale(h));

@@ -72,8 +72,8 @@ void write_homography_file(const std::string& path, const Homography& h);
 void write_homography(std::ostream& out, const Homography& h);
 double reprojection_error(const Homography& h, const PointPair& p);
 // Whether h sends part of a width x height image to infinity: its projective
-// coordinate is not of one sign (nor non-zero) at the centres of the corner
-// pixels, so its horizon crosses the image.
+// coordinate is not non-zero and of one sign at the centres of the corner
+// pixels, so its horizon crosses (or touches) the image.
 bool horizon_crosses(const Homography& h, int width, int height);
 // The largest distance between the corners of a width x height image A (the
 // centres of its corner pixels) mapped by `estimate` and by `truth`. NaN when

@@ -45,7 +45,7 @@ enum class MatchMethod { Fused, Plain };
 class Matcher {
  public:
   static constexpr int kBlock = 64;   // train descriptors per fragment of two_nearest
-  static constexpr int kMaxDescriptorSize = 128;  // values per descriptor, at most
+  static constexpr int kMaxDescriptorSize = 128;  // values per descriptor: two_nearest.frag holds 32 texels
   static constexpr int kQueries = 8;  // queries per fragment (kQueries in the shaders)
 
   // `memory_budget` bounds the textures of one query tile (bytes) of one

@@ -41,12 +41,13 @@ namespace glsurf {
 // 5.06 GB at 4096 x 4096 (2026-11-22, with the 1-D integral image, the
 // buffer copy of det(H) for suppression and one buffer copy of the integral
 // image that the Hessian and the quads share), 288 bytes a pixel beyond
-// the fixed part below; the constant keeps 12 bytes a pixel in hand. compute() of given keypoints needs only the image, its
-// integral and the integral quads, about kSoftwareComputeBytesPerPixel: the
-// maximum RSS of `glsurf describe` with one keypoint on noise was 0.43, 1.18
-// and 4.17 GB at 2048, 4096 and 8192 square (the same day; 60 bytes a pixel
-// more from 4096 to 8192, 48 before). On top of that, whatever the size, the first detection or
-// compute() allocates about kSoftwareFixedBytes (llvmpipe's compiled
+// the fixed part below; the constant keeps 12 bytes a pixel in hand.
+// compute() of given keypoints needs only the image, its integral and the
+// integral quads, about kSoftwareComputeBytesPerPixel: the maximum RSS of
+// `glsurf describe` with one keypoint on noise was 0.43, 1.18 and 4.17 GB at
+// 2048, 4096 and 8192 square (the same day; 60 bytes a pixel more from 4096
+// to 8192, 48 before). On top of that, whatever the size, the first
+// detection or compute() allocates about kSoftwareFixedBytes (llvmpipe's compiled
 // shaders, the point lists' textures): the rise of VmHWM from a constructed
 // Detector to the end of its first call, less the rate above, was 76 to 119
 // MB for detection of noise at 64 x 64 to 2048 x 2048, and 37 to 109 MB for
