@@ -186,6 +186,9 @@ done
   fail "two outputs on a standard output that is /dev/null"
 # A report lost to a full standard output is a failure.
 if [ -c /dev/full ]; then
+  err=$("$glsurf" match --help 2>&1 >/dev/full)
+  [ $? -eq 1 ] && [ "$err" = "glsurf: error: standard output: write failed (No space left on device)" ] ||
+    fail "match --help > /dev/full: $err"
   err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu 2>&1 >/dev/full)
   [ $? -eq 1 ] && echo "$err" | grep -q "standard output: write failed (No space left on device)" || fail "match > /dev/full: $err"
 fi

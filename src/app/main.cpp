@@ -502,8 +502,11 @@ int main(int argc, char** argv) {
   for (int i = 2; i < argc && command != "help"; ++i) {
     const std::string word = argv[i];
     if ((word == "--help" || (word == "-h" && i == 2)) && !app::usage_of(command).empty()) {
+      errno = 0;  // a failed write's reason, read at once below
       std::printf("usage: glsurf %s ...\n%s", command.c_str(), app::usage_of(command).c_str());
-      return std::fflush(stdout) == 0 && !std::ferror(stdout) ? 0 : 1;
+      if (!std::ferror(stdout) && std::fflush(stdout) == 0) return 0;
+      std::fprintf(stderr, "glsurf: error: %s\n", write_failed("standard output", errno).c_str());
+      return 1;
     }
   }
   app::Args args(std::vector<std::string>(argv + 2, argv + argc));
@@ -524,7 +527,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "glsurf: error: no command '%s' (see glsurf help)\n", app::one_line(topic).c_str());
         return 2;
       }
+      errno = 0;  // a failed write's reason, read at once below
       std::fputs(topic.empty() ? app::kUsage : ("usage: glsurf " + topic + " ...\n" + part).c_str(), stdout);
+      if (std::ferror(stdout)) throw Error(write_failed("standard output", errno));
       status = 0;
     }
     if (status < 0) {
@@ -532,10 +537,12 @@ int main(int argc, char** argv) {
       return 2;
     }
     // A report that never arrived (a full disk, a closed pipe) is a failure;
-    // a command that failed has said why already.
+    // a command that failed has said why already. (Where an earlier write
+    // failed, its reason is gone by now.)
     if (status == 0) {
+      const bool failed_before = std::ferror(stdout);
       errno = 0;
-      if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw Error(write_failed("standard output", errno));
+      if (std::fflush(stdout) != 0 || failed_before) throw Error(write_failed("standard output", errno));
     }
     return status;
   } catch (const app::UsageError& e) {
