@@ -72,12 +72,12 @@ vec2 refine(int base, float angle) {
     if (abs(move) < u_settled) break;
     angle = next;
     // Every second step: Aitken's leap to the fixed point when shorter than
-    // u_leap, or u_leap towards it when it lies farther ahead (cpu refine).
+    // u_leap, else u_leap on while the moves keep one direction (cpu refine).
     float change = move - previous_move;
     if (i % 2 == 1) {
       if (move * move < u_leap * abs(change)) {
         angle -= move * move / change;
-      } else if (move * change < 0.0) {
+      } else if (move * previous_move > 0.0) {
         angle += sign(move) * u_leap;
       }
     }
