@@ -176,7 +176,7 @@ for second in "$work/./same.txt" "$work/alias.txt"; do
     fail "one file for two outputs ($second): $err"
   [ ! -e "$work/same.txt" ] || fail "no file when two outputs share a name"
 done
-# Standard output takes one output: two would interleave.
+# Standard output takes one output: nothing could tell two apart there.
 for pair in "--homography - --draw -" "-o /dev/stdout --homography -"; do
   # shellcheck disable=SC2086
   err=$("$glsurf" match "$work/no_a.png" "$work/no_b.png" --backend cpu $pair 2>&1 >"$work/stdout_pair.bin")
