@@ -410,7 +410,7 @@ TEST_CASE("rotations by 30, 90 and 180 degrees turn GPU orientations by as much;
 // The issue's 90 % at 30 degrees, reached by a second orientation where a
 // keypoint's second peak of window sums comes close to its first (as SIFT):
 // of the misses with one orientation, most are flips to such a peak
-// (README). Measured: 30 degrees 94 % or more of the repeated points turn
+// (docs/NOTES.md). Measured: 30 degrees 94 % or more of the repeated points turn
 // within 3 degrees.
 TEST_CASE("with second orientations, rotations by 30, 90 and 180 degrees turn 90 % of the repeated points") {
   const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
@@ -754,7 +754,7 @@ TEST_CASE("GPU compute() of given keypoints agrees with the CPU reference, on a 
   // recentring may not settle on hand-placed points, and float32 and float64
   // can stop at different points: 8 of 5,000 placed anywhere in this image
   // differed by 0.8 to 8 degrees, or by 177 where a runner-up came within
-  // 2 % (README: Orientation and descriptors). Inside, 5 of the 4,848
+  // 2 % (docs/NOTES.md: Orientation and descriptors). Inside, 5 of the 4,848
   // unambiguous ones differ by more than 0.05 degrees (RMS 0.016): points
   // placed at random on noise are less well conditioned than detected ones,
   // so the issue's tolerances apply here, not compare()'s tighter ones.

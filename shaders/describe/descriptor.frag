@@ -26,7 +26,7 @@
 // the tiles past u_count. Each part discards the other's fragments, so that
 // llvmpipe, which runs both sides of a branch but skips a block whose
 // fragments are all discarded, gives the clipping arithmetic only to the
-// keypoints near the border (README: Orientation and descriptors).
+// keypoints near the border (docs/NOTES.md: Orientation and descriptors).
 #include "common/precision.glsl"
 
 uniform sampler2D u_list;
@@ -88,7 +88,7 @@ void main() {
     const float two_sigma2 = 2.0 * 3.3 * 3.3;
     int row0 = (kr.y / 4) * 5, col0 = (kr.y % 4) * 5;
     // The Gaussian is separable: 10 exponentials per sub-region instead of 25
-    // (a sixth of this pass's time on llvmpipe, README).
+    // (a sixth of this pass's time on llvmpipe, docs/NOTES.md).
     float wu[5], wv[5];
     for (int i = 0; i < 5; ++i) {
       float a = float(col0 + i) - 9.5, b = float(row0 + i) - 9.5;

@@ -91,7 +91,7 @@ void main() {
   // No sample nearer the border can be a keypoint in any layer here (with
   // PAIR, layer l+1's block needs a larger margin still). Tested with the
   // rest rather than by an early discard: on llvmpipe a discard this early
-  // made the whole pass several times slower (README: What llvmpipe
+  // made the whole pass several times slower (docs/NOTES.md: What llvmpipe
   // rewards); the look-ups are clamped into the grid instead.
   bool inside = block_inside(p, u_filters.z);
   ivec2 last = (u_image_size - 1) / u_step;  // the octave's last sample (hessian.hpp)

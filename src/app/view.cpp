@@ -417,7 +417,7 @@ int view(Args args) {
       // detection is a timer artefact (llvmpipe) and is shown as n/a. So is
       // the suppression stage on llvmpipe, whose queries read about 1 ms for
       // passes drawn into the candidate atlas that take about 25 ms at
-      // 640 x 480 (README, "What llvmpipe rewards").
+      // 640 x 480 (docs/NOTES.md, "What llvmpipe rewards").
       const bool atlas_timers_under_read = context.info().software();
       const char* stages[][2] = {{"integral_", "integral"}, {"hessian_", "hessian"}, {"detect_", "nms"},
                                  {"select_", "select"},     {"compact_", "list"},    {"describe_", "describe"},

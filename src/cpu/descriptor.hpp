@@ -38,7 +38,7 @@
 // (with each keypoint placed exactly where the rotation sends it, no
 // detection error: 92 % and 81 %); SURF's rule turned 28 % (bilinear
 // resampling).
-//   Three choices were made over four photos and several angles (README,
+//   Three choices were made over four photos and several angles (docs/NOTES.md,
 // Orientation and descriptors): sigma 3.5 s (SURF's is 2.5 s), the offset
 // 0.35 s (was s/2), and the box side nearest 2s (was the nearest even side,
 // which jumps by two pixels where a keypoint's size crosses a step, so that
@@ -74,7 +74,7 @@ namespace glsurf::cpu {
 
 // Window directions tried, evenly spaced: 32 (11.25 degrees apart) find the
 // basin of the largest window sum as well as 64 did, and the recentring then
-// climbs it (README: on the 20 photo/angle rotation cases as many points
+// climbs it (docs/NOTES.md: on the 20 photo/angle rotation cases as many points
 // turned and matched). A second orientation needs 64: at 32 a weaker peak
 // 90 degrees from the first can lie on the first's shoulder between two
 // candidates and go unseen (test_cpu_descriptor.cpp, crossing edges).

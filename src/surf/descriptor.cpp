@@ -13,7 +13,7 @@ namespace {
 constexpr int kWidth = 1024;  // shaders/common/blocks.glsl
 // orient_windows: kPerFragment candidates per fragment, blocks of window_texels() per keypoint.
 // 32: each sample is fetched once for 32 windows (on llvmpipe 32 beat 8, 16
-// and 64; README).
+// and 64; docs/NOTES.md).
 constexpr int kPerFragment = 32;
 static_assert(kPerFragment % 4 == 0 && cpu::kOrientationCandidates % kPerFragment == 0 &&
                   cpu::kSecondOrientationCandidates % kPerFragment == 0,

@@ -29,7 +29,7 @@
 // 1024-wide textures (shaders/common/blocks.glsl), keypoint k's run of B
 // texels at linear index k * B, except the descriptor pass's output: a 4 x 4
 // tile per keypoint, so that fragments shaded together read around one
-// keypoint (README: Orientation and descriptors); normalize writes runs.
+// keypoint (docs/NOTES.md: Orientation and descriptors); normalize writes runs.
 #pragma once
 
 #include "cpu/descriptor.hpp"

@@ -31,7 +31,7 @@
 // per-layer shader, and the tests compare both modes with the CPU). On
 // llvmpipe at 640x480 early-Z is a little faster: detection took 40.8 and
 // 41.4 ms against 42.4 and 44.1 (medians, two runs of `bench detect`,
-// 2026-11-22, README "Detector speed").
+// 2026-11-22, docs/NOTES.md "Detector speed").
 #pragma once
 
 #include "surf/hessian.hpp"

@@ -21,7 +21,7 @@
 //               4096, since its scans read each group's prefixes in one
 //               look-up (below): 5-7 against 8-11 ms at 640 x 480, 13-17
 //               against 17-23 at 1280 x 720, 240-286 against 319-322 at 4096
-//               x 4096 (README: Integral image speed).
+//               x 4096 (docs/NOTES.md: Integral image speed).
 //
 // The 1-D scans (both methods) have radix `scan_radix` (r): each up-sweep
 // level sums r entries, until at most r are left; each down-sweep level adds
