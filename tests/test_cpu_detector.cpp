@@ -200,6 +200,21 @@ TEST_CASE("a constant image has no keypoints; a too small one is an error") {
   CHECK_THROWS_AS(cpu::detect(GrayImage(24, 40, 7), coarse), Error);
 }
 
+TEST_CASE("an image whose pixels are not width x height is an error, not read past its end") {
+  GrayImage image(64, 48, 128);
+  image.pixels.resize(100);
+  CHECK_THROWS_WITH_AS(cpu::detect(image, DetectorConfig{}),
+                       doctest::Contains("image of 64x48 has 100 pixel values instead of 3072"), Error);
+  CHECK_THROWS_WITH_AS(cpu::integral_image(image), doctest::Contains("has 100 pixel values"), Error);
+  image.pixels.clear();
+  CHECK_THROWS_WITH_AS(cpu::detect(image, DetectorConfig{}), doctest::Contains("has 0 pixel values"), Error);
+  CHECK(image_layout_problem(GrayImage(64, 48)).empty());
+  CHECK(image_layout_problem(GrayImage()).empty());  // 0 x 0 with no pixels is whole (and too small to detect in)
+  GrayImage negative;
+  negative.width = -2;
+  CHECK(image_layout_problem(negative) == "image of -2x0 has 0 pixel values");
+}
+
 TEST_CASE("host memory: an image that cannot fit is refused before the CPU backend starts") {
   // Octave 0's four layers at 9 bytes a sample, the image, its integral image
   // and 2 for the keypoints: 43 bytes a pixel, 721 MB at 4096 x 4096 (41 bytes a

@@ -457,6 +457,34 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
     CHECK(detector.detect(GrayImage(64, 48, 128)).empty());  // constant: nothing to find
   }
 
+  TEST_CASE("an image whose pixels are not width x height is refused, not read past its end or left stale") {
+    // Put together by hand, a GrayImage can carry fewer pixel values than
+    // its sides say. With none, the upload used to be skipped and the
+    // previous image's keypoints came back (733 for box.png); with too few,
+    // the upload read past the buffer's end.
+    const GrayImage box = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+    Detector detector(test::headless_context(), DetectorConfig{});
+    const size_t found = detector.detect(box).size();
+    REQUIRE(found > 0);
+    const std::string sides = std::to_string(box.width) + "x" + std::to_string(box.height);
+    const std::string expected = std::to_string(box.pixels.size());
+    GrayImage empty = box;
+    empty.pixels.clear();
+    const std::string why = "image of " + sides + " has 0 pixel values instead of " + expected;
+    CHECK_THROWS_WITH_AS(detector.detect(empty), doctest::Contains(why.c_str()), Error);
+    CHECK_THROWS_WITH_AS(detector.detect_and_compute(empty), doctest::Contains("has 0 pixel values"), Error);
+    GrayImage short_one = box;
+    short_one.pixels.resize(10);
+    CHECK_THROWS_WITH_AS(detector.detect(short_one), doctest::Contains("has 10 pixel values"), Error);
+    CHECK_THROWS_WITH_AS(detector.compute(short_one, {KeyPoint{100, 100, 20}}), doctest::Contains("has 10 pixel values"),
+                         Error);
+    GrayImage long_one = box;
+    long_one.pixels.push_back(0);
+    CHECK_THROWS_AS(detector.detect(long_one), Error);
+    // Refused before anything ran: the detector is as it was.
+    CHECK(detector.detect(box).size() == found);
+  }
+
   TEST_CASE("images too wide for the candidate atlas are refused before any stage is built") {
     // The atlas (extrema.hpp) puts octave 0's maps side by side and the other
     // octaves' to their right, each of the latter no wider than octave 1's

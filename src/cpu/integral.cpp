@@ -1,8 +1,11 @@
 #include "cpu/integral.hpp"
 
+#include "gl/error.hpp"
+
 namespace glsurf::cpu {
 
 IntegralImage integral_image(const GrayImage& image) {
+  if (const std::string why = image_layout_problem(image); !why.empty()) throw Error(why);
   IntegralImage s;
   s.width = image.width;
   s.height = image.height;

@@ -22,6 +22,20 @@ struct GrayImage {
   std::uint8_t& at(int x, int y) { return pixels[static_cast<size_t>(y) * width + x]; }
 };
 
+// Why `image` is not a whole image (a negative side, or a pixel buffer that
+// is not width x height long), or "" when it is. The detectors check it
+// first: an image put together by hand with too few pixels would otherwise
+// be read past its end, or, with none, not uploaded at all.
+inline std::string image_layout_problem(const GrayImage& image) {
+  const long long expected = static_cast<long long>(image.width) * image.height;
+  if (image.width < 0 || image.height < 0 || static_cast<long long>(image.pixels.size()) != expected) {
+    return "image of " + std::to_string(image.width) + "x" + std::to_string(image.height) + " has " +
+           std::to_string(image.pixels.size()) + " pixel values" +
+           (image.width < 0 || image.height < 0 ? "" : " instead of " + std::to_string(expected));
+  }
+  return "";
+}
+
 struct LoadOptions {
   long long max_pixels = 16384LL * 16384;  // checked from the header, before decoding
   int max_side = 16384;

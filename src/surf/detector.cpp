@@ -132,6 +132,7 @@ void Detector::check_host_memory(int width, int height, Stages stages) const {
 }
 
 int Detector::find(const GrayImage& image) {
+  if (const std::string why = image_layout_problem(image); !why.empty()) throw Error(why);
   if (const std::string why = image_size_problem(image.width, image.height, config_); !why.empty()) throw Error(why);
   if (image.width != width_ || image.height != height_) configure(image.width, image.height);
 
@@ -236,6 +237,7 @@ Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures
 
 Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoints, Angles angles) {
   if (const std::string why = cpu::angles_problem(config_, angles); !why.empty()) throw Error(why);
+  if (const std::string why = image_layout_problem(image); !why.empty()) throw Error(why);
   if (const std::string why = compute_size_problem(image.width, image.height); !why.empty()) throw Error(why);
   std::string refused;
   if (const long i = cpu::first_keypoint_problem(keypoints, image.width, image.height, refused, angles);
