@@ -13,10 +13,12 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <thread>
 
 #include "cpu/detector.hpp"
 #include "gl/error.hpp"
 #include "gl/pass.hpp"
+#include "match/matcher.hpp"
 #include "support.hpp"
 #include "surf/detector.hpp"
 #include "surf/extrema.hpp"
@@ -483,6 +485,73 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
     CHECK_THROWS_AS(detector.detect(long_one), Error);
     // Refused before anything ran: the detector is as it was.
     CHECK(detector.detect(box).size() == found);
+  }
+
+  TEST_CASE("a detector or matcher used where its context is not current says so, and works again once it is") {
+    const GrayImage box = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+    gl::Context& context = test::headless_context();
+    Detector detector(context, DetectorConfig{});
+    Matcher matcher(context, MatchConfig{});
+    const GrayImage smaller = resize(box, 200, 150);
+    const std::vector<KeyPoint> smaller_keypoints = detector.detect(smaller);
+    const auto same = [](const std::vector<KeyPoint>& a, const std::vector<KeyPoint>& b) {
+      return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const KeyPoint& p, const KeyPoint& q) {
+        return p.x == q.x && p.y == q.y && p.size == q.size && p.response == q.response;
+      });
+    };
+    REQUIRE(!smaller_keypoints.empty());
+    const Features features = detector.detect_and_compute(box);
+    REQUIRE(!features.keypoints.empty());
+    const char* not_current = "its OpenGL context is not current on this thread";
+    // Another thread, where no context is current: the detector used to say
+    // the image was too large ("the driver allows 0 per side").
+    std::string detect_error, match_error;
+    std::thread([&] {
+      try {
+        detector.detect(box);
+      } catch (const Error& e) {
+        detect_error = e.what();
+      }
+      try {
+        matcher.match(features, features);
+      } catch (const Error& e) {
+        match_error = e.what();
+      }
+    }).join();
+    CHECK(detect_error.find(std::string("Detector: ") + not_current) != std::string::npos);
+    CHECK(match_error.find(std::string("Matcher: ") + not_current) != std::string::npos);
+    // Released here, the context can be made current on another thread and
+    // used there; then it comes back.
+    context.release_current();
+    CHECK_FALSE(context.tag().is_current());
+    size_t found_there = 0;
+    std::thread([&] {
+      context.make_current();
+      found_there = detector.detect(box).size();
+      context.release_current();
+    }).join();
+    context.make_current();
+    CHECK(found_there == features.keypoints.size());
+    // A second context made current: refused before anything is made in it
+    // (a new size used to build its textures there and stay broken, with
+    // GL_INVALID_VALUE, after the right context was current again).
+    {
+      gl::Context other = gl::Context::headless();
+      CHECK(other.tag().is_current());
+      CHECK_FALSE(context.tag().is_current());
+      CHECK_THROWS_WITH_AS(detector.detect(smaller), doctest::Contains(not_current), Error);
+      CHECK_THROWS_WITH_AS(detector.size_problem(200, 150), doctest::Contains(not_current), Error);
+      context.make_current();
+      CHECK(same(detector.detect(smaller), smaller_keypoints));
+      CHECK(matcher.match(features, features).size() == features.keypoints.size());
+      other.make_current();
+    }
+    // `other` is gone, and with it the current context.
+    CHECK_FALSE(context.tag().is_current());
+    CHECK_FALSE(gl::ContextTag().is_current());
+    context.make_current();
+    CHECK(detector.detect(box).size() == features.keypoints.size());
+    CHECK_NOTHROW(gl::check_gl_errors("end of test"));
   }
 
   TEST_CASE("images too wide for the candidate atlas are refused before any stage is built") {

@@ -261,6 +261,38 @@ void Context::make_current() const {
   }
 }
 
+void Context::release_current() const {
+  GLSURF_EXPECTS(impl_ != nullptr, "use of a moved-from Context");
+  if (impl_->window) {
+    if (glfwGetCurrentContext() == impl_->window) glfwMakeContextCurrent(nullptr);
+  } else if (eglGetCurrentContext() == impl_->context &&
+             !eglMakeCurrent(impl_->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT)) {
+    throw Error("cannot release the OpenGL context: " + egl_error_name(eglGetError()));
+  }
+}
+
+ContextTag Context::tag() const {
+  GLSURF_EXPECTS(impl_ != nullptr, "use of a moved-from Context");
+  ContextTag t;
+  t.window_ = impl_->window;
+  t.egl_context_ = impl_->window ? nullptr : impl_->context;
+  return t;
+}
+
+bool ContextTag::is_current() const {
+  // GLFW is asked only while one of its windows exists (glfw_users), so a
+  // tag outliving its window's context reads as not current.
+  if (window_) return glfw_users() > 0 && glfwGetCurrentContext() == window_;
+  return egl_context_ != nullptr && eglGetCurrentContext() == egl_context_;
+}
+
+void ContextTag::require_current(const char* what) const {
+  if (is_current()) return;
+  throw Error(std::string(what) +
+              ": its OpenGL context is not current on this thread (gl::Context::make_current() makes it current; "
+              "another thread that has it current must release it first, gl::Context::release_current())");
+}
+
 Context Context::headless() {
   // GLSURF_EGL_PLATFORM=device or =surfaceless restricts the search to one path.
   const char* only_env = std::getenv("GLSURF_EGL_PLATFORM");

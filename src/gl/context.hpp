@@ -36,6 +36,28 @@ struct ContextInfo {
   }
 };
 
+class Context;
+
+// Names a context without owning it. Detector and Matcher keep one and check
+// at each call that their context is current on the calling thread: a call
+// made while another context, or none, is current fails with GL errors or
+// driver limits of 0 that do not say why, and can leave objects made in the
+// wrong context behind. Current means current as the API that made the
+// context (EGL or GLFW) reports it.
+class ContextTag {
+ public:
+  ContextTag() = default;  // names no context: never current
+  bool is_current() const;
+  // Throws glsurf::Error "WHAT: its OpenGL context is not current on this
+  // thread ..." unless is_current().
+  void require_current(const char* what) const;
+
+ private:
+  friend class Context;
+  GLFWwindow* window_ = nullptr;
+  void* egl_context_ = nullptr;
+};
+
 class Context {
  public:
   static Context headless();
@@ -50,6 +72,10 @@ class Context {
   ContextPath path() const;
   const ContextInfo& info() const;
   void make_current() const;
+  // Leaves no context current on this thread, so that another thread can
+  // make this one current (an EGL context is current on one thread at most).
+  void release_current() const;
+  ContextTag tag() const;
   GLFWwindow* glfw_window() const;  // nullptr for headless contexts
   // Window contexts only: show the back buffer, and the framebuffer's size.
   void swap_buffers() const;

@@ -48,7 +48,8 @@ Matcher::Matcher(const gl::Context& context, const MatchConfig& config, const gl
       distances_(shaders, "common/fullscreen.vert", "match/distances.frag"),
       first_two_(shaders, "common/fullscreen.vert", "match/first_two.frag"),
       column_two_(shaders, "common/fullscreen.vert", "match/column_two.frag"),
-      pick_(shaders, "common/fullscreen.vert", "match/pick.frag") {
+      pick_(shaders, "common/fullscreen.vert", "match/pick.frag"),
+      context_(context.tag()) {
   GLSURF_EXPECTS(memory_budget >= 16 * 1024, "memory budget too small");
 }
 
@@ -237,18 +238,21 @@ void Matcher::Reduction::prepare(int blocks, int group_rows, int train_count) {
 }
 
 std::vector<TwoNearest> Matcher::two_nearest(const Features& query, const Features& train) {
+  context_.require_current("Matcher");
   check_matchable(query, train);
   if (query.keypoints.empty() || train.keypoints.empty()) return std::vector<TwoNearest>(query.keypoints.size());
   return run(upload(query, "query"), upload(train, "train"), forward_);
 }
 
 std::vector<Match> Matcher::match(const Features& query, const Features& train) {
+  context_.require_current("Matcher");
   check_matchable(query, train);
   if (query.keypoints.empty() || train.keypoints.empty()) return {};
   return match_sets(upload(query, "query"), upload(train, "train"));
 }
 
 std::vector<Match> Matcher::match(const DescriptorTextures& query, const DescriptorTextures& train) {
+  context_.require_current("Matcher");
   GLSURF_EXPECTS(query.texels == train.texels || query.count == 0 || train.count == 0, "descriptor sizes differ");
   return match_sets(query, train);
 }
@@ -299,6 +303,7 @@ std::vector<TwoNearest> Matcher::backward(const std::vector<TwoNearest>& forward
 
 std::vector<std::vector<Match>> Matcher::match_many(const DescriptorTextures& query,
                                                     const std::vector<const DescriptorTextures*>& images) {
+  context_.require_current("Matcher");
   std::vector<std::vector<Match>> out;
   out.reserve(images.size());
   for (const DescriptorTextures* image : images) {

@@ -51,6 +51,8 @@ class Matcher {
   // `memory_budget` bounds the textures of one query tile (bytes) of one
   // direction; with the mutual check the backward direction keeps its own, so
   // up to twice that (it is usually far smaller: only the kept trains).
+  // As Detector's, the constructor makes `context` current, and every later
+  // call throws glsurf::Error unless it is current on the calling thread.
   Matcher(const gl::Context& context, const MatchConfig& config,
           const gl::ShaderSource& shaders = gl::ShaderSource::from_environment(),
           std::size_t memory_budget = std::size_t(64) << 20, MatchMethod method = MatchMethod::Fused);
@@ -126,6 +128,7 @@ class Matcher {
   Set picked_;  // the trains of the mutual check
   gl::Framebuffer picked_descriptors_target_, picked_signs_target_;
   gl::Texture pick_order_;  // their indices
+  gl::ContextTag context_;  // every call checks that it is current
 };
 
 }  // namespace glsurf

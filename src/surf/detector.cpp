@@ -47,7 +47,8 @@ Detector::Detector(const gl::Context& context, const DetectorConfig& config, con
       compact_(shaders, std::max(kMinCapacity, config.max_features)),
       select_(shaders),
       describe_(shaders, config),
-      host_textures_(context.info().software()) {
+      host_textures_(context.info().software()),
+      context_(context.tag()) {
   const int most = config.extended ? kMaxFeatures / 2 : kMaxFeatures;
   if (config.max_features > most) {
     throw Error("max_features " + std::to_string(config.max_features) + " is more than the GPU detector's " +
@@ -61,6 +62,7 @@ Detector::Detector(const gl::Context& context, const DetectorConfig& config, con
 }
 
 std::string Detector::size_problem(int width, int height) const {
+  context_.require_current("Detector");
   if (std::string why = image_size_problem(width, height, config_); !why.empty()) return why;
   if (std::string why = integral_size_problem(width, height); !why.empty()) return why;
   if (std::string why = atlas_size_problem(width, height, config_); !why.empty()) return why;
@@ -69,6 +71,7 @@ std::string Detector::size_problem(int width, int height) const {
 }
 
 std::string Detector::compute_size_problem(int width, int height) const {
+  context_.require_current("Detector");
   if (width < 1 || height < 1) return "image has no pixels";
   return integral_size_problem(width, height);  // the quads are the same (W + 2) x (H + 2)
 }
@@ -132,6 +135,7 @@ void Detector::check_host_memory(int width, int height, Stages stages) const {
 }
 
 int Detector::find(const GrayImage& image) {
+  context_.require_current("Detector");
   if (const std::string why = image_layout_problem(image); !why.empty()) throw Error(why);
   if (const std::string why = image_size_problem(image.width, image.height, config_); !why.empty()) throw Error(why);
   if (image.width != width_ || image.height != height_) configure(image.width, image.height);
@@ -236,6 +240,7 @@ Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures
 }
 
 Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoints, Angles angles) {
+  context_.require_current("Detector");
   if (const std::string why = cpu::angles_problem(config_, angles); !why.empty()) throw Error(why);
   if (const std::string why = image_layout_problem(image); !why.empty()) throw Error(why);
   if (const std::string why = compute_size_problem(image.width, image.height); !why.empty()) throw Error(why);

@@ -78,7 +78,9 @@ double software_list_bytes(const DetectorConfig& config, double entries, double 
 class Detector {
  public:
   // Every GL object of the detector belongs to `context`, which the
-  // constructor makes current (as Matcher's does).
+  // constructor makes current (as Matcher's does). Every later call throws
+  // glsurf::Error, before it makes or draws anything, unless that context is
+  // current on the calling thread (gl::ContextTag).
   // `hessian` and `suppression` pick the implementations of the box filters
   // (hessian.hpp) and of the non-maximum suppression (extrema.hpp); the
   // alternatives give the same keypoints.
@@ -179,6 +181,7 @@ class Detector {
   gl::Texture image_;
   gl::Texture given_;  // compute(): a chunk of the given keypoints as a point list
   bool host_textures_ = false;  // a software renderer: textures live in host memory
+  gl::ContextTag context_;      // every call checks that it is current
   int width_ = 0, height_ = 0;                    // every stage is configured for this size
   int integral_width_ = 0, integral_height_ = 0;  // the image texture and integral stage are
   int stages_width_ = 0, stages_height_ = 0;      // the detection stages' textures were last made for
