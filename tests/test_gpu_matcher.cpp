@@ -152,6 +152,7 @@ TEST_CASE("GPU filtered matches equal the CPU's (ratio, mutual, sign, max distan
 TEST_CASE("descriptors kept on the GPU match exactly like uploaded ones, 64 and 128 values, second orientations") {
   const GrayImage a = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
   const GrayImage b = load_gray(GLSURF_TEST_ASSET_DIR "/box_in_scene.png");
+  DescriptorTextures kept64, kept128;  // from the first two variants
   for (const int variant : {0, 1, 2}) {
     const bool extended = variant == 1;
     DetectorConfig config;
@@ -191,7 +192,13 @@ TEST_CASE("descriptors kept on the GPU match exactly like uploaded ones, 64 and 
              resident[i].distance == uploaded[i].distance;
     }
     CHECK(same);
+    if (variant == 0) kept64 = std::move(ra);
+    if (variant == 1) kept128 = std::move(ra);
   }
+  // Sets of 128 and 64 values cannot be matched: refused as host sets are.
+  Matcher matcher(test::headless_context(), MatchConfig{});
+  CHECK_THROWS_WITH_AS(matcher.match(kept128, kept64), doctest::Contains("descriptor sizes differ (128 and 64 values)"),
+                       Error);
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
 
@@ -268,7 +275,7 @@ TEST_CASE("empty feature sets match nothing") {
   CHECK(alone[9].best == -1);
 }
 
-TEST_CASE("sets that cannot be matched are refused alike by the GPU and the CPU (a precondition: std::logic_error)") {
+TEST_CASE("sets that cannot be matched are refused alike by the GPU and the CPU, with glsurf::Error") {
   Matcher m(test::headless_context(), MatchConfig{});
   const Features some = random_features(10, 64, 2);
   Features short_one = random_features(3, 64, 3);
@@ -278,14 +285,15 @@ TEST_CASE("sets that cannot be matched are refused alike by the GPU and the CPU 
   bare.descriptor_size = 0;
   for (const Features* bad : {&short_one, &bare}) {
     const char* why = bad == &bare ? "keypoints without descriptors" : "descriptor count does not match";
-    CHECK_THROWS_WITH_AS(m.match(*bad, some), doctest::Contains(why), std::logic_error);
-    CHECK_THROWS_WITH_AS(m.match(some, *bad), doctest::Contains(why), std::logic_error);
-    CHECK_THROWS_WITH_AS(cpu::match(*bad, some, MatchConfig{}), doctest::Contains(why), std::logic_error);
-    CHECK_THROWS_WITH_AS(cpu::match(some, *bad, MatchConfig{}), doctest::Contains(why), std::logic_error);
+    CHECK_THROWS_WITH_AS(m.match(*bad, some), doctest::Contains(why), Error);
+    CHECK_THROWS_WITH_AS(m.match(some, *bad), doctest::Contains(why), Error);
+    CHECK_THROWS_WITH_AS(cpu::match(*bad, some, MatchConfig{}), doctest::Contains(why), Error);
+    CHECK_THROWS_WITH_AS(cpu::match(some, *bad, MatchConfig{}), doctest::Contains(why), Error);
   }
   const Features wide = random_features(10, 128, 4);
-  CHECK_THROWS_WITH_AS(m.match(wide, some), doctest::Contains("descriptor sizes differ"), std::logic_error);
-  CHECK_THROWS_WITH_AS(cpu::match(wide, some, MatchConfig{}), doctest::Contains("descriptor sizes differ"), std::logic_error);
+  CHECK_THROWS_WITH_AS(m.match(wide, some), doctest::Contains("descriptor sizes differ (128 and 64 values)"), Error);
+  CHECK_THROWS_WITH_AS(cpu::match(wide, some, MatchConfig{}), doctest::Contains("descriptor sizes differ"), Error);
+  CHECK_THROWS_WITH_AS(m.two_nearest(some, short_one), doctest::Contains("the train set's descriptor count"), Error);
 }
 
 }  // TEST_SUITE

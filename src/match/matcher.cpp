@@ -253,7 +253,10 @@ std::vector<Match> Matcher::match(const Features& query, const Features& train) 
 
 std::vector<Match> Matcher::match(const DescriptorTextures& query, const DescriptorTextures& train) {
   context_.require_current("Matcher");
-  GLSURF_EXPECTS(query.texels == train.texels || query.count == 0 || train.count == 0, "descriptor sizes differ");
+  if (query.texels != train.texels && query.count > 0 && train.count > 0) {
+    throw Error("cannot match: descriptor sizes differ (" + std::to_string(4 * query.texels) + " and " +
+                std::to_string(4 * train.texels) + " values)");
+  }
   return match_sets(query, train);
 }
 

@@ -5,18 +5,27 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace glsurf {
 
 void check_matchable(const Features& query, const Features& train) {
   for (const Features* f : {&query, &train}) {
-    GLSURF_EXPECTS(f->descriptor_size >= 0 &&
-                       f->descriptors.size() == f->keypoints.size() * static_cast<size_t>(f->descriptor_size),
-                   "descriptor count does not match the keypoints");
-    GLSURF_EXPECTS(f->keypoints.empty() || f->descriptor_size > 0, "keypoints without descriptors cannot be matched");
+    const char* which = f == &query ? "query" : "train";
+    if (f->descriptor_size < 0 ||
+        f->descriptors.size() != f->keypoints.size() * static_cast<size_t>(f->descriptor_size)) {
+      throw Error(std::string("cannot match: the ") + which + " set's descriptor count does not match the keypoints (" +
+                  std::to_string(f->descriptors.size()) + " values for " + std::to_string(f->keypoints.size()) +
+                  " keypoints of " + std::to_string(f->descriptor_size) + ")");
+    }
+    if (!f->keypoints.empty() && f->descriptor_size == 0) {
+      throw Error(std::string("cannot match: the ") + which + " set's keypoints without descriptors cannot be matched");
+    }
   }
-  GLSURF_EXPECTS(query.keypoints.empty() || train.keypoints.empty() || query.descriptor_size == train.descriptor_size,
-                 "descriptor sizes differ");
+  if (!query.keypoints.empty() && !train.keypoints.empty() && query.descriptor_size != train.descriptor_size) {
+    throw Error("cannot match: descriptor sizes differ (" + std::to_string(query.descriptor_size) + " and " +
+                std::to_string(train.descriptor_size) + " values)");
+  }
 }
 
 bool passes_forward_filters(const TwoNearest& t, const MatchConfig& config) {

@@ -3,7 +3,9 @@
 // passes (surf/*.hpp), with two readbacks per image: the count, then the list.
 //
 //   gl::Context ctx = gl::Context::headless();
-//   Detector detector(ctx, DetectorConfig{.hessian_threshold = 400});
+//   DetectorConfig config;
+//   config.hessian_threshold = 400;
+//   Detector detector(ctx, config);
 //   std::vector<KeyPoint> keypoints = detector.detect(image);
 //
 // Stages are configured for an image size on the first image of that size and

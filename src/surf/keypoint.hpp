@@ -52,6 +52,8 @@ struct KeyPoint {
 //   | n_octave_layers    | 2       | layers searched per octave (each needs the one   |
 //   |                    |         | below and above: n_octave_layers + 2 filters)    |
 //   | max_features       | 0       | keep the N strongest responses; 0 keeps all      |
+//   |                    |         | (the GPU detector takes N up to 2^20, 2^19 with  |
+//   |                    |         | extended)                                        |
 //   | extended           | false   | 128-value descriptors instead of 64              |
 //   | upright            | false   | U-SURF: no orientation (angle 0)                 |
 //   | first_step         | 1       | sampling step of the first octave, doubling per  |
