@@ -124,6 +124,10 @@ TEST_CASE("a feature file that is not exactly what its header declares is refuse
     CAPTURE(b.text);
     CHECK_THROWS_WITH_AS(read_bytes(b.text), doctest::Contains(b.message), Error);
   }
+  // A control byte in a token is shown escaped: a NUL ended the message there.
+  const std::string with_nul("1 1\n1 2 9 0 5 1 0 0.5\0\n", 23);
+  CHECK_THROWS_WITH_AS(read_bytes(with_nul), doctest::Contains("descriptor value 1 '0.5\\x00' is not a finite number"),
+                       Error);
 
   KeyPoint k;
   k.size = 9.0f;
@@ -167,7 +171,13 @@ TEST_CASE("a file is taken for a feature file when its first line is one the rea
     return is_feature_file(path);
   };
   const std::string body = "1.5 2 9 -1 100 -1 0 0.25 -0.5\n";
-  for (const char* head : {"1 2\n", "1\t2\n", " 1  2 \r\n", "+1 +2\n"}) CHECK(sniff(head + body, true));
+  for (const char* head : {"1 2\n", "1\t2\n", " 1  2 \r\n", "+1 +2\n", "1\v2\n", "01 2\n"}) CHECK(sniff(head + body, true));
+  // Padded beyond the first 64 bytes, which the sniff once read: `match`
+  // took it for an image that was "not a supported image".
+  CHECK(sniff("1" + std::string(70, ' ') + "2\n" + body, true));
+  // An empty set, its header alone with no newline.
+  CHECK(sniff("0 2", true));
+  CHECK(sniff("-0 2", true));
   // Not a header of two whole numbers, or an image's first bytes.
   for (const char* head : {"1 2 3\n", "1\n", "1 -2\n", "1.0 2\n", "P5\n1 2\n255\n", "\x89PNG\r\n"}) {
     CHECK_FALSE(sniff(head + body, false));

@@ -534,7 +534,7 @@ int main(int argc, char** argv) {
       status = 0;
     }
     if (status < 0) {
-      std::fprintf(stderr, "glsurf: error: unknown command '%s' (see glsurf help)\n", command.c_str());
+      std::fprintf(stderr, "glsurf: error: unknown command '%s' (see glsurf help)\n", app::one_line(command).c_str());
       return 2;
     }
     // A report that never arrived (a full disk, a closed pipe) is a failure;

@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <thread>
 
 namespace glsurf::app {
@@ -107,7 +108,24 @@ class RawStream {
     std::atomic<long> frames{0};
   };
 
+  // Reads frames until the stream ends, fails or is stopped. Nothing may
+  // escape a detached thread (it would end the process): a frame too large
+  // for memory, or any other failure, becomes the stream's error.
   static void read(State& s) {
+    try {
+      read_frames(s);
+    } catch (const std::bad_alloc&) {
+      std::lock_guard<std::mutex> lock(s.mutex);
+      s.error = "standard input: out of memory for frames of " + std::to_string(s.width) + "x" +
+                std::to_string(s.height) + (s.rgb ? " RGB" : "");
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(s.mutex);
+      s.error = std::string("standard input: ") + e.what();
+    }
+    s.ended = true;
+  }
+
+  static void read_frames(State& s) {
     const size_t bytes = static_cast<size_t>(s.width) * s.height * (s.rgb ? 3 : 1);
     std::vector<unsigned char> buffer(bytes);
     while (!s.stop) {
@@ -152,7 +170,6 @@ class RawStream {
       }
       ++s.frames;
     }
-    s.ended = true;
   }
 
   std::shared_ptr<State> state_;

@@ -72,6 +72,23 @@ bool parse_int(const std::string& token, std::int32_t& value) {
   return true;
 }
 
+// A token as an error message can show it: at most 40 bytes, and control
+// bytes as \xNN (a NUL would end the message's C string there).
+std::string shown(const std::string& token) {
+  std::string out;
+  for (const char c : token.substr(0, 40)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", u);
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return token.size() > 40 ? out + "..." : out;
+}
+
 bool blank(const std::string& line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
 
 Features read_bin(std::istream& in, const std::string& path) {
@@ -103,17 +120,23 @@ Features read_bin(std::istream& in, const std::string& path) {
   return features;
 }
 
+// The txt header "N D": two whole numbers, neither negative, and nothing
+// else on the line. One rule for the reader and is_feature_file.
+bool parse_header(const std::string& line, std::int32_t& n, std::int32_t& d) {
+  std::istringstream header(line);
+  std::string count_token, size_token, token;
+  return (header >> count_token >> size_token) && !(header >> token) && parse_int(count_token, n) &&
+         parse_int(size_token, d) && n >= 0 && d >= 0;
+}
+
 // The header line "N D", then exactly N lines of 7 + D numbers; blank lines
 // only at the end.
 Features read_txt(std::istream& in, const std::string& path) {
   Features features;
   std::string line, token;
   std::getline(in, line);
-  std::istringstream header(line);
-  std::string count_token, size_token;
   std::int32_t n = -1, d = -1;
-  if (!(header >> count_token >> size_token) || (header >> token) || !parse_int(count_token, n) ||
-      !parse_int(size_token, d) || n < 0 || d < 0) {
+  if (!parse_header(line, n, d)) {
     throw Error(path + ": not a feature file (its first line must be the keypoint count and descriptor size)");
   }
   if (d > 4096) throw Error(path + ": implausible descriptor size " + std::to_string(d));
@@ -140,8 +163,7 @@ Features read_txt(std::istream& in, const std::string& path) {
                     : field == 6 ? parse_int(token, k.octave)
                                  : parse_float(token, value);
       if (!ok) {
-        const std::string shown = token.size() > 40 ? token.substr(0, 40) + "..." : token;
-        throw Error(where + ": " + field_name(field) + " '" + shown + "' is not " +
+        throw Error(where + ": " + field_name(field) + " '" + shown(token) + "' is not " +
                     (field == 5 || field == 6 ? "an integer" : "a finite number"));
       }
       if (field != 5 && field != 6) store(k, features.descriptors, field, value);
@@ -210,28 +232,17 @@ bool is_feature_file(const std::string& path) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error)) return false;
   std::ifstream in(path, std::ios::binary);
-  char head[64] = {};
-  in.read(head, sizeof head);
-  const auto n = static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0));
-  if (n >= 8 && std::memcmp(head, kMagic, 8) == 0) return true;
-  // "N D" as the reader takes it: two whole numbers (a sign + allowed)
-  // between blanks, then the end of the line.
-  size_t i = 0;
-  const auto blanks = [&] {
-    const size_t start = i;
-    while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r')) ++i;
-    return i > start;
-  };
-  const auto number = [&] {
-    if (i < n && head[i] == '+') ++i;
-    const size_t start = i;
-    while (i < n && head[i] >= '0' && head[i] <= '9') ++i;
-    return i > start;
-  };
-  blanks();
-  if (!number() || !blanks() || !number()) return false;
-  blanks();
-  return i < n && head[i] == '\n';
+  // The first line (a header padded beyond this is not taken for one).
+  std::string head(4096, '\0');
+  in.read(&head[0], static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  if (head.size() >= 8 && std::memcmp(head.data(), kMagic, 8) == 0) return true;
+  const size_t end = head.find('\n');
+  if (end == std::string::npos && head.size() == 4096) return false;
+  // "N D" as the reader takes it (its whole first line, to the newline or
+  // the end of the file).
+  std::int32_t n = 0, d = 0;
+  return parse_header(head.substr(0, end), n, d);
 }
 
 std::string keypoint_location(FeatureFormat format, size_t index, size_t count) {
