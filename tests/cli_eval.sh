@@ -8,6 +8,14 @@ percent() { echo "$1" | awk -v row="$2" '$1 == row { gsub("%", "", $6); print in
 "$glsurf" warp "$assets/box_in_scene.png" "$work/seq" --rotate 90,0 --scale 1,1.5 >/dev/null || fail "warp"
 out=$("$glsurf" eval "$work/seq" --backend cpu --json "$work/seq.json" 2>&1) || fail "eval: $out"
 echo "$out"
+# A report lost to a full standard output fails the run, which leaves no
+# output behind: no sequence, no JSON.
+if [ -c /dev/full ]; then
+  "$glsurf" warp "$assets/box.png" "$work/lost_seq" --rotate 10 >/dev/full 2>/dev/null && fail "warp > /dev/full must fail"
+  [ ! -e "$work/lost_seq" ] || fail "warp > /dev/full left its sequence"
+  "$glsurf" eval "$work/seq" --backend cpu --json "$work/lost.json" >/dev/full 2>/dev/null && fail "eval > /dev/full must fail"
+  [ ! -e "$work/lost.json" ] || fail "eval > /dev/full left its JSON"
+fi
 # Floors: SURF keeps most keypoints under a 90-degree rotation (pixel-exact
 # apart from the crop: the CPU gives 89 %); a 1.5x scale change costs about
 # half of them in Mikolajczyk's evaluations of SURF (here 63 %: the protocol

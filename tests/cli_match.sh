@@ -191,6 +191,15 @@ if [ -c /dev/full ]; then
     fail "match --help > /dev/full: $err"
   err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu 2>&1 >/dev/full)
   [ $? -eq 1 ] && echo "$err" | grep -q "standard output: write failed (No space left on device)" || fail "match > /dev/full: $err"
+  # ... and leaves no output behind: the report comes before the commit.
+  rm -f "$work/lost.txt" "$work/lost_h.txt"
+  "$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu -o "$work/lost.txt" \
+    --homography "$work/lost_h.txt" >/dev/full 2>/dev/null && fail "match -o > /dev/full must fail"
+  [ ! -e "$work/lost.txt" ] && [ ! -e "$work/lost_h.txt" ] || fail "match -o > /dev/full left its outputs"
+  # An output refused by its device leaves the one to standard output unwritten.
+  "$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu -o - --draw /dev/full \
+    >"$work/stdout.txt" 2>/dev/null && fail "match --draw /dev/full must fail"
+  [ ! -s "$work/stdout.txt" ] || fail "match -o - --draw /dev/full wrote the matches to standard output"
 fi
 # An output that cannot be written is one error line before any work (even
 # before the images are read: a missing one is not what is reported).

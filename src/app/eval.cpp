@@ -304,6 +304,11 @@ int warp(Args args) {
     write_image("img" + n + ".png", result);
     write_in_out("H1to" + n + "p", [&](const std::string& path) { write_homography_file(path, h); });
   }
+  // The report first: one that cannot be written fails the run, and a failed
+  // run leaves no sequence behind.
+  std::printf("%s: img1..img%zu with H1to2p..H1to%zup\n", out.c_str(), steps + 1, steps + 1);
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw Error(write_failed("standard output", errno));
   if (!exists) {
     fs::rename(dir, target, ec);
     if (ec) throw Error(out + ": cannot rename the sequence into place (" + ec.message() + ")");
@@ -311,7 +316,6 @@ int warp(Args args) {
   held.release();  // complete: keep it
   cleanup.staging.clear();
   cleanup.written.clear();
-  std::printf("%s: img1..img%zu with H1to2p..H1to%zup\n", out.c_str(), steps + 1, steps + 1);
   return 0;
 }
 
@@ -408,6 +412,12 @@ int eval(Args args) {
                   s.correspondences, repeatability.json, s.matches, s.correct_3px, s.correct_5px, score.json,
                   precision.json, s.homography_found ? "true" : "false", s.inliers, corner_json, corner_note);
     records += record;
+  }
+  // A table that could not be written fails the run before the JSON is
+  // written: a failed run leaves no output behind.
+  errno = 0;
+  if (listing == stdout && (std::fflush(stdout) != 0 || std::ferror(stdout))) {
+    throw Error(write_failed("standard output", errno));
   }
   if (!json.empty()) {
     write_file_atomically(json, false, [&](std::ostream& out) {

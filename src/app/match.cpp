@@ -195,8 +195,6 @@ int match(Args args) {
       write_match_png(out, draw_path, {&a, &b, &fa, &fb, &matches, &h.inliers, h.found ? &h.h : nullptr});
     });
   }
-  outputs.commit();
-
   char verdict[96];
   const int needed = RansacConfig{}.min_inliers;
   if (h.found) {
@@ -226,6 +224,14 @@ int match(Args args) {
     std::fprintf(summary, "against %s: %d correct matches (< 3 px), homography corner error %s\n",
                  truth_path.c_str(), correct, corner.c_str());
   }
+  // The report comes before the outputs are committed: one that cannot be
+  // written (a full disk, a closed descriptor) fails the run, and a failed
+  // run leaves no output behind.
+  errno = 0;
+  if (summary == stdout && (std::fflush(stdout) != 0 || std::ferror(stdout))) {
+    throw Error(write_failed("standard output", errno));
+  }
+  outputs.commit();
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <sstream>
 #include <system_error>
 
 #include <dirent.h>
@@ -261,16 +262,9 @@ OutputFiles::~OutputFiles() {
 void OutputFiles::add(const std::string& path, bool binary, const std::function<void(std::ostream&)>& write) {
   const Destination d = destination_of(path);
   if (d.in_place) {
-    if (const int fd = standard_stream_of(path)) {
-      std::ostream& out = fd == 1 ? std::cout : std::cerr;
-      std::fflush(nullptr);  // what printf wrote so far comes first
-      errno = 0;
-      write(out);
-      out.flush();
-      if (!out) throw Error(write_failed(path, errno));
-      return;
-    }
-    write_to(path, path, binary, true, write);
+    std::ostringstream content;
+    write(content);
+    direct_.push_back({path, binary, content.str()});
     return;
   }
   const std::string& target = d.target;
@@ -291,6 +285,29 @@ void OutputFiles::add(const std::string& path, bool binary, const std::function<
 }
 
 void OutputFiles::commit() {
+  // Devices and pipes named as files first, then standard output and error:
+  // where a device refuses its output (/dev/full), nothing has gone to the
+  // standard streams yet.
+  for (const bool streams : {false, true}) {
+    for (const Direct& d : direct_) {
+      const int fd = standard_stream_of(d.path);
+      if ((fd != 0) != streams) continue;
+      const auto write = [&](std::ostream& out) {
+        out.write(d.content.data(), static_cast<std::streamsize>(d.content.size()));
+      };
+      if (fd != 0) {
+        std::ostream& out = fd == 1 ? std::cout : std::cerr;
+        std::fflush(nullptr);  // what printf wrote so far comes first
+        errno = 0;
+        write(out);
+        out.flush();
+        if (!out) throw Error(write_failed(d.path, errno));
+      } else {
+        write_to(d.path, d.path, d.binary, true, write);
+      }
+    }
+  }
+  direct_.clear();
   for (size_t i = 0; i < pending_.size(); ++i) {
     if (std::rename(pending_[i].temporary.c_str(), pending_[i].target.c_str()) != 0) {
       const std::string why = std::strerror(errno);

@@ -9,10 +9,14 @@
 //
 // Targets that exist and are not regular files (/dev/null, a pipe), or that
 // are named under /dev or /proc (/dev/stdout, even when it leads to a regular
-// file), cannot be replaced and are written directly, when added. "-", and a
-// name for the file that standard output or error has open (/dev/stdout
-// with `> file`), are written through that stream, so that the process's
-// own lines on it follow instead of overwriting. Another
+// file), cannot be replaced and are written directly. "-", and a name for
+// the file that standard output or error has open (/dev/stdout with `>
+// file`), are written through that stream, so that the process's own lines
+// on it follow instead of overwriting. Both are written by commit(), before
+// any file is renamed into place (their contents are held until then), the
+// devices first: a batch that fails before its commit writes none of them,
+// a device that refuses its output leaves the standard streams unwritten,
+// and any of them failing leaves the files unrenamed. Another
 // symbolic link is followed, also a dangling one: the file it points to is
 // written, not the link.
 // Two outputs of one batch may not name the same file.
@@ -79,6 +83,12 @@ class OutputFiles {
     RemoveOnSignal held;                  // the temporary, until renamed or removed
   };
   std::vector<Pending> pending_;
+  struct Direct {  // written in place by commit()
+    std::string path;
+    bool binary = false;
+    std::string content;
+  };
+  std::vector<Direct> direct_;
 };
 
 // 1 or 2 when `path` is "-" (standard output) or names the file that
