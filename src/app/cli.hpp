@@ -7,6 +7,7 @@
 #include "gl/context.hpp"
 #include "gl/error.hpp"
 #include "io/image.hpp"
+#include "io/output.hpp"
 #include "match/types.hpp"
 #include "surf/keypoint.hpp"
 
@@ -98,9 +99,8 @@ void check_not_an_input(const std::string& option, const std::string& output, co
 // name; a name without one (out) is taken as it is.
 void check_png_name(const std::string& option, const std::string& path);
 
-// `text` with its control characters written as escapes (a newline as \n,
-// others as \xHH), so that a message naming a file keeps to one line.
-std::string one_line(const std::string& text);
+// one_line (io/output.hpp): a message naming a file keeps to one line.
+using glsurf::one_line;
 
 // Image names from the command line, each directory replaced by its images
 // (images_in_directory; a warning on stderr when it has none and others have

@@ -307,8 +307,7 @@ int warp(Args args) {
   // The report first: one that cannot be written fails the run, and a failed
   // run leaves no sequence behind.
   std::printf("%s: img1..img%zu with H1to2p..H1to%zup\n", out.c_str(), steps + 1, steps + 1);
-  errno = 0;
-  if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw Error(write_failed("standard output", errno));
+  flush_standard_output();
   if (!exists) {
     fs::rename(dir, target, ec);
     if (ec) throw Error(out + ": cannot rename the sequence into place (" + ec.message() + ")");
@@ -415,10 +414,7 @@ int eval(Args args) {
   }
   // A table that could not be written fails the run before the JSON is
   // written: a failed run leaves no output behind.
-  errno = 0;
-  if (listing == stdout && (std::fflush(stdout) != 0 || std::ferror(stdout))) {
-    throw Error(write_failed("standard output", errno));
-  }
+  if (listing == stdout) flush_standard_output();
   if (!json.empty()) {
     write_file_atomically(json, false, [&](std::ostream& out) {
       out << "{\n  \"sequence\": \"" << json_escaped(dir.string()) << "\",\n  \"backend\": \"" << backend << "\",\n  \"detector\": " << detector_json(config)

@@ -394,22 +394,6 @@ void check_png_name(const std::string& option, const std::string& path) {
   }
 }
 
-std::string one_line(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '\n') out += "\\n";
-    else if (u < 0x20 || u == 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", u);
-      out += hex;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::vector<std::string> expand_image_arguments(const std::vector<std::string>& names, std::vector<bool>* listed) {
   std::vector<std::string> files, empty;
   for (const std::string& name : names) {
@@ -540,11 +524,7 @@ int main(int argc, char** argv) {
     // A report that never arrived (a full disk, a closed pipe) is a failure;
     // a command that failed has said why already. (Where an earlier write
     // failed, its reason is gone by now.)
-    if (status == 0) {
-      const bool failed_before = std::ferror(stdout);
-      errno = 0;
-      if (std::fflush(stdout) != 0 || failed_before) throw Error(write_failed("standard output", errno));
-    }
+    if (status == 0) flush_standard_output();
     return status;
   } catch (const app::UsageError& e) {
     std::fprintf(stderr, "glsurf: error: %s (see glsurf help)\n", app::one_line(e.what()).c_str());

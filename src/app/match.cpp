@@ -227,10 +227,7 @@ int match(Args args) {
   // The report comes before the outputs are committed: one that cannot be
   // written (a full disk, a closed descriptor) fails the run, and a failed
   // run leaves no output behind.
-  errno = 0;
-  if (summary == stdout && (std::fflush(stdout) != 0 || std::ferror(stdout))) {
-    throw Error(write_failed("standard output", errno));
-  }
+  if (summary == stdout) flush_standard_output();
   outputs.commit();
   return 0;
 }

@@ -72,21 +72,9 @@ bool parse_int(const std::string& token, std::int32_t& value) {
   return true;
 }
 
-// A token as an error message can show it: at most 40 bytes, and control
-// bytes as \xNN (a NUL would end the message's C string there).
+// A token as an error message can show it: at most 40 bytes, on one line.
 std::string shown(const std::string& token) {
-  std::string out;
-  for (const char c : token.substr(0, 40)) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", u);
-      out += hex;
-    } else {
-      out += c;
-    }
-  }
-  return token.size() > 40 ? out + "..." : out;
+  return token.size() > 40 ? one_line(token.substr(0, 40)) + "..." : one_line(token);
 }
 
 bool blank(const std::string& line) { return line.find_first_not_of(" \t\r") == std::string::npos; }

@@ -47,6 +47,29 @@ std::string write_failed(const std::string& what, int error) {
   return what + ": write failed" + (error != 0 ? std::string(" (") + std::strerror(error) + ")" : "");
 }
 
+void flush_standard_output() {
+  const bool failed_before = std::ferror(stdout);
+  errno = 0;  // a failed write's reason, read at once below (an earlier one's is gone by now)
+  if (std::fflush(stdout) != 0 || failed_before) throw Error(write_failed("standard output", errno));
+}
+
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (u < 0x20 || u == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", u);
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 // OutputFiles::add writes such a file through that stream: opened again, it
 // would have its own position, and the process's own lines on the stream
 // would overwrite what was written through the name.

@@ -100,6 +100,16 @@ int standard_stream_of(const std::string& path);
 // one (`error`, errno cleared before the write): "No space left on device".
 std::string write_failed(const std::string& what, int error);
 
+// Flushes standard output; throws glsurf::Error "standard output: write
+// failed (...)" when that, or an earlier write to it, failed. A command calls
+// it before it commits its outputs, so that a report that never arrived
+// fails the run with nothing left behind.
+void flush_standard_output();
+
+// `text` on one line, for an error message: newlines as \n and other control
+// bytes as \xNN (a NUL would also end the message's C string there).
+std::string one_line(const std::string& text);
+
 // Throws glsurf::Error "PATH: ..." when `path` cannot be written as add()
 // would write it (a directory, a missing or read-only directory): for a
 // command to check its outputs before its work rather than after. A
