@@ -112,7 +112,8 @@ mkdir "$work/huge"
 cp "$work/seq/img1.png" "$work/huge/"; cp "$work/seq/img2.png" "$work/huge/img4294967298.png"
 cp "$work/seq/H1to2p" "$work/huge/H1to4294967298p"
 err=$("$glsurf" eval "$work/huge" --backend cpu 2>&1)
-[ $? -eq 1 ] && echo "$err" | grep -q "sequence numbers above 999999" || fail "eval with img4294967298: $err"
+[ $? -eq 1 ] && echo "$err" | grep -q "^glsurf: error: $work/huge/\(img4294967298.png\|H1to4294967298p\): sequence numbers above 999999" ||
+  fail "eval with img4294967298 (the file's path named): $err"
 # The bundled pair as a sequence, its truth under its own name (H1to3p.xml):
 # graf1 -> graf3 is a real viewpoint change, so some but not all repeat.
 mkdir "$work/bundled"
@@ -207,13 +208,15 @@ correct=$(echo "$out" | awk '$1 == "1->2" { print $8 }')
 # points mirrored); a huge blur and a strong perspective still work.
 printf 'P5\n48 32\n255\n' > "$work/small.pgm"
 head -c 1536 /dev/urandom >> "$work/small.pgm"
-for bad in "--scale 0" "--rotate nan" "--blur -1" "--noise inf" "--scale 1e-200" "--rotate 0x10" "--rotate 10," \
+for bad in "--scale 0" "--rotate nan" "--blur -1" "--noise inf" "--scale 1e-200" "--rotate 0x10" "--rotate 10," "--blur 1e-400" \
            "--perspective 3" "--perspective -2.1"; do
   err=$("$glsurf" warp "$work/small.pgm" "$work/bad" $bad 2>&1)
   [ $? -eq 2 ] || fail "warp $bad must be a usage error: $err"
   echo "$err" | grep -q -- "${bad%% *}\|singular" || fail "warp $bad: the option is not named: $err"
   [ ! -e "$work/bad" ] || fail "warp $bad wrote files"
 done
+# A subnormal number is a number (std::stod called it out of range).
+"$glsurf" warp "$work/small.pgm" "$work/tiny_blur" --blur 1e-320 >/dev/null 2>&1 || fail "warp --blur 1e-320 (a blur all the same)"
 "$glsurf" warp "$work/small.pgm" "$work/huge_angle" --rotate 1e308 >/dev/null 2>&1 || fail "warp --rotate 1e308 (a rotation all the same)"
 "$glsurf" warp "$work/small.pgm" "$work/odd" --blur 1e9 --perspective 1.9 >/dev/null 2>&1 || fail "warp --blur 1e9 --perspective 1.9"
 [ -s "$work/odd/img2.png" ] && [ -s "$work/odd/H1to2p" ] || fail "warp --blur 1e9 wrote its image"

@@ -45,15 +45,19 @@ std::vector<double> number_list(Args& args, const std::string& name) {
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
-    try {
-      size_t used = 0;
-      // Decimal only: std::stod would also read hexadecimal ("0x10" as 16).
-      if (item.find_first_of("xX") != std::string::npos) throw std::invalid_argument(item);
-      values.push_back(std::stod(item, &used));
-      if (used != item.size() || !std::isfinite(values.back())) throw std::invalid_argument(item);
-    } catch (const std::exception&) {
+    // Decimal only: strtod would also read hexadecimal ("0x10" as 16). Not
+    // std::stod, which calls a subnormal result (1e-320) out of range.
+    const bool decimal = item.find_first_of("xX") == std::string::npos;
+    char* end = nullptr;
+    errno = 0;
+    const double value = decimal ? std::strtod(item.c_str(), &end) : 0.0;
+    if (!decimal || end != item.c_str() + item.size() || !std::isfinite(value)) {
       throw UsageError(name + " wants numbers separated by commas, got '" + item + "'");
     }
+    if (errno == ERANGE && value == 0.0) {
+      throw UsageError(name + ": '" + item + "' is too small to represent (it would be 0)");
+    }
+    values.push_back(value);
   }
   return values;
 }
@@ -79,8 +83,9 @@ struct Sequence {
   std::map<int, std::string> homography_files;  // as found: H1tokp, H1tokp.xml, ...
 };
 
-// The number in `name` = prefix + digits + suffix, or -1.
-int numbered(const std::string& name, const std::string& prefix, const std::string& suffix) {
+// The number in `name` = prefix + digits + suffix, or -1; `path`, the file
+// it names, is what an error shows.
+int numbered(const std::string& name, const std::string& prefix, const std::string& suffix, const fs::path& path) {
   if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
       name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
     return -1;
@@ -89,7 +94,7 @@ int numbered(const std::string& name, const std::string& prefix, const std::stri
   // No leading zeros: img01 is not img1 (one file per number, as Oxford names them).
   if (digits[0] == '0' || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
   // Every pair is scored, so one that cannot be is an error, not left out.
-  if (digits.size() > 6) throw Error(name + ": sequence numbers above 999999 are not supported");
+  if (digits.size() > 6) throw Error(path.string() + ": sequence numbers above 999999 are not supported");
   return std::stoi(digits);
 }
 
@@ -107,7 +112,7 @@ Sequence read_sequence(const fs::path& dir) {
     // read_homography_file reads (the bundled assets/H1to3p.xml).
     const std::string extension = entry.path().extension().string();
     const bool known = extension == ".txt" || extension == ".xml" || extension == ".yml" || extension == ".yaml";
-    if (const int k = numbered(known ? entry.path().stem().string() : name, "H1to", "p"); k >= 2) {
+    if (const int k = numbered(known ? entry.path().stem().string() : name, "H1to", "p", entry.path()); k >= 2) {
       if (homography_files.count(k)) {
         throw Error(dir.string() + ": H1to" + std::to_string(k) + "p is there twice (" +
                     fs::path(homography_files[k]).filename().string() + ", " + name + ")");
@@ -117,7 +122,7 @@ Sequence read_sequence(const fs::path& dir) {
     if (!is_image_name(name)) continue;
     std::string stem = entry.path().stem().string();  // img1, IMG1, Img1: one name
     std::transform(stem.begin(), stem.end(), stem.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    const int k = numbered(stem, "img", "");
+    const int k = numbered(stem, "img", "", entry.path());
     if (k < 1) continue;
     if (seq.images.count(k)) throw Error(dir.string() + ": img" + std::to_string(k) + " is there twice (" +
                                          fs::path(seq.images[k]).filename().string() + ", " + name + ")");

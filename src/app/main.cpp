@@ -512,6 +512,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "glsurf: error: no command '%s' (see glsurf help)\n", app::one_line(topic).c_str());
         return 2;
       }
+      if (argc > 3) {
+        std::fprintf(stderr, "glsurf: error: help takes one command, got '%s' too (see glsurf help)\n",
+                     app::one_line(argv[3]).c_str());
+        return 2;
+      }
       errno = 0;  // a failed write's reason, read at once below
       std::fputs(topic.empty() ? app::kUsage : ("usage: glsurf " + topic + " ...\n" + part).c_str(), stdout);
       if (std::ferror(stdout)) throw Error(write_failed("standard output", errno));
