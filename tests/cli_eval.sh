@@ -227,6 +227,16 @@ err=$(cd "$work/limited" && ulimit -f 20 && "$glsurf" warp "$assets/graf1.png" s
 [ $? -eq 1 ] && [ "$err" = "glsurf: error: seqx/img1.png: write failed (File too large)" ] ||
   fail "warp past ulimit -f: $err"
 [ -z "$(ls -A "$work/limited")" ] || fail "warp past ulimit -f left $(ls -A "$work/limited")"
+# The parent directories made for a new OUTDIR go too when the run fails.
+err=$(cd "$work/limited" && ulimit -f 20 && "$glsurf" warp "$assets/graf1.png" new/deeper/seqx --rotate 10 2>&1)
+[ $? -eq 1 ] || fail "warp into new/deeper past ulimit -f: $err"
+[ -z "$(ls -A "$work/limited")" ] || fail "warp into new/deeper past ulimit -f left $(ls -A "$work/limited")"
+# An OUTDIR that is a link to nothing is refused before any work.
+ln -s "$work/nowhere" "$work/dangling"
+err=$("$glsurf" warp "$assets/graf1.png" "$work/dangling" --rotate 10 2>&1)
+[ $? -eq 1 ] && [ "$err" = "glsurf: error: $work/dangling: is a link to nothing; give a new or empty directory" ] ||
+  fail "warp into a dangling link: $err"
+[ ! -e "$work/nowhere" ] && [ -z "$(ls -A "$work" | grep glsurf_warp)" ] || fail "warp into a dangling link left files"
 # An interrupted warp ends by the signal and leaves nothing: no staging
 # directory, no OUTDIR, no files in an empty OUTDIR. The input is slow to
 # warp (heavy blur of a large image); the signal comes once a file has been

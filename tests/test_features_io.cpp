@@ -346,10 +346,19 @@ int in_child(const std::function<void()>& child) {
 
 TEST_CASE("an interrupt removes the held files, empties the held directories, and ends by that signal") {
   const auto dir = scratch("glsurf_signal");
-  const std::string staging = (dir / "staging").string(), outdir = (dir / "outdir").string(),
+  // The staging directory inside two parents made for it (held inner first:
+  // the order of holds must not matter), and a made one someone else has
+  // since put a file in.
+  const std::string made = (dir / "made").string(), deeper = made + "/deeper", staging = deeper + "/staging",
+                    shared = (dir / "shared").string(), outdir = (dir / "outdir").string(),
                     kept = (dir / "kept.txt").string(), released = (dir / "released.txt").string(),
                     temporary = (dir / "out.txt.tmp").string();
   const int status = in_child([&] {
+    RemoveOnSignal held_deeper(deeper, RemoveOnSignal::Created), held_made(made, RemoveOnSignal::Created);
+    RemoveOnSignal held_shared(shared, RemoveOnSignal::Created);
+    std::filesystem::create_directories(deeper);
+    std::filesystem::create_directory(shared);
+    std::ofstream(shared + "/theirs.txt") << "not ours";
     RemoveOnSignal held_staging(staging, RemoveOnSignal::Directory);
     std::filesystem::create_directory(staging);
     std::ofstream(staging + "/img1.png") << "part";
@@ -370,6 +379,8 @@ TEST_CASE("an interrupt removes the held files, empties the held directories, an
   CHECK(WIFSIGNALED(status));
   CHECK(WTERMSIG(status) == SIGTERM);
   CHECK(!std::filesystem::exists(staging));
+  CHECK(!std::filesystem::exists(made));
+  CHECK(contents(shared + "/theirs.txt") == "not ours");
   CHECK(!std::filesystem::exists(temporary));
   CHECK(std::filesystem::exists(outdir + "/sub"));
   CHECK(std::distance(std::filesystem::directory_iterator(outdir), {}) == 1);

@@ -219,15 +219,38 @@ int warp(Args args) {
   if (exists && !(fs::is_directory(out, ec) && fs::is_empty(out, ec))) {
     throw Error(out + ": exists and is not an empty directory; warp writes a new sequence directory");
   }
+  // A link to nothing would be found only by the final rename, after all
+  // the work.
+  if (!exists && fs::is_symlink(fs::symlink_status(out, ec))) {
+    throw Error(out + ": is a link to nothing; give a new or empty directory");
+  }
   fs::path dir = out, target;
   // Should SIGINT, SIGTERM or SIGHUP end the run, what it wrote goes: the
   // staging directory, or the files in the empty OUTDIR. Declared before
   // `cleanup`, so released only after that has run.
   RemoveOnSignal held;
+  // The parent directories made for a new OUTDIR, outermost first: a run
+  // that fails removes them again (those still empty).
+  std::vector<fs::path> made;
+  std::vector<RemoveOnSignal> held_made;
+  struct RemoveMade {
+    const std::vector<fs::path>& made;
+    bool keep = false;
+    ~RemoveMade() {
+      std::error_code ignored;
+      for (auto p = made.rbegin(); p != made.rend() && !keep; ++p) fs::remove(*p, ignored);  // only if empty
+    }
+  } remove_made{made};
   if (exists) held = RemoveOnSignal(out, RemoveOnSignal::DirectoryFiles);
   if (!exists) {
     target = fs::absolute(out).lexically_normal();
     if (!target.has_filename()) target = target.parent_path();  // "new/"
+    for (fs::path p = target.parent_path(); !p.empty() && !fs::exists(fs::symlink_status(p, ec));
+         p = p.parent_path()) {
+      made.insert(made.begin(), p);
+      if (p == p.parent_path()) break;
+    }
+    for (const fs::path& p : made) held_made.emplace_back(p.string(), RemoveOnSignal::Created);
     fs::create_directories(target.parent_path(), ec);
     // A name no other run has, even a killed one with the same process id
     // (an interrupted run removes its staging directory, but one killed
@@ -318,6 +341,8 @@ int warp(Args args) {
     if (ec) throw Error(out + ": cannot rename the sequence into place (" + ec.message() + ")");
   }
   held.release();  // complete: keep it
+  for (RemoveOnSignal& h : held_made) h.release();
+  remove_made.keep = true;
   cleanup.staging.clear();
   cleanup.written.clear();
   return 0;

@@ -174,20 +174,29 @@ void empty_directory(const char* dir) {
   ::close(fd);
 }
 
-// Files first, then directories. Only async-signal-safe calls (those of
-// empty_directory, unlink, rmdir, sigaction, raise) and lock-free atomics.
+// Files first, then directories, then the Created directories. Only
+// async-signal-safe calls (those of empty_directory, unlink, rmdir, sigaction, raise) and
+// lock-free atomics.
 void remove_held(int signal) {
-  for (const bool files : {true, false}) {
+  const auto held = [](const Slot& slot, RemoveOnSignal::Kind kind) {
+    return slot.state.load(std::memory_order_acquire) == Held && slot.kind == kind;
+  };
+  for (Slot& slot : g_slots) {
+    if (held(slot, RemoveOnSignal::File)) ::unlink(slot.path);
+  }
+  for (Slot& slot : g_slots) {
+    if (!held(slot, RemoveOnSignal::Directory) && !held(slot, RemoveOnSignal::DirectoryFiles)) continue;
+    empty_directory(slot.path);
+    if (slot.kind == RemoveOnSignal::Directory) ::rmdir(slot.path);
+  }
+  // As many rounds as there are Created directories, so that nested ones go
+  // whatever their slots' order (each round removes at least the deepest;
+  // rmdir of a directory that is gone or not empty fails harmlessly).
+  int created = 0;
+  for (const Slot& slot : g_slots) created += held(slot, RemoveOnSignal::Created);
+  for (int round = 0; round < created; ++round) {
     for (Slot& slot : g_slots) {
-      if (slot.state.load(std::memory_order_acquire) != Held || (slot.kind == RemoveOnSignal::File) != files) {
-        continue;
-      }
-      if (slot.kind == RemoveOnSignal::File) {
-        ::unlink(slot.path);
-        continue;
-      }
-      empty_directory(slot.path);
-      if (slot.kind == RemoveOnSignal::Directory) ::rmdir(slot.path);
+      if (held(slot, RemoveOnSignal::Created)) ::rmdir(slot.path);
     }
   }
   struct sigaction action {};

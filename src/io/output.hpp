@@ -37,9 +37,10 @@ namespace glsurf {
 // default; one that is ignored (nohup) or that the application handles
 // itself is left alone. The handler unlinks the held files, then what is
 // directly in the held directories (their subdirectories stay), removes the
-// Directory ones, and ends the process by the same signal. OutputFiles holds
-// its temporaries; warp its staging directory (or the files of the empty
-// OUTDIR it writes into).
+// Directory ones, then the Created ones that are (then) empty, and ends the
+// process by the same signal. OutputFiles holds its
+// temporaries; warp its staging directory (or the files of the empty OUTDIR
+// it writes into) and the parent directories it made for it.
 //
 //   RemoveOnSignal staging(dir, RemoveOnSignal::Directory);
 //   ...
@@ -49,7 +50,8 @@ class RemoveOnSignal {
   enum Kind {
     File,           // unlinked
     Directory,      // emptied (one level) and removed
-    DirectoryFiles  // emptied (one level), kept
+    DirectoryFiles, // emptied (one level), kept
+    Created         // removed if empty (a parent made for the output), after the others
   };
   RemoveOnSignal() = default;
   // Throws glsurf::Error when the path is too long or too many are held.
