@@ -144,7 +144,7 @@ int bench_integral(Args& args) {
   const bool profile = args.flag("--profile");
   const int top_pixels = args.option_int("--top-pixels", IntegralConfig{}.top_pixels, 0, 1 << 30);
   const int radix = args.option_int("--scan-radix", IntegralConfig{}.scan_radix, 2, 64);
-  const std::string image_path = args.option("--image", GLSURF_ASSET_DIR "/graf1.png");
+  const std::string image_path = args.option("--image", asset_dir() + "/graf1.png");
   const auto sizes = parse_sizes(args.option("--sizes", "320x240,640x480,1280x720,1920x1080,4096x4096"));
   args.finish();
 
@@ -226,7 +226,7 @@ int bench_integral(Args& args) {
 int bench_detect(Args& args) {
   const int runs = args.option_int("--runs", 9, 1, 1000);
   const int warmup = args.option_int("--warmup", 2, 0, 1000);
-  const std::string image_path = args.option("--image", GLSURF_ASSET_DIR "/graf1.png");
+  const std::string image_path = args.option("--image", asset_dir() + "/graf1.png");
   const auto sizes = parse_sizes(args.option("--sizes", "640x480,1280x720,1920x1080"));
   DetectorConfig config;
   config.hessian_threshold = args.option_float("--threshold", config.hessian_threshold, 0.0f, 1e12f);
@@ -379,7 +379,7 @@ DescribeProfile profile_description(Detector& detector, const GrayImage& image, 
 int bench_describe(Args& args) {
   const int runs = args.option_int("--runs", 7, 1, 1000);
   const int warmup = args.option_int("--warmup", 2, 0, 1000);
-  const std::string image_path = args.option("--image", GLSURF_ASSET_DIR "/graf1.png");
+  const std::string image_path = args.option("--image", asset_dir() + "/graf1.png");
   const std::string counts_text = args.option("--counts", "500,2000,8000");
   const bool extended = args.flag("--extended");
   const int first_step = args.option_int("--sample-step", DetectorConfig{}.first_step, 1, 8);
@@ -517,7 +517,7 @@ int bench_match(Args& args) {
 int bench_all(Args& args) {
   const int runs = args.option_int("--runs", 5, 1, 1000);
   const std::string json = args.option("--json", "");
-  const std::string image_path = args.option("--image", GLSURF_ASSET_DIR "/graf1.png");
+  const std::string image_path = args.option("--image", asset_dir() + "/graf1.png");
   DetectorConfig config;
   config.first_step = args.option_int("--sample-step", config.first_step, 1, 8);
   args.finish();

@@ -236,6 +236,16 @@ float Args::option_float(const std::string& name, float fallback, float min_valu
   return parse_option<float>(name, text, min_value, max_value, "a number", nearest_float);
 }
 
+std::string asset_dir() {
+  namespace fs = std::filesystem;
+  static const std::string dir = [] {
+    std::error_code ec;
+    const fs::path installed = fs::read_symlink("/proc/self/exe", ec).parent_path().parent_path() / "share/glsurf/assets";
+    return !ec && fs::is_directory(installed, ec) ? installed.string() : std::string(GLSURF_ASSET_DIR);
+  }();
+  return dir;
+}
+
 gl::Context headless_or_hint() {
   try {
     return gl::Context::headless();

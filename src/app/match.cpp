@@ -41,8 +41,8 @@ int match(Args args) {
   std::vector<std::string> images = args.positionals();
   args.finish();
   if (images.empty()) {  // the bundled pair, with its ground truth
-    images = {GLSURF_ASSET_DIR "/graf1.png", GLSURF_ASSET_DIR "/graf3.png"};
-    if (truth_path.empty()) truth_path = GLSURF_ASSET_DIR "/H1to3p.xml";
+    images = {asset_dir() + "/graf1.png", asset_dir() + "/graf3.png"};
+    if (truth_path.empty()) truth_path = asset_dir() + "/H1to3p.xml";
   }
   if (images.size() != 2) throw UsageError("match needs two images (or none, for the bundled pair)");
   for (std::string& image : images) image = input_path(image);

@@ -237,7 +237,7 @@ int view(Args args) {
     files = {"standard input"};
     images.emplace_back(rw, rh, 0);  // shown until the first frame arrives
   } else {
-    if (names.empty()) names = {GLSURF_ASSET_DIR};
+    if (names.empty()) names = {asset_dir()};
     // Every image is loaded first. A bad file named on the command line stops
     // the viewer with one line; one found in a directory is skipped with a
     // warning (and the exit status is 1), so one broken file does not keep
