@@ -1,17 +1,20 @@
 #version 330 core
 // hessian/hessian_multipass.frag — second pass of the multi-pass box filters:
-// det(H) and trace of up to four layers from the shared strip differences
-// (strips_rows.frag, strips_columns.frag), 12 look-ups per filter instead of
-// the 32 of hessian_single.frag, and Q(X), Q(X+1) below the same for all
-// four layers: 42 distinct look-ups for four. Same filters and the same
-// integer lobe sums, so the same numbers as the single pass.
+// det(H) and trace of up to four layers from the row strips
+// (strips_rows.frag) and the integral image. Dxx and Dxy take 4 strip
+// look-ups per filter, Dyy 8 integral ones (two per column strip below, which
+// this pass forms itself: a pass of its own for them, with its buffer copy,
+// cost llvmpipe more than the extra look-ups). Q(X), Q(X+1) below are the
+// same for all four layers. Same filters and the same integer lobe sums as
+// hessian_single.frag, so the same numbers.
 //
 // With c = L / 2 and l = L / 3, at sample (X, Y) = (j, i) * step:
 //   Dxx sum = -R(X-c) + 3 R(X-c+l) - 3 R(X-c+2l) + R(X+c+1)   R = rows strip
-//   Dyy sum = -C(Y-c) + 3 C(Y-c+l) - 3 C(Y-c+2l) + C(Y+c+1)   C = columns strip
+//   Dyy sum = -C(Y-c) + 3 C(Y-c+l) - 3 C(Y-c+2l) + C(Y+c+1)   C(y) = S(X+l, y) - S(X-l+1, y)
 //   Dxy sum = Q(X) - Q(X-l) - Q(X+l+1) + Q(X+1)                Q = cross strip
-// (each lobe of the +1 -2 +1 pattern is one strip difference), then each
-// divided by its lobe area; det = Dxx Dyy - 0.81 Dxy^2, trace = Dxx + Dyy.
+// (each lobe of the +1 -2 +1 pattern is one strip difference; C is the
+// transpose of R: columns [X-l+1, X+l)), then each divided by its lobe
+// area; det = Dxx Dyy - 0.81 Dxy^2, trace = Dxx + Dyy.
 //
 // With FIRST_LAYER = 1 or 2 (the first group of octaves after the first),
 // layers k < FIRST_LAYER are not computed but copied: filter_size(o, k) =
@@ -20,12 +23,13 @@
 // the octave before, at every other sample: the same integer sums, the same
 // numbers. The layers copied from, 1 and 3, are in that octave's first group.
 //
-// Inputs:   u_rows, u_cross  (RGBA32UI, (W+1) x grid height), u_columns
-//           (RGBA32UI, grid width x (H+1)); 2-D, or with LINEAR_FETCH buffer
-//           textures holding the same rows (common/linear_fetch.glsl)
+// Inputs:   u_rows, u_cross  (RGBA32UI, (W+1) x grid height); u_integral
+//           (R32UI, (W+1) x (H+1); common/integral_fetch.glsl); 2-D, or with
+//           LINEAR_FETCH buffer textures holding the same rows
+//           (common/linear_fetch.glsl)
 //           u_previous_det, u_previous_trace  with FIRST_LAYER > 0: the first
 //           group of the octave before (RGBA32F)
-// Uniforms: u_step, u_filters, u_image_size
+// Uniforms: u_step, u_filters, u_image_size, u_integral_size
 // Defines:  FIRST_LAYER (default 0; a define so that the loop unrolls)
 // Output:   location 0: det per layer, location 1: trace per layer (RGBA32F);
 //           0 where the filter does not lie inside the image.
@@ -33,10 +37,10 @@
 #include "common/precision.glsl"
 
 #include "common/linear_fetch.glsl"
+#include "common/integral_fetch.glsl"
 
 uniform USAMPLER u_rows;
 uniform USAMPLER u_cross;
-uniform USAMPLER u_columns;
 uniform int u_step;
 uniform ivec4 u_filters;
 uniform ivec2 u_image_size;
@@ -51,12 +55,15 @@ uniform sampler2D u_previous_trace;
 layout(location = 0) out vec4 o_det;
 layout(location = 1) out vec4 o_trace;
 
+// C(y) of the Dyy lobes at column x, lobe l: the sum of columns [x-l+1, x+l)
+// of rows < y (clamped into the integral image, as the strips are).
+uint column_strip(int x, int l, int y) { return integral_at(x + l, y) - integral_at(x - l + 1, y); }
+
 void main() {
   ivec2 sample_index = ivec2(gl_FragCoord.xy);
   ivec2 p = sample_index * u_step;
-  // Row lengths of the strips (only LINEAR_FETCH uses them): W + 1 for rows
-  // and cross, the grid's width for columns.
-  int rows_width = u_image_size.x + 1, columns_width = (u_image_size.x - 1) / u_step + 1;
+  // Row length of the strips (only LINEAR_FETCH uses it).
+  int rows_width = u_image_size.x + 1;
   vec4 det = vec4(0.0), trace = vec4(0.0);
 #if FIRST_LAYER > 0
   ivec2 finer = 2 * sample_index;
@@ -67,10 +74,10 @@ void main() {
   // Every layer's look-ups run unconditionally (coordinates clamped into the
   // strips; a filter that does not fit gives 0 below), so that the compiler
   // can merge the look-ups the layers share; per-layer branches kept it from
-  // that. 2.8 ms less at 640 x 480 on llvmpipe (23.1 -> 20.3, medians of four
-  // interleaved rounds), about the 6 of 48 look-ups the merge saves.
-  int i = sample_index.y, j = sample_index.x;
-  int last_x = u_image_size.x, last_y = u_image_size.y;  // strips are W + 1 wide, H + 1 high
+  // that (2.8 ms more at 640 x 480 on llvmpipe, medians of four interleaved
+  // rounds, when Dyy read a strip of its own).
+  int i = sample_index.y;
+  int last_x = u_image_size.x;  // the strips are W + 1 wide
   for (int k = FIRST_LAYER; k < 4; ++k) {
     int L = u_filters[k];
     int c = L / 2;
@@ -80,10 +87,8 @@ void main() {
                     FETCH(u_rows, ivec2(clamp(p.x - c + 2 * l, 0, last_x), i), rows_width)[k]) +
               FETCH(u_rows, ivec2(clamp(p.x + c + 1, 0, last_x), i), rows_width)[k] -
               FETCH(u_rows, ivec2(clamp(p.x - c, 0, last_x), i), rows_width)[k];
-    uint yy = 3u * (FETCH(u_columns, ivec2(j, clamp(p.y - c + l, 0, last_y)), columns_width)[k] -
-                    FETCH(u_columns, ivec2(j, clamp(p.y - c + 2 * l, 0, last_y)), columns_width)[k]) +
-              FETCH(u_columns, ivec2(j, clamp(p.y + c + 1, 0, last_y)), columns_width)[k] -
-              FETCH(u_columns, ivec2(j, clamp(p.y - c, 0, last_y)), columns_width)[k];
+    uint yy = 3u * (column_strip(p.x, l, p.y - c + l) - column_strip(p.x, l, p.y - c + 2 * l)) +
+              column_strip(p.x, l, p.y + c + 1) - column_strip(p.x, l, p.y - c);
     uint xy = FETCH(u_cross, ivec2(p.x, i), rows_width)[k] - FETCH(u_cross, ivec2(clamp(p.x - l, 0, last_x), i), rows_width)[k] -
               FETCH(u_cross, ivec2(clamp(p.x + l + 1, 0, last_x), i), rows_width)[k] + FETCH(u_cross, ivec2(p.x + 1, i), rows_width)[k];
     float dxx = float(int(xx)) / float(l * (2 * l - 1));

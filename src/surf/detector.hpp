@@ -39,11 +39,13 @@ namespace glsurf {
 
 // On a software renderer (Mesa's llvmpipe) the detector's textures live in
 // host memory, about kSoftwareBytesPerPixel a pixel of the image: the
-// maximum RSS of `glsurf detect` on noise was 1.43 GB at 2048 x 2048 and
-// 5.06 GB at 4096 x 4096 (2026-11-22, with the 1-D integral image, the
-// buffer copy of det(H) for suppression and one buffer copy of the integral
-// image that the Hessian and the quads share), 288 bytes a pixel beyond
-// the fixed part below; the constant keeps 12 bytes a pixel in hand.
+// maximum RSS of `glsurf detect` on noise was 1.20 GB at 2048 x 2048 and
+// 4.19 GB at 4096 x 4096 (2026-11-22, twenty-fourth session, with the 1-D
+// integral image, the buffer copy of det(H) for suppression, one buffer
+// copy of the integral image that the Hessian and the quads share, and no
+// column strips), 243 bytes a pixel beyond the fixed part below (288 with
+// the column strips and their copy); the constant keeps the 300 measured
+// with them, 57 bytes a pixel in hand.
 // compute() of given keypoints needs only the image, its integral and the
 // integral quads, about kSoftwareComputeBytesPerPixel: the maximum RSS of
 // `glsurf describe` with one keypoint on noise was 0.43, 1.18 and 4.17 GB at

@@ -22,7 +22,7 @@ void HessianStage::configure(int width, int height) {
   width_ = width;
   height_ = height;
   octaves_.clear();
-  for (gl::Texture* t : {&rows_linear_, &cross_linear_, &columns_linear_}) *t = gl::Texture();
+  for (gl::Texture* t : {&rows_linear_, &cross_linear_}) *t = gl::Texture();
   if (method_ == HessianMethod::MultiPass) {
     const long long integral_texels = static_cast<long long>(width + 1) * (height + 1);
     const int limit = gl::max_buffer_texels(buffer_limit_);
@@ -33,16 +33,14 @@ void HessianStage::configure(int width, int height) {
         if (linear) defines.push_back("LINEAR_FETCH");
         MultiPassPrograms& p = passes_[first > 0];
         p.strips_rows = gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_rows.frag", defines);
-        p.strips_columns = gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_columns.frag", defines);
         p.combine = gl::Program(shaders_, "common/fullscreen.vert", "hessian/hessian_multipass.frag", defines);
       }
     }
     linear_ = linear;
     if (linear_) {
-      // Octave 0's strips are the largest: (W+1) x H along rows, W x (H+1) along columns.
+      // Octave 0's strips are the largest: (W+1) x H.
       rows_linear_ = gl::Texture::buffer((width + 1) * height, gl::Format::RGBA32UI, "strips_rows_linear");
       cross_linear_ = gl::Texture::buffer((width + 1) * height, gl::Format::RGBA32UI, "strips_cross_linear");
-      columns_linear_ = gl::Texture::buffer(width * (height + 1), gl::Format::RGBA32UI, "strips_columns_linear");
     }
   }
   const int layers = config_.n_octave_layers + 2;
@@ -67,9 +65,7 @@ void HessianStage::configure(int width, int height) {
       const std::string suffix = "_o" + std::to_string(o);
       oct.rows = gl::Texture(width + 1, oct.grid.y, gl::Format::RGBA32UI, "strips_rows" + suffix);
       oct.cross = gl::Texture(width + 1, oct.grid.y, gl::Format::RGBA32UI, "strips_cross" + suffix);
-      oct.columns = gl::Texture(oct.grid.x, height + 1, gl::Format::RGBA32UI, "strips_columns" + suffix);
       oct.rows_target = gl::Framebuffer({&oct.rows, &oct.cross}, "strips_rows" + suffix);
-      oct.columns_target = gl::Framebuffer({&oct.columns}, "strips_columns" + suffix);
     }
     octaves_.push_back(std::move(oct));
   }
@@ -99,32 +95,34 @@ void HessianStage::run(gl::PassRunner& runner, IntegralStage& integral_stage) {
       const glm::ivec2 integral_size(integral.width(), integral.height());
       runner.run("hessian_strips_rows", programs.strips_rows, oct.rows_target, {{"u_integral", source}},
                  {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_integral_size", integral_size}});
-      runner.run("hessian_strips_columns", programs.strips_columns, oct.columns_target, {{"u_integral", source}},
-                 {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_integral_size", integral_size}});
       const gl::Texture* rows = &oct.rows;
       const gl::Texture* cross = &oct.cross;
-      const gl::Texture* columns = &oct.columns;
       if (linear_) {
         rows_linear_.copy_rows(oct.rows, 0, oct.rows.height());
         cross_linear_.copy_rows(oct.cross, 0, oct.cross.height());
-        columns_linear_.copy_rows(oct.columns, 0, oct.columns.height());
         runner.after_transfer();
-        rows = &rows_linear_, cross = &cross_linear_, columns = &columns_linear_;
+        rows = &rows_linear_, cross = &cross_linear_;
       }
       if (!inherits) {
         runner.run("hessian_multipass", programs.combine, oct.targets[g],
-                   {{"u_rows", *rows}, {"u_cross", *cross}, {"u_columns", *columns}},
-                   {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_image_size", image_size}});
+                   {{"u_rows", *rows}, {"u_cross", *cross}, {"u_integral", source}},
+                   {{"u_step", oct.step},
+                    {"u_filters", oct.filters[g]},
+                    {"u_image_size", image_size},
+                    {"u_integral_size", integral_size}});
         continue;
       }
       const HessianOctave& finer = octaves_[static_cast<size_t>(oct.octave - 1)];
       runner.run("hessian_multipass", programs.combine, oct.targets[g],
                  {{"u_rows", *rows},
                   {"u_cross", *cross},
-                  {"u_columns", *columns},
+                  {"u_integral", source},
                   {"u_previous_det", finer.det[0]},
                   {"u_previous_trace", finer.trace[0]}},
-                 {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_image_size", image_size}});
+                 {{"u_step", oct.step},
+                  {"u_filters", oct.filters[g]},
+                  {"u_image_size", image_size},
+                  {"u_integral_size", integral_size}});
     }
   }
   gl::check_gl_errors("hessian");
