@@ -78,13 +78,13 @@ void compare(const GrayImage& image, const DetectorConfig& config, int buffer_li
 TEST_SUITE("cpu") {
 
 TEST_CASE("host memory: an image whose textures cannot fit is refused on a software renderer") {
-  // 300 bytes a pixel and 150 MB (measured; see detector.hpp): 4096 x 4096
-  // needs 5.18 GB, 16000 x 16000 76.95 GB.
+  // 220 bytes a pixel and 150 MB (measured; see detector.hpp): 4096 x 4096
+  // needs 3.84 GB, 16000 x 16000 56.47 GB.
   CHECK(host_memory_problem(4096, 4096, 8e9).empty());
-  CHECK(host_memory_problem(4096, 4096, 5.1e9) != "");
-  CHECK(host_memory_problem(4096, 4096, 5.2e9).empty());
+  CHECK(host_memory_problem(4096, 4096, 3.8e9) != "");
+  CHECK(host_memory_problem(4096, 4096, 3.85e9).empty());
   const std::string why = host_memory_problem(16000, 16000, 24e9);
-  CHECK(why.find("image of 16000x16000 needs about 77.0 GB") == 0);
+  CHECK(why.find("image of 16000x16000 needs about 56.5 GB") == 0);
   CHECK(why.find("24.0 GB is available") != std::string::npos);
   CHECK(host_memory_problem(16000, 16000, -1).empty());  // unknown: no refusal
   // compute() of given keypoints: 65 bytes a pixel and 150 MB, 16.79 GB at
@@ -106,9 +106,9 @@ TEST_CASE("host memory: larger point lists and second orientations are counted")
   second.second_orientation = 0.8f;
   const double more = software_list_bytes(second, 65536, 65536);
   CHECK(more >= 65536.0 * 64 * 4 * 2);
-  // 5.18 GB for the default at 4096 x 4096 (above): 5.2 GB no longer does.
-  CHECK(host_memory_problem(4096, 4096, 5.2e9).empty());
-  CHECK(host_memory_problem(4096, 4096, 5.2e9, kSoftwareBytesPerPixel, kSoftwareFixedBytes + more) != "");
+  // 3.84 GB for the default at 4096 x 4096 (above): 3.85 GB no longer does.
+  CHECK(host_memory_problem(4096, 4096, 3.85e9).empty());
+  CHECK(host_memory_problem(4096, 4096, 3.85e9, kSoftwareBytesPerPixel, kSoftwareFixedBytes + more) != "");
   // --max-features 524288 --extended: 458,752 more entries of 128 values.
   DetectorConfig large;
   large.max_features = 1 << 19;

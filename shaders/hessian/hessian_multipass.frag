@@ -1,20 +1,21 @@
 #version 330 core
 // hessian/hessian_multipass.frag — second pass of the multi-pass box filters:
-// det(H) and trace of up to four layers from the row strips
-// (strips_rows.frag) and the integral image. Dxx and Dxy take 4 strip
-// look-ups per filter, Dyy 8 integral ones (two per column strip below, which
-// this pass forms itself: a pass of its own for them, with its buffer copy,
-// cost llvmpipe more than the extra look-ups). Q(X), Q(X+1) below are the
-// same for all four layers. Same filters and the same integer lobe sums as
-// hessian_single.frag, so the same numbers.
+// det(H) and trace of up to four layers from the cross strip
+// (strips_cross.frag) and the integral image. Dxy takes 4 strip look-ups per
+// filter (Q(X), Q(X+1) below are the same for all four layers); Dxx and Dyy
+// take 8 integral look-ups each, two per lobe strip R or C below, which this
+// pass forms itself (on llvmpipe, passes and buffer copies of their own for
+// them cost more than these look-ups). Same filters and the same integer lobe
+// sums as hessian_single.frag, so the same numbers.
 //
 // With c = L / 2 and l = L / 3, at sample (X, Y) = (j, i) * step:
-//   Dxx sum = -R(X-c) + 3 R(X-c+l) - 3 R(X-c+2l) + R(X+c+1)   R = rows strip
+//   Dxx sum = -R(X-c) + 3 R(X-c+l) - 3 R(X-c+2l) + R(X+c+1)   R(x) = S(x, Y+l) - S(x, Y-l+1)
 //   Dyy sum = -C(Y-c) + 3 C(Y-c+l) - 3 C(Y-c+2l) + C(Y+c+1)   C(y) = S(X+l, y) - S(X-l+1, y)
 //   Dxy sum = Q(X) - Q(X-l) - Q(X+l+1) + Q(X+1)                Q = cross strip
-// (each lobe of the +1 -2 +1 pattern is one strip difference; C is the
-// transpose of R: columns [X-l+1, X+l)), then each divided by its lobe
-// area; det = Dxx Dyy - 0.81 Dxy^2, trace = Dxx + Dyy.
+// (R sums rows [Y-l+1, Y+l) of the columns < x, C columns [X-l+1, X+l) of
+// the rows < y, so that each lobe of the +1 -2 +1 pattern is one strip
+// difference), then each divided by its lobe area; det = Dxx Dyy - 0.81
+// Dxy^2, trace = Dxx + Dyy.
 //
 // With FIRST_LAYER = 1 or 2 (the first group of octaves after the first),
 // layers k < FIRST_LAYER are not computed but copied: filter_size(o, k) =
@@ -23,7 +24,7 @@
 // the octave before, at every other sample: the same integer sums, the same
 // numbers. The layers copied from, 1 and 3, are in that octave's first group.
 //
-// Inputs:   u_rows, u_cross  (RGBA32UI, (W+1) x grid height); u_integral
+// Inputs:   u_cross  (RGBA32UI, (W+1) x grid height); u_integral
 //           (R32UI, (W+1) x (H+1); common/integral_fetch.glsl); 2-D, or with
 //           LINEAR_FETCH buffer textures holding the same rows
 //           (common/linear_fetch.glsl)
@@ -39,7 +40,6 @@
 #include "common/linear_fetch.glsl"
 #include "common/integral_fetch.glsl"
 
-uniform USAMPLER u_rows;
 uniform USAMPLER u_cross;
 uniform int u_step;
 uniform ivec4 u_filters;
@@ -55,15 +55,17 @@ uniform sampler2D u_previous_trace;
 layout(location = 0) out vec4 o_det;
 layout(location = 1) out vec4 o_trace;
 
-// C(y) of the Dyy lobes at column x, lobe l: the sum of columns [x-l+1, x+l)
-// of rows < y (clamped into the integral image, as the strips are).
+// R(x) of the Dxx lobes at row y, lobe l: the sum of rows [y-l+1, y+l) of
+// the columns < x; C(y) of the Dyy lobes at column x: the sum of columns
+// [x-l+1, x+l) of the rows < y (both clamped into the integral image).
+uint row_strip(int x, int l, int y) { return integral_at(x, y + l) - integral_at(x, y - l + 1); }
 uint column_strip(int x, int l, int y) { return integral_at(x + l, y) - integral_at(x - l + 1, y); }
 
 void main() {
   ivec2 sample_index = ivec2(gl_FragCoord.xy);
   ivec2 p = sample_index * u_step;
-  // Row length of the strips (only LINEAR_FETCH uses it).
-  int rows_width = u_image_size.x + 1;
+  // Row length of the cross strip (only LINEAR_FETCH uses it).
+  int cross_width = u_image_size.x + 1;
   vec4 det = vec4(0.0), trace = vec4(0.0);
 #if FIRST_LAYER > 0
   ivec2 finer = 2 * sample_index;
@@ -72,25 +74,23 @@ void main() {
   trace.xy = vec2(previous_trace.y, FIRST_LAYER > 1 ? previous_trace.w : 0.0);
 #endif
   // Every layer's look-ups run unconditionally (coordinates clamped into the
-  // strips; a filter that does not fit gives 0 below), so that the compiler
-  // can merge the look-ups the layers share; per-layer branches kept it from
-  // that (2.8 ms more at 640 x 480 on llvmpipe, medians of four interleaved
-  // rounds, when Dyy read a strip of its own).
+  // strip and the integral image; a filter that does not fit gives 0 below),
+  // so that the compiler can merge the look-ups the layers share; per-layer
+  // branches kept it from that (2.8 ms more at 640 x 480 on llvmpipe, medians
+  // of four interleaved rounds, when the lobes were read from strips).
   int i = sample_index.y;
-  int last_x = u_image_size.x;  // the strips are W + 1 wide
+  int last_x = u_image_size.x;  // the cross strip is W + 1 wide
   for (int k = FIRST_LAYER; k < 4; ++k) {
     int L = u_filters[k];
     int c = L / 2;
     int l = L / 3;
     bool inside = L != 0 && all(greaterThanEqual(p, ivec2(c))) && all(lessThanEqual(p + c, u_image_size - 1));
-    uint xx = 3u * (FETCH(u_rows, ivec2(clamp(p.x - c + l, 0, last_x), i), rows_width)[k] -
-                    FETCH(u_rows, ivec2(clamp(p.x - c + 2 * l, 0, last_x), i), rows_width)[k]) +
-              FETCH(u_rows, ivec2(clamp(p.x + c + 1, 0, last_x), i), rows_width)[k] -
-              FETCH(u_rows, ivec2(clamp(p.x - c, 0, last_x), i), rows_width)[k];
+    uint xx = 3u * (row_strip(p.x - c + l, l, p.y) - row_strip(p.x - c + 2 * l, l, p.y)) +
+              row_strip(p.x + c + 1, l, p.y) - row_strip(p.x - c, l, p.y);
     uint yy = 3u * (column_strip(p.x, l, p.y - c + l) - column_strip(p.x, l, p.y - c + 2 * l)) +
               column_strip(p.x, l, p.y + c + 1) - column_strip(p.x, l, p.y - c);
-    uint xy = FETCH(u_cross, ivec2(p.x, i), rows_width)[k] - FETCH(u_cross, ivec2(clamp(p.x - l, 0, last_x), i), rows_width)[k] -
-              FETCH(u_cross, ivec2(clamp(p.x + l + 1, 0, last_x), i), rows_width)[k] + FETCH(u_cross, ivec2(p.x + 1, i), rows_width)[k];
+    uint xy = FETCH(u_cross, ivec2(p.x, i), cross_width)[k] - FETCH(u_cross, ivec2(clamp(p.x - l, 0, last_x), i), cross_width)[k] -
+              FETCH(u_cross, ivec2(clamp(p.x + l + 1, 0, last_x), i), cross_width)[k] + FETCH(u_cross, ivec2(p.x + 1, i), cross_width)[k];
     float dxx = float(int(xx)) / float(l * (2 * l - 1));
     float dyy = float(int(yy)) / float(l * (2 * l - 1));
     float dxy = float(int(xy)) / float(l * l);

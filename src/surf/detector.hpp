@@ -39,13 +39,14 @@ namespace glsurf {
 
 // On a software renderer (Mesa's llvmpipe) the detector's textures live in
 // host memory, about kSoftwareBytesPerPixel a pixel of the image: the
-// maximum RSS of `glsurf detect` on noise was 1.20 GB at 2048 x 2048 and
-// 4.19 GB at 4096 x 4096 (2026-11-22, twenty-fourth session, with the 1-D
+// maximum RSS of `glsurf detect` on noise was 1.02 GB at 2048 x 2048 and
+// 3.43 GB at 4096 x 4096 (2026-11-22, twenty-fourth session, with the 1-D
 // integral image, the buffer copy of det(H) for suppression, one buffer
-// copy of the integral image that the Hessian and the quads share, and no
-// column strips), 243 bytes a pixel beyond the fixed part below (288 with
-// the column strips and their copy); the constant keeps the 300 measured
-// with them, 57 bytes a pixel in hand.
+// copy of the integral image that the Hessian and the quads share, and one
+// strip for the Hessian), 197 bytes a pixel beyond the fixed part below;
+// the constant keeps 23 in hand. (With the Hessian's three strips and
+// their copies it was 288, and the constant 300. 8192 x 8192 is beyond
+// llvmpipe's largest texture for the candidate atlas.)
 // compute() of given keypoints needs only the image, its integral and the
 // integral quads, about kSoftwareComputeBytesPerPixel: the maximum RSS of
 // `glsurf describe` with one keypoint on noise was 0.43, 1.18 and 4.17 GB at
@@ -62,7 +63,7 @@ namespace glsurf {
 // where the kernel says how much is available (/proc/meminfo), rather than
 // be killed part-way by it; from its second call on, the fixed part is
 // resident and counted twice, 150 MB on the safe side.
-constexpr double kSoftwareBytesPerPixel = 300;
+constexpr double kSoftwareBytesPerPixel = 220;
 constexpr double kSoftwareComputeBytesPerPixel = 65;
 constexpr double kSoftwareFixedBytes = 150e6;
 std::string host_memory_problem(int width, int height, double available,

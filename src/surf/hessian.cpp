@@ -22,7 +22,7 @@ void HessianStage::configure(int width, int height) {
   width_ = width;
   height_ = height;
   octaves_.clear();
-  for (gl::Texture* t : {&rows_linear_, &cross_linear_}) *t = gl::Texture();
+  cross_linear_ = gl::Texture();
   if (method_ == HessianMethod::MultiPass) {
     const long long integral_texels = static_cast<long long>(width + 1) * (height + 1);
     const int limit = gl::max_buffer_texels(buffer_limit_);
@@ -32,14 +32,13 @@ void HessianStage::configure(int width, int height) {
         std::vector<std::string> defines{"FIRST_LAYER " + std::to_string(first)};
         if (linear) defines.push_back("LINEAR_FETCH");
         MultiPassPrograms& p = passes_[first > 0];
-        p.strips_rows = gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_rows.frag", defines);
+        p.strips_cross = gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_cross.frag", defines);
         p.combine = gl::Program(shaders_, "common/fullscreen.vert", "hessian/hessian_multipass.frag", defines);
       }
     }
     linear_ = linear;
     if (linear_) {
-      // Octave 0's strips are the largest: (W+1) x H.
-      rows_linear_ = gl::Texture::buffer((width + 1) * height, gl::Format::RGBA32UI, "strips_rows_linear");
+      // Octave 0's strip is the largest: (W+1) x H.
       cross_linear_ = gl::Texture::buffer((width + 1) * height, gl::Format::RGBA32UI, "strips_cross_linear");
     }
   }
@@ -63,9 +62,8 @@ void HessianStage::configure(int width, int height) {
     }
     if (method_ == HessianMethod::MultiPass) {
       const std::string suffix = "_o" + std::to_string(o);
-      oct.rows = gl::Texture(width + 1, oct.grid.y, gl::Format::RGBA32UI, "strips_rows" + suffix);
       oct.cross = gl::Texture(width + 1, oct.grid.y, gl::Format::RGBA32UI, "strips_cross" + suffix);
-      oct.rows_target = gl::Framebuffer({&oct.rows, &oct.cross}, "strips_rows" + suffix);
+      oct.cross_target = gl::Framebuffer({&oct.cross}, "strips_cross" + suffix);
     }
     octaves_.push_back(std::move(oct));
   }
@@ -93,19 +91,17 @@ void HessianStage::run(gl::PassRunner& runner, IntegralStage& integral_stage) {
       const MultiPassPrograms& programs = passes_[inherits];
       const gl::Texture& source = linear_ ? *integral_linear : integral;
       const glm::ivec2 integral_size(integral.width(), integral.height());
-      runner.run("hessian_strips_rows", programs.strips_rows, oct.rows_target, {{"u_integral", source}},
+      runner.run("hessian_strips_cross", programs.strips_cross, oct.cross_target, {{"u_integral", source}},
                  {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_integral_size", integral_size}});
-      const gl::Texture* rows = &oct.rows;
       const gl::Texture* cross = &oct.cross;
       if (linear_) {
-        rows_linear_.copy_rows(oct.rows, 0, oct.rows.height());
         cross_linear_.copy_rows(oct.cross, 0, oct.cross.height());
         runner.after_transfer();
-        rows = &rows_linear_, cross = &cross_linear_;
+        cross = &cross_linear_;
       }
       if (!inherits) {
         runner.run("hessian_multipass", programs.combine, oct.targets[g],
-                   {{"u_rows", *rows}, {"u_cross", *cross}, {"u_integral", source}},
+                   {{"u_cross", *cross}, {"u_integral", source}},
                    {{"u_step", oct.step},
                     {"u_filters", oct.filters[g]},
                     {"u_image_size", image_size},
@@ -114,8 +110,7 @@ void HessianStage::run(gl::PassRunner& runner, IntegralStage& integral_stage) {
       }
       const HessianOctave& finer = octaves_[static_cast<size_t>(oct.octave - 1)];
       runner.run("hessian_multipass", programs.combine, oct.targets[g],
-                 {{"u_rows", *rows},
-                  {"u_cross", *cross},
+                 {{"u_cross", *cross},
                   {"u_integral", source},
                   {"u_previous_det", finer.det[0]},
                   {"u_previous_trace", finer.trace[0]}},

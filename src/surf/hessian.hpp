@@ -10,15 +10,17 @@
 // Two methods, giving the same integer box sums and so the same responses:
 //   MultiPass (default): shared strip differences in the spirit of Terriberry
 //     et al. 2008 (eqs. 14-17): per octave, one pass writes for every
-//     integral column and sample row the differences that every Dxx lobe and
-//     Dxy square pair of the row needs (hessian/strips_rows.frag), and a
-//     second combines them with the transposed differences for Dyy, which
-//     it takes from the integral image itself: 16 look-ups per filter
-//     (hessian_multipass.frag). Where the driver's buffer textures hold the
-//     integral image, the passes read it and the strips from buffer-texture
-//     copies (common/linear_fetch.glsl): on llvmpipe the passes then take
-//     about 40 % less time. One set of strip copies, sized for octave 0,
-//     serves every octave in turn.
+//     integral column and sample row the differences that every Dxy square
+//     pair of the row needs (hessian/strips_cross.frag), and a second
+//     combines them with the Dxx and Dyy lobes' differences, which it forms
+//     from the integral image itself: 20 look-ups per filter, a few shared
+//     (hessian_multipass.frag). Passes of their own for the lobes' strips,
+//     as Terriberry has, cost llvmpipe more than the look-ups they save (with
+//     their buffer copies; until 2026-11-22, twenty-fourth session). Where
+//     the driver's buffer textures hold the integral image, the passes read
+//     it and the strip from buffer-texture copies (common/linear_fetch.glsl):
+//     on llvmpipe the passes then take about 40 % less time. One strip copy,
+//     sized for octave 0, serves every octave in turn.
 //     After the first octave, layers 0 and 1 of the first group are layers 1
 //     and 3 of the octave before (the same filters, at every other sample of
 //     its grid), copied rather than computed (layer 0 alone with one layer
@@ -57,10 +59,10 @@ struct HessianOctave {
   std::vector<glm::ivec4> filters;   // per group: sides of its 4 layers, 0 = unused
   std::vector<gl::Texture> det, trace;  // per group
   std::vector<gl::Framebuffer> targets;
-  // MultiPass scratch, reused by every group: strips along rows (rows, cross)
-  // at (W+1) x grid height.
-  gl::Texture rows, cross;
-  gl::Framebuffer rows_target;
+  // MultiPass scratch, reused by every group: the cross strip, (W+1) x grid
+  // height.
+  gl::Texture cross;
+  gl::Framebuffer cross_target;
 };
 
 class HessianStage {
@@ -85,17 +87,17 @@ class HessianStage {
   // layers 0 .. inherited_layers()-1 are layers 1 and 3 of the octave before.
   int inherited_layers() const { return std::min(2, (config_.n_octave_layers + 2) / 2); }
   struct MultiPassPrograms {
-    gl::Program strips_rows, combine;
+    gl::Program strips_cross, combine;
   };
   gl::Program single_;
   MultiPassPrograms passes_[2];  // [0]: every layer; [1]: from inherited_layers() on
-  // MultiPass: the integral image and the strips are read as buffer textures
+  // MultiPass: the integral image and the strip are read as buffer textures
   // (copies of them) when the driver's hold the integral image.
   bool linear_ = false;
   int buffer_limit_ = -1;  // < 0: GL_MAX_TEXTURE_BUFFER_SIZE
-  // The strips' copies, one set sized for octave 0 (the largest) and reused
-  // by each octave in turn.
-  gl::Texture rows_linear_, cross_linear_;
+  // The strip's copy, sized for octave 0 (the largest) and reused by each
+  // octave in turn.
+  gl::Texture cross_linear_;
   int width_ = 0, height_ = 0;
   std::vector<HessianOctave> octaves_;
 };

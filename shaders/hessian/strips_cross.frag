@@ -1,24 +1,26 @@
 #version 330 core
-// hessian/strips_rows.frag — first pass of the multi-pass box filters: the
-// column-prefix differences shared by every Dxx lobe and Dxy square of a
-// sample row (the delta terms of Terriberry et al. 2008, eqs. 14-15, here
-// with one side open: sums over all columns < x).
+// hessian/strips_cross.frag — first pass of the multi-pass box filters: the
+// column-prefix differences shared by every Dxy square pair of a sample row
+// (the delta terms of Terriberry et al. 2008, eqs. 14-15, here with one side
+// open: sums over all columns < x).
 //
 // For layer k (filter side L, lobe l = L / 3), at integral column x and sample
 // row Y = i * step:
-//   rows(x)  = S(x, Y + l) - S(x, Y - l + 1)        rows [Y-l+1, Y+l): Dxx lobes
 //   cross(x) = [S(x, Y) - S(x, Y - l)] - [S(x, Y + l + 1) - S(x, Y + 1)]
 //              rows [Y-l, Y) minus rows [Y+1, Y+l+1): Dxy squares
-// so that a lobe or square pair over columns [a, b) is one difference,
-// rows(b) - rows(a). Unsigned wrap-around arithmetic keeps every value exact
-// modulo 2^32, and every later combination too.
+// so that a square pair over columns [a, b) is one difference, cross(b) -
+// cross(a). Unsigned wrap-around arithmetic keeps every value exact modulo
+// 2^32, and every later combination too. (The Dxx and Dyy lobes' strips, one
+// difference of two look-ups each, are formed where they are used,
+// hessian_multipass.frag: on llvmpipe a pass and a buffer copy of their own
+// cost more than those look-ups.)
 //
 // Input:    u_integral  (R32UI, (W+1) x (H+1); common/integral_fetch.glsl)
 // Uniforms: u_step, u_filters (sides of the 4 layers; 0 = unused)
 // Defines:  FIRST_LAYER  layers below it are copied from the octave before
 //           (hessian_multipass.frag), so their outputs are left 0; a
 //           define, not a uniform, so that the loop unrolls
-// Output:   location 0: rows per layer, location 1: cross per layer (RGBA32UI)
+// Output:   cross per layer (RGBA32UI)
 // Viewport: (W + 1) x ceil(H / step): every integral column, sample rows.
 #include "common/precision.glsl"
 #include "common/linear_fetch.glsl"
@@ -30,19 +32,16 @@ uniform ivec4 u_filters;
 #define FIRST_LAYER 0
 #endif
 
-layout(location = 0) out uvec4 o_rows;
-layout(location = 1) out uvec4 o_cross;
+layout(location = 0) out uvec4 o_cross;
 
 void main() {
   int x = int(gl_FragCoord.x);
   int y = int(gl_FragCoord.y) * u_step;
   uint here = integral_at(x, y), below = integral_at(x, y + 1);
-  uvec4 rows = uvec4(0u), cross = uvec4(0u);
+  uvec4 cross = uvec4(0u);
   for (int k = FIRST_LAYER; k < 4; ++k) {
     int l = u_filters[k] / 3;
-    rows[k] = integral_at(x, y + l) - integral_at(x, y - l + 1);
     cross[k] = (here - integral_at(x, y - l)) - (integral_at(x, y + l + 1) - below);
   }
-  o_rows = rows;
   o_cross = cross;
 }
