@@ -208,7 +208,7 @@ correct=$(echo "$out" | awk '$1 == "1->2" { print $8 }')
 # points mirrored); a huge blur and a strong perspective still work.
 printf 'P5\n48 32\n255\n' > "$work/small.pgm"
 head -c 1536 /dev/urandom >> "$work/small.pgm"
-for bad in "--scale 0" "--rotate nan" "--blur -1" "--noise inf" "--scale 1e-200" "--rotate 0x10" "--rotate 10," "--blur 1e-400" \
+for bad in "--scale 0" "--rotate nan" "--blur -1" "--noise inf" "--scale 1e-200" "--rotate 0x10" "--rotate 10," "--rotate 10,,20" "--rotate ,10" "--blur 1e-400" \
            "--perspective 3" "--perspective -2.1"; do
   err=$("$glsurf" warp "$work/small.pgm" "$work/bad" $bad 2>&1)
   [ $? -eq 2 ] || fail "warp $bad must be a usage error: $err"
@@ -236,7 +236,16 @@ ln -s "$work/nowhere" "$work/dangling"
 err=$("$glsurf" warp "$assets/graf1.png" "$work/dangling" --rotate 10 2>&1)
 [ $? -eq 1 ] && [ "$err" = "glsurf: error: $work/dangling: is a link to nothing; give a new or empty directory" ] ||
   fail "warp into a dangling link: $err"
+err=$("$glsurf" warp "$assets/graf1.png" "$work/dangling/" --rotate 10 2>&1)
+[ $? -eq 1 ] && [ "$err" = "glsurf: error: $work/dangling/: is a link to nothing; give a new or empty directory" ] ||
+  fail "warp into a dangling link/: $err"
 [ ! -e "$work/nowhere" ] && [ -z "$(ls -A "$work" | grep glsurf_warp)" ] || fail "warp into a dangling link left files"
+# Where the rename would go, not where the kernel finds nothing: x/../seq
+# names seq, which is full.
+err=$("$glsurf" warp "$assets/graf1.png" "$work/nosuch/../seq" --rotate 10 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "nosuch/../seq: exists and is not an empty directory" ||
+  fail "warp into nosuch/../seq (full): $err"
+[ ! -e "$work/nosuch" ] || fail "warp into nosuch/../seq made nosuch"
 # An interrupted warp ends by the signal and leaves nothing: no staging
 # directory, no OUTDIR, no files in an empty OUTDIR. The input is slow to
 # warp (heavy blur of a large image); the signal comes once a file has been

@@ -92,6 +92,14 @@ TEST_CASE("host memory: an image whose textures cannot fit is refused on a softw
   CHECK(host_memory_problem(16000, 16000, 24e9, kSoftwareComputeBytesPerPixel).empty());
   CHECK(host_memory_problem(16000, 16000, 16e9, kSoftwareComputeBytesPerPixel).find("needs about 16.8 GB") !=
         std::string::npos);
+  // More layers per octave: 170 bytes a pixel more for each further group of
+  // four (measured; see detector.hpp).
+  DetectorConfig layers;
+  CHECK(software_bytes_per_pixel(layers) == kSoftwareBytesPerPixel);
+  for (const auto& [n, bytes] : {std::pair{1, 220.0}, {2, 220.0}, {3, 390.0}, {6, 390.0}, {7, 560.0}, {10, 560.0}}) {
+    layers.n_octave_layers = n;
+    CHECK(software_bytes_per_pixel(layers) == bytes);
+  }
   // The fixed part alone: a 64 x 64 image (1.1 MB of textures) with 100 MB left.
   CHECK(host_memory_problem(64, 64, 100e6).find("image of 64x64 needs about 0.2 GB") == 0);
   CHECK(host_memory_problem(64, 64, 200e6).empty());

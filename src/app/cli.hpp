@@ -56,8 +56,8 @@ class Args {
 inline std::string input_path(const std::string& name) { return name == "-" ? "/dev/stdin" : name; }
 
 // The bundled images (graf1, graf3 and H1to3p.xml, box, box_in_scene): beside
-// an installed glsurf (bin/../share/glsurf/assets), else the source tree's
-// assets/ that this build was made from.
+// an installed glsurf (its bin/../share/glsurf/assets, as installed), else
+// the source tree's assets/ that this build was made from.
 std::string asset_dir();
 
 // Options shared by the commands that detect: --backend gl|cpu, and

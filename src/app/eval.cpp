@@ -47,7 +47,7 @@ std::vector<double> number_list(Args& args, const std::string& name) {
   while (std::getline(in, item, ',')) {
     // Decimal only: strtod would also read hexadecimal ("0x10" as 16). Not
     // std::stod, which calls a subnormal result (1e-320) out of range.
-    const bool decimal = item.find_first_of("xX") == std::string::npos;
+    const bool decimal = !item.empty() && item.find_first_of("xX") == std::string::npos;
     char* end = nullptr;
     errno = 0;
     const double value = decimal ? std::strtod(item.c_str(), &end) : 0.0;
@@ -219,39 +219,50 @@ int warp(Args args) {
   if (exists && !(fs::is_directory(out, ec) && fs::is_empty(out, ec))) {
     throw Error(out + ": exists and is not an empty directory; warp writes a new sequence directory");
   }
-  // A link to nothing would be found only by the final rename, after all
-  // the work.
-  if (!exists && fs::is_symlink(fs::symlink_status(out, ec))) {
-    throw Error(out + ": is a link to nothing; give a new or empty directory");
-  }
   fs::path dir = out, target;
   // Should SIGINT, SIGTERM or SIGHUP end the run, what it wrote goes: the
   // staging directory, or the files in the empty OUTDIR. Declared before
   // `cleanup`, so released only after that has run.
   RemoveOnSignal held;
-  // The parent directories made for a new OUTDIR, outermost first: a run
-  // that fails removes them again (those still empty).
+  // The parent directories this run made for a new OUTDIR, outermost first:
+  // a run that fails removes them again (those still empty).
   std::vector<fs::path> made;
   std::vector<RemoveOnSignal> held_made;
   struct RemoveMade {
     const std::vector<fs::path>& made;
     bool keep = false;
     ~RemoveMade() {
-      std::error_code ignored;
-      for (auto p = made.rbegin(); p != made.rend() && !keep; ++p) fs::remove(*p, ignored);  // only if empty
+      for (auto p = made.rbegin(); p != made.rend() && !keep; ++p) ::rmdir(p->c_str());  // only if empty
     }
   } remove_made{made};
   if (exists) held = RemoveOnSignal(out, RemoveOnSignal::DirectoryFiles);
   if (!exists) {
     target = fs::absolute(out).lexically_normal();
     if (!target.has_filename()) target = target.parent_path();  // "new/"
-    for (fs::path p = target.parent_path(); !p.empty() && !fs::exists(fs::symlink_status(p, ec));
-         p = p.parent_path()) {
-      made.insert(made.begin(), p);
+    // What the final rename would find at the target ("dl/" a link to
+    // nothing, "x/../full" a full directory) is refused before the work.
+    const fs::file_status there = fs::symlink_status(target, ec);
+    if (fs::is_symlink(there) && !fs::exists(fs::status(target, ec))) {
+      throw Error(out + ": is a link to nothing; give a new or empty directory");
+    }
+    if (fs::exists(there) && !(fs::is_directory(there) && fs::is_empty(target, ec))) {
+      throw Error(out + ": exists and is not an empty directory; warp writes a new sequence directory");
+    }
+    // The missing parents, made one level at a time so that only those this
+    // run made are counted as its own.
+    std::vector<fs::path> missing;
+    for (fs::path p = target.parent_path(); !p.empty() && !fs::exists(fs::symlink_status(p, ec)); p = p.parent_path()) {
+      missing.push_back(p);
       if (p == p.parent_path()) break;
     }
-    for (const fs::path& p : made) held_made.emplace_back(p.string(), RemoveOnSignal::Created);
-    fs::create_directories(target.parent_path(), ec);
+    for (auto p = missing.rbegin(); p != missing.rend(); ++p) {
+      if (::mkdir(p->c_str(), 0777) != 0) {
+        if (errno == EEXIST) continue;  // made meanwhile by someone else
+        break;                          // mkdtemp below names the reason
+      }
+      made.push_back(*p);
+      held_made.emplace_back(p->string(), RemoveOnSignal::Created);
+    }
     // A name no other run has, even a killed one with the same process id
     // (an interrupted run removes its staging directory, but one killed
     // outright leaves it behind, and nothing can tell it from a live run's in

@@ -239,9 +239,14 @@ float Args::option_float(const std::string& name, float fallback, float min_valu
 std::string asset_dir() {
   namespace fs = std::filesystem;
   static const std::string dir = [] {
-    std::error_code ec;
-    const fs::path installed = fs::read_symlink("/proc/self/exe", ec).parent_path().parent_path() / "share/glsurf/assets";
-    return !ec && fs::is_directory(installed, ec) ? installed.string() : std::string(GLSURF_ASSET_DIR);
+    // Beside an installed glsurf: GLSURF_INSTALLED_ASSETS from its bin
+    // directory (../share/glsurf/assets by default). A glsurf run from its
+    // build tree uses the source tree's even if an install lies beside it.
+    std::error_code ec, unknown;
+    const fs::path bin = fs::read_symlink("/proc/self/exe", ec).parent_path();
+    if (ec || fs::equivalent(bin, GLSURF_BUILD_DIR, unknown)) return std::string(GLSURF_ASSET_DIR);
+    const fs::path installed = (bin / GLSURF_INSTALLED_ASSETS).lexically_normal();
+    return fs::is_directory(installed, ec) ? installed.string() : std::string(GLSURF_ASSET_DIR);
   }();
   return dir;
 }

@@ -31,6 +31,11 @@ std::string host_memory_problem(int width, int height, double available, double 
                         "on a software renderer, whose textures are host memory", fixed_bytes);
 }
 
+double software_bytes_per_pixel(const DetectorConfig& config) {
+  const int groups = (config.n_octave_layers + 2 + 3) / 4;
+  return kSoftwareBytesPerPixel + 170.0 * std::max(0, groups - 1);
+}
+
 double software_list_bytes(const DetectorConfig& config, double entries, double measured_entries) {
   // The point list and its positions: two RGBA32F texels per entry (compact.hpp).
   const auto per_entry = [](const DetectorConfig& c) { return 32.0 + DescribeStage::bytes_per_entry(c); };
@@ -111,7 +116,7 @@ void Detector::check_host_memory(int width, int height, Stages stages) const {
   // another size leaves allocated) for a detection.
   const double integral = kSoftwareComputeBytesPerPixel * integral_width_ * integral_height_;
   const double detection =
-      (kSoftwareBytesPerPixel - kSoftwareComputeBytesPerPixel) * stages_width_ * stages_height_;
+      (software_bytes_per_pixel(config_) - kSoftwareComputeBytesPerPixel) * stages_width_ * stages_height_;
   const bool all = stages == Stages::All;
   const double held = all ? integral + detection : integral;
   const double available = available_host_memory();
@@ -129,7 +134,7 @@ void Detector::check_host_memory(int width, int height, Stages stages) const {
   }
   const std::string why =
       host_memory_problem(width, height, available < 0 ? available : available + held,
-                          all ? kSoftwareBytesPerPixel : kSoftwareComputeBytesPerPixel,
+                          all ? software_bytes_per_pixel(config_) : kSoftwareComputeBytesPerPixel,
                           kSoftwareFixedBytes + software_list_bytes(config_, entries, measured));
   if (!why.empty()) throw Error(why);
 }

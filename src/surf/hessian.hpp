@@ -19,7 +19,7 @@
 //     their buffer copies; until 2026-11-22, twenty-fourth session). Where
 //     the driver's buffer textures hold the integral image, the passes read
 //     it and the strip from buffer-texture copies (common/linear_fetch.glsl):
-//     on llvmpipe the passes then take about 40 % less time. One strip copy,
+//     on llvmpipe the three passes of the time took about 40 % less. One strip copy,
 //     sized for octave 0, serves every octave in turn.
 //     After the first octave, layers 0 and 1 of the first group are layers 1
 //     and 3 of the octave before (the same filters, at every other sample of
