@@ -175,8 +175,8 @@ void empty_directory(const char* dir) {
 }
 
 // Files first, then directories, then the Created directories. Only
-// async-signal-safe calls (those of empty_directory, unlink, rmdir, sigaction, raise) and
-// lock-free atomics.
+// async-signal-safe calls (those of empty_directory, unlink, rmdir,
+// sigaction, raise) and lock-free atomics.
 void remove_held(int signal) {
   const auto held = [](const Slot& slot, RemoveOnSignal::Kind kind) {
     return slot.state.load(std::memory_order_acquire) == Held && slot.kind == kind;

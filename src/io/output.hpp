@@ -38,9 +38,9 @@ namespace glsurf {
 // itself is left alone. The handler unlinks the held files, then what is
 // directly in the held directories (their subdirectories stay), removes the
 // Directory ones, then the Created ones that are (then) empty, and ends the
-// process by the same signal. OutputFiles holds its
-// temporaries; warp its staging directory (or the files of the empty OUTDIR
-// it writes into) and the parent directories it made for it.
+// process by the same signal. OutputFiles holds its temporaries; warp its
+// staging directory (or the files of the empty OUTDIR it writes into) and
+// the parent directories it made for it.
 //
 //   RemoveOnSignal staging(dir, RemoveOnSignal::Directory);
 //   ...
