@@ -68,10 +68,10 @@ constexpr double kSoftwareComputeBytesPerPixel = 65;
 constexpr double kSoftwareFixedBytes = 150e6;
 // kSoftwareBytesPerPixel is for one group of four layers per octave (the
 // default two layers per octave, and one); each further group (--layers 3 to
-// 6: two, 7 to 10: three) adds its det(H) and trace textures, their copies
-// and suppression's, counted as 170 bytes a pixel: detection of noise
-// (2048 x 2048 against 1024 x 1024, the same day) took 342, 341 and 372 bytes
-// a pixel at 3, 4 and 6 layers per octave, and 467 at 8.
+// 6: two, 7 to 10: three) adds the textures of its layers, counted as 170
+// bytes a pixel: detection of noise (2048 x 2048 against 1024 x 1024, the
+// same day) took 342, 341 and 372 bytes a pixel at 3, 4 and 6 layers per
+// octave, and 467 at 8.
 double software_bytes_per_pixel(const DetectorConfig& config);
 std::string host_memory_problem(int width, int height, double available,
                                 double bytes_per_pixel = kSoftwareBytesPerPixel,
