@@ -292,14 +292,16 @@ cp -r "$work/seq" "$work/small"; rm "$work/small/img3.png"
 { printf 'P5 15 15 255\n'; head -c 225 /dev/zero; } > "$work/small/img3.pgm"
 out=$("$glsurf" eval "$work/small" --backend cpu 2>/dev/null)
 [ $? -eq 1 ] && [ -z "$out" ] || fail "eval with a 15 x 15 img3 printed: $out"
-# So is one too wide for the GPU's candidate atlas (W + ceil(W / 2) texels
-# with two layers, beyond the driver's limit from W = 2 max / 3 + 1).
+# So is one too wide for the GPU's candidate atlas: with three layers, two
+# maps per octave of a texel per 2 x 2 samples, 2 (ceil(W / 2) + ceil(W / 4))
+# texels, beyond the driver's limit from about W = 2 max / 3.
 max=$("$glsurf" info 2>/dev/null | sed -n 's/^ *max texture size: *\([0-9]*\).*/\1/p')
 [ -n "$max" ] || fail "glsurf info names no max texture size"
-wide=$((2 * max / 3 + 1))
+wide=$((2 * max / 3 - 3))
+while [ $((2 * ((wide + 1) / 2 + ((wide + 1) / 2 + 1) / 2))) -le "$max" ]; do wide=$((wide + 1)); done
 rm "$work/small/img3.pgm"
 { printf 'P5 %d 30 255\n' "$wide"; head -c $((wide * 30)) /dev/zero; } > "$work/small/img3.pgm"
-out=$("$glsurf" eval "$work/small" 2>"$work/wide.err")
+out=$("$glsurf" eval "$work/small" --layers 3 2>"$work/wide.err")
 [ $? -eq 1 ] && [ -z "$out" ] && grep -q "img3.pgm: image of ${wide}x30 is too large: its candidate atlas" "$work/wide.err" ||
   fail "eval with a $wide x 30 img3 printed: $out $(cat "$work/wide.err")"
 err=$("$glsurf" eval "$work/seq" --backend cpu --json "$work/seq/H1to2p" 2>&1)

@@ -124,7 +124,7 @@ TEST_CASE("host memory: larger point lists and second orientations are counted")
   const double full = software_list_bytes(large, large.max_features, 65536);
   CHECK(full >= 458752.0 * 128 * 4 * 2);
   // ... but the list of a 64 x 64 image holds no more entries than its
-  // candidate atlas has texels (about 1.5 per pixel), so asking for that
+  // candidate atlas has texels (about 0.4 per pixel), so asking for that
   // many features on it costs little.
   glm::ivec2 atlas, default_atlas;
   atlas_layout(64, 64, large, atlas);
@@ -205,14 +205,14 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
     }
   }
 
-  TEST_CASE("early-Z marks exactly the samples that pass the 3x3x3 test, computed here from the GPU's det(H)") {
+  TEST_CASE("early-Z marks exactly the cells with a sample that passes the 3x3x3 test, computed here from the GPU's det(H)") {
     // The marks only decide where the exact test runs, so a mark pass that
     // let everything through would still find every keypoint; this checks the
     // marks themselves. Expected marks are computed on the CPU from the GPU's
     // own det(H) (max is exact), so they must agree to the sample: det >
     // threshold, >= the 3x3 maximum of its layer, > those of the layers below
-    // and above (edges clamped), block inside the image; a map's sample is
-    // marked if either of its layers passes. 2 layers per octave mark in pairs
+    // and above (edges clamped), block inside the image; a map's cell of
+    // 2 x 2 samples is marked if one of them passes in either layer. 2 layers per octave mark in pairs
     // from det(H) directly (nms_mark_pair.frag; from its buffer copy, and
     // once more from the 2-D texture as for an image too large for buffer
     // textures), 3 and 4 layer by layer in part.
@@ -261,6 +261,7 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
           return m;
         };
         const int last = std::min(r.first_layer + 1, layers);
+        std::vector<char> cell_expected(static_cast<size_t>(r.width) * r.height, 0);
         for (int y = 0; y < h; ++y) {
           for (int x = 0; x < w; ++x) {
             bool expected = false;
@@ -273,13 +274,21 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
               expected = expected || (inside && v > config.hessian_threshold && v >= max3(l, x, y) &&
                                       v > max3(l - 1, x, y) && v > max3(l + 1, x, y));
             }
-            const bool marked = marks[static_cast<size_t>(r.y + y) * atlas_w + r.x + x] == 0.0f;
             expected_total += expected;
-            differ += expected != marked;
+            if (expected) cell_expected[static_cast<size_t>(y / 2) * r.width + x / 2] = 1;
+          }
+        }
+        // A cell (2 x 2 samples) is marked when any of its samples passes.
+        REQUIRE(r.width == (w + 1) / 2);
+        REQUIRE(r.height == (h + 1) / 2);
+        for (int cy = 0; cy < r.height; ++cy) {
+          for (int cx = 0; cx < r.width; ++cx) {
+            const bool marked = marks[static_cast<size_t>(r.y + cy) * atlas_w + r.x + cx] == 0.0f;
+            differ += (cell_expected[static_cast<size_t>(cy) * r.width + cx] != 0) != marked;
           }
         }
       }
-      INFO(layers << " layers: " << expected_total << " samples expected marked, " << differ << " differ");
+      INFO(layers << " layers: " << expected_total << " samples pass, " << differ << " cells differ");
       CHECK(expected_total > 1000);
       CHECK(differ == 0);
     }
@@ -563,22 +572,28 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
   }
 
   TEST_CASE("images too wide for the candidate atlas are refused before any stage is built") {
-    // The atlas (extrema.hpp) puts octave 0's maps side by side and the other
-    // octaves' to their right, each of the latter no wider than octave 1's
-    // grid of ceil(W / 2) columns: W + ceil(W / 2) wide with one map per
-    // octave (1 or 2 layers), 2 W + 2 ceil(W / 2) with two (3 or 4 layers).
+    // The atlas (extrema.hpp) holds a texel per cell of 2 x 2 samples. It
+    // puts octave 0's maps side by side, ceil(W / 2) cells wide each, and
+    // the other octaves' to their right, each no wider than octave 1's
+    // ceil(ceil(W / 2) / 2) cells: with M maps per octave (ceil(layers / 2))
+    // M (ceil(W / 2) + ceil(ceil(W / 2) / 2)) wide, and at 30 rows 15 high.
+    // With one map (1 or 2 layers) that is under W, so the integral image
+    // (W + 2 wide) reaches the driver's limit first; from two maps (3 or 4
+    // layers) on the atlas does.
     const int max = test::headless_context().info().max_texture_size;
-    for (const int layers : {2, 3}) {
+    const auto half = [](int n) { return (n + 1) / 2; };
+    for (const int layers : {3, 5}) {
       DetectorConfig config;
       config.n_octave_layers = layers;
       const int maps = (layers + 1) / 2;
+      const auto atlas_width = [&](int w) { return maps * (half(w) + half(half(w))); };
       int widest = 1;  // the widest image whose atlas fits
-      while (maps * ((widest + 1) + (widest + 2) / 2) <= max) ++widest;
+      while (atlas_width(widest + 1) <= max) ++widest;
       Detector detector(test::headless_context(), config);
       INFO(layers << " layers, widest accepted " << widest);
       CHECK(detector.size_problem(widest, 30).empty());
       const std::string why = detector.size_problem(widest + 1, 30);
-      CHECK(why.find("candidate atlas needs " + std::to_string(maps * ((widest + 1) + (widest + 2) / 2)) + "x30") !=
+      CHECK(why.find("candidate atlas needs " + std::to_string(atlas_width(widest + 1)) + "x15") !=
             std::string::npos);
       // Refused at once: building the other stages for such an image first
       // took 5 s on llvmpipe (at 2,000 rows).
@@ -587,12 +602,19 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
       CHECK_THROWS_WITH_AS(detector.detect(tall), doctest::Contains("candidate atlas"), Error);
       CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < 1.0);
     }
-    // The widest image with two layers still runs, and the detector is whole
-    // after a refusal.
-    Detector detector(test::headless_context(), DetectorConfig{});
+    // With the default two layers the integral image's limit is the one met.
+    Detector plain(test::headless_context(), DetectorConfig{});
+    CHECK(plain.size_problem(max - 2, 30).empty());
+    CHECK(plain.size_problem(max - 1, 30).find("candidate atlas") == std::string::npos);
+    CHECK_FALSE(plain.size_problem(max - 1, 30).empty());
+    // The widest image with three layers still runs, and the detector is
+    // whole after a refusal.
+    DetectorConfig three;
+    three.n_octave_layers = 3;
+    Detector detector(test::headless_context(), three);
     CHECK_THROWS_AS(detector.detect(GrayImage(max, 30, 0)), Error);
     int widest = 1;
-    while ((widest + 1) + (widest + 2) / 2 <= max) ++widest;
+    while (2 * (half(widest + 1) + half(half(widest + 1))) <= max) ++widest;
     CHECK(detector.detect(GrayImage(widest, 30, 0)).empty());
     CHECK(detector.detect(GrayImage(64, 48, 128)).empty());
   }

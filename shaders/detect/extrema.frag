@@ -3,15 +3,23 @@
 // 3x3x3 non-maximum suppression, and the quadratic fit of Brown & Lowe
 // (src/cpu/detector.hpp gives the same rules in C++). With PAIR, of both
 // middle layers of a map, l and l+1, in one draw (their neighbours all in one
-// texture group): a sample is a keypoint in at most one of them.
+// texture group).
+//
+// One fragment per cell of 2 x 2 samples (surf/extrema.hpp): a cell holds at
+// most one keypoint of a map. Two samples of a cell are neighbours, so of two
+// maxima of the same layer there each would have to exceed the other, and a
+// maximum of layer l and one of l+1 would each have to exceed the other's
+// value too, since each one's 3x3x3 block holds the other. The 4 x 4 samples
+// around the cell serve the blocks of all four.
 //
 // Inputs:   u_below, u_mid, u_above  det(H) textures (RGBA32F, the octave's
 //                                    sample grid) holding layers l-1, l, l+1
 //                                    in channels u_channels.x, .y, .z (with
 //                                    PAIR only u_mid, holding layers l-1 .. l+2
-//                                    in channels x .. w, so 9 look-ups serve
-//                                    both layers; with LINEAR_FETCH its buffer
-//                                    copy, common/linear_fetch.glsl)
+//                                    in channels x .. w, so 16 look-ups serve
+//                                    both layers and all four samples; with
+//                                    LINEAR_FETCH its buffer copy,
+//                                    common/linear_fetch.glsl)
 //           u_trace                  trace texture holding layer l in channel
 //                                    u_channels.y (with PAIR: l in y, l+1 in z)
 // Uniforms: u_channels   without PAIR: channel of each layer in its texture
@@ -20,14 +28,12 @@
 //           u_filters    filter sides of layers l-1, l, l+1
 //           u_next_filter  with PAIR: filter side of layer l+2
 //           u_image_size W, H
-//           u_origin     where the octave's grid starts in the atlas
+//           u_origin     where the octave's cells start in the atlas
 // Output:   RGBA32F (x, y, size * laplacian, response) of the keypoint found
-//           at this sample, in pixels; fragments without one are discarded,
-//           so the layers of an octave share one map (a sample is a keypoint
-//           in at most one layer: its maximum dominates the layers beside it).
-//           Size is the interpolated filter side; laplacian = sign of the
-//           trace (+1 dark blob, -1 light blob).
-// Viewport: the octave's sample grid, at u_origin in the candidate atlas.
+//           in this cell, in pixels; fragments without one are discarded, so
+//           a map's layers share it. Size is the interpolated filter side;
+//           laplacian = sign of the trace (+1 dark blob, -1 light blob).
+// Viewport: the octave's cells, at u_origin in the candidate atlas.
 #include "common/precision.glsl"
 #include "common/linear_fetch.glsl"
 
@@ -87,53 +93,68 @@ bool fit(ivec2 p, float n[27], int channel, ivec3 filters, out vec4 keypoint) {
 }
 
 void main() {
-  ivec2 p = ivec2(gl_FragCoord.xy) - u_origin;
-  // No sample nearer the border can be a keypoint in any layer here (with
-  // PAIR, layer l+1's block needs a larger margin still). Tested with the
-  // rest rather than by an early discard: on llvmpipe a discard this early
-  // made the whole pass several times slower (docs/NOTES.md: What llvmpipe
-  // rewards); the look-ups are clamped into the grid instead.
-  bool inside = block_inside(p, u_filters.z);
+  ivec2 p0 = 2 * (ivec2(gl_FragCoord.xy) - u_origin);  // the cell's first sample
   ivec2 last = (u_image_size - 1) / u_step;  // the octave's last sample (hessian.hpp)
-  // The 3x3 block of every layer, 9 look-ups: layers l-1 .. l+2 in x .. w
-  // with PAIR (extrema.cpp pairs a map only then), l-1, l, l+1 in x, y, z
-  // otherwise. The centre's 8 neighbours' maximum per layer makes the 26
-  // comparisons 3 vector maxima and a few tests: v beats a layer's
-  // neighbours when it beats their maximum.
-  vec4 block[9];
-  for (int t = 0; t < 9; ++t) {
-    ivec2 q = clamp(p + ivec2(t % 3 - 1, t / 3 - 1), ivec2(0), last);
+  // The 4 x 4 samples from p0 - 1 to p0 + 2, row by row: layers l-1 .. l+2
+  // in x .. w with PAIR (extrema.cpp pairs a map only then), l-1, l, l+1 in
+  // x, y, z otherwise. Look-ups are clamped into the grid: samples near the
+  // border fail the border test below (tested with the rest rather than by
+  // an early discard: on llvmpipe a discard this early made the whole pass
+  // several times slower; docs/NOTES.md: What llvmpipe rewards), and so do
+  // a cell's samples past the grid's last row or column.
+  vec4 b[16];
+  for (int t = 0; t < 16; ++t) {
+    ivec2 q = clamp(p0 + ivec2(t % 4 - 1, t / 4 - 1), ivec2(0), last);
 #ifdef PAIR
-    block[t] = FETCH(u_mid, q, last.x + 1);
+    b[t] = FETCH(u_mid, q, last.x + 1);
 #else
-    block[t] = vec4(texelFetch(u_below, q, 0)[u_channels.x], texelFetch(u_mid, q, 0)[u_channels.y],
-                    texelFetch(u_above, q, 0)[u_channels.z], 0.0);
+    b[t] = vec4(texelFetch(u_below, q, 0)[u_channels.x], texelFetch(u_mid, q, 0)[u_channels.y],
+                texelFetch(u_above, q, 0)[u_channels.z], 0.0);
 #endif
   }
-  vec4 c = block[4], ring = block[0];
-  for (int t = 1; t < 9; ++t) ring = t == 4 ? ring : max(ring, block[t]);
-  vec4 beside = max(ring, c);  // all 9 of each layer, for the layers above and below
-  bool first = inside && c.y > u_threshold && c.y > ring.y && c.y > beside.x && c.y > beside.z;
+  // Sample s of the cell (p0 + (s & 1, s >> 1)) has its 3x3 block at
+  // b[o .. o + 10], o = (s >> 1) * 4 + (s & 1). Its 8 neighbours' maximum per
+  // layer makes the 26 comparisons 3 vector maxima and a few tests: v beats
+  // a layer's neighbours when it beats their maximum.
+  int winner = -1;
+  bool upper = false;  // with PAIR: the keypoint is in layer l+1 (z)
+  for (int s = 0; s < 4; ++s) {
+    int o = (s >> 1) * 4 + (s & 1);
+    ivec2 p = p0 + ivec2(s & 1, s >> 1);
+    vec4 c = b[o + 5];
+    vec4 ring = max(max(max(b[o], b[o + 1]), max(b[o + 2], b[o + 4])),
+                    max(max(b[o + 6], b[o + 8]), max(b[o + 9], b[o + 10])));
+    vec4 beside = max(ring, c);  // all 9 of each layer, for the layers above and below
+    bool first = block_inside(p, u_filters.z) && c.y > u_threshold && c.y > ring.y && c.y > beside.x &&
+                 c.y > beside.z;
 #ifdef PAIR
-  // Layer l+1 (z) may be the maximum instead; never both, each being the
-  // other's neighbour. Its block needs layer l+2's margin.
-  bool second = !first && block_inside(p, u_next_filter) && c.z > u_threshold && c.z > ring.z &&
-                c.z > beside.y && c.z > beside.w;
+    // Layer l+1 (z) may be the maximum instead; never both, each being the
+    // other's neighbour. Its block needs layer l+2's margin.
+    bool second = !first && block_inside(p, u_next_filter) && c.z > u_threshold && c.z > ring.z &&
+                  c.z > beside.y && c.z > beside.w;
 #else
-  bool second = false;
+    bool second = false;
 #endif
-  if (!(first || second)) discard;
-  // The maximum layer's block, centred on .y.
+    if (first || second) {  // for one s at most (above)
+      winner = s;
+      upper = second;
+    }
+  }
+  if (winner < 0) discard;
+  // The keypoint's 3x3x3 block, centred on its layer.
   float n[27];
   for (int t = 0; t < 9; ++t) {
-    vec3 column = second ? block[t].yzw : block[t].xyz;
+    int i = (t / 3) * 4 + t % 3;
+    vec4 v = winner == 0 ? b[i] : winner == 1 ? b[i + 1] : winner == 2 ? b[i + 4] : b[i + 5];
+    vec3 column = upper ? v.yzw : v.xyz;
     n[t] = column.x;
     n[9 + t] = column.y;
     n[18 + t] = column.z;
   }
+  ivec2 p = p0 + ivec2(winner & 1, winner >> 1);
 #ifdef PAIR
-  ivec3 filters = second ? ivec3(u_filters.yz, u_next_filter) : u_filters;
-  int channel = second ? 2 : 1;
+  ivec3 filters = upper ? ivec3(u_filters.yz, u_next_filter) : u_filters;
+  int channel = upper ? 2 : 1;
 #else
   ivec3 filters = u_filters;
   int channel = u_channels.y;

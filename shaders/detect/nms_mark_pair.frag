@@ -3,7 +3,8 @@
 // l+1, when layers l-1 .. l+2 are one group's four channels, x .. w (the
 // only maps extrema.cpp pairs): the 3x3 maxima of all four layers come from
 // the 9 det(H) texels around the sample, so the group needs no max3 passes,
-// and one draw marks both layers. A sample is marked when it survives
+// and one draw marks both layers. One fragment per cell of 2 x 2 samples, as
+// extrema.frag: a cell is marked when one of its samples survives
 // (detect/nms_test.glsl) in either layer; extrema.frag with PAIR decides which.
 //
 // Input:    u_det  det(H) of the group (RGBA32F; with LINEAR_FETCH its buffer
@@ -11,7 +12,7 @@
 // Uniforms: u_threshold, u_step, u_image_size, u_origin as extrema.frag
 //           u_largest_filters  sides of the filters of layers l+1 and l+2
 // Output:   gl_FragDepth = 0 for survivors; everything else is discarded.
-// Viewport: the octave's sample grid, at u_origin in the candidate atlas.
+// Viewport: the octave's cells, at u_origin in the candidate atlas.
 #include "common/precision.glsl"
 #include "common/linear_fetch.glsl"
 
@@ -25,19 +26,23 @@ uniform ivec2 u_origin;
 #include "detect/nms_test.glsl"
 
 void main() {
-  ivec2 p = ivec2(gl_FragCoord.xy) - u_origin;
+  ivec2 p0 = 2 * (ivec2(gl_FragCoord.xy) - u_origin);  // the cell's first sample
   ivec2 grid = (u_image_size - 1) / u_step + 1;  // the octave's sample grid (hessian.hpp)
   ivec2 last = grid - 1;
-  vec4 det = FETCH(u_det, p, grid.x);
-  // As max3.frag: neighbours beyond the edge are left out (clamped onto p's row or column).
-  vec4 m = det;
-  for (int dy = -1; dy <= 1; ++dy) {
-    for (int dx = -1; dx <= 1; ++dx) {
-      if (dx != 0 || dy != 0) m = max(m, FETCH(u_det, clamp(p + ivec2(dx, dy), ivec2(0), last), grid.x));
-    }
+  // The 4 x 4 samples from p0 - 1 to p0 + 2. As max3.frag: neighbours beyond
+  // the edge are left out (clamped onto a sample's row or column); a cell's
+  // samples past the grid fail the border test.
+  vec4 b[16];
+  for (int t = 0; t < 16; ++t) b[t] = FETCH(u_det, clamp(p0 + ivec2(t % 4 - 1, t / 4 - 1), ivec2(0), last), grid.x);
+  bool any_survives = false;
+  for (int s = 0; s < 4; ++s) {
+    int o = (s >> 1) * 4 + (s & 1);  // the sample's 3x3 block is b[o .. o + 10]
+    ivec2 p = p0 + ivec2(s & 1, s >> 1);
+    vec4 det = b[o + 5];
+    vec4 m = max(max(max(max(b[o], b[o + 1]), max(b[o + 2], b[o + 4])), max(max(b[o + 6], b[o + 8]), max(b[o + 9], b[o + 10]))), det);
+    any_survives = any_survives || survives(p, u_largest_filters.x, det.y, m.x, m.y, m.z) ||
+                   survives(p, u_largest_filters.y, det.z, m.y, m.z, m.w);
   }
-  bool first = survives(p, u_largest_filters.x, det.y, m.x, m.y, m.z);
-  bool second = survives(p, u_largest_filters.y, det.z, m.y, m.z, m.w);
-  if (!(first || second)) discard;
+  if (!any_survives) discard;
   gl_FragDepth = 0.0;
 }

@@ -19,12 +19,12 @@ ExtremaStage::ExtremaStage(const gl::ShaderSource& shaders, const DetectorConfig
 
 std::vector<AtlasRect> atlas_layout(int width, int height, const DetectorConfig& config, glm::ivec2& size) {
   const int maps = maps_per_octave(config);
-  const glm::ivec2 first_grid = octave_grid(width, height, sample_step(0, config.first_step));
+  const glm::ivec2 first_grid = cell_grid(octave_grid(width, height, sample_step(0, config.first_step)));
   std::vector<AtlasRect> rects;
   size = glm::ivec2(0);
   int column_y = 0;
   for (int o = 0; o < config.n_octaves; ++o) {
-    const glm::ivec2 grid = octave_grid(width, height, sample_step(o, config.first_step));
+    const glm::ivec2 grid = cell_grid(octave_grid(width, height, sample_step(o, config.first_step)));
     for (int m = 0; m < maps; ++m) {
       AtlasRect r{o, 2 * m + 1, m * grid.x, 0, grid.x, grid.y};
       if (o > 0) {

@@ -3,29 +3,36 @@
 // of the quadratic through their 3x3x3 block (shaders/detect/extrema.frag;
 // rules as src/cpu/detector.hpp).
 //
-// Output: the candidate atlas, one RGBA32F texture of sample-grid maps,
-// (x, y, size * laplacian, response) where a keypoint was found, zero
-// elsewhere. Two adjacent middle layers share a map (a sample cannot be a
-// maximum in both: each dominates the other in its 3x3x3 block), layers two
-// or more apart need their own: each octave has ceil(n_octave_layers / 2)
-// maps, for layers {1, 2}, {3, 4}, ... Octave 0's maps lie side by side from
-// the origin; the other octaves' maps are stacked in a column to their right,
-// a band per octave, like a mip chain. For the default two layers: one map
-// per octave, an atlas 1.5 times as wide as octave 0's grid.
+// Output: the candidate atlas, one RGBA32F texture of maps, (x, y, size *
+// laplacian, response) where a keypoint was found, zero elsewhere. A map has
+// one texel per cell of 2 x 2 samples of its octave's grid: a cell holds at
+// most one keypoint of a map's layers, since any two of its samples are
+// neighbours, so each would dominate the other in its 3x3x3 block. For the
+// same reason two adjacent middle layers share a map; layers two or more
+// apart need their own: each octave has ceil(n_octave_layers / 2) maps, for
+// layers {1, 2}, {3, 4}, ... Octave 0's maps lie side by side from the
+// origin; the other octaves' maps are stacked in a column to their right, a
+// band per octave, like a mip chain. For the default two layers: one map per
+// octave, an atlas 1.5 times as wide as octave 0's cells.
+//
+// Cells rather than samples (2026-11-23): the mark and interpolation passes
+// shade a quarter as many fragments, 16 look-ups serving four samples'
+// blocks instead of 9 serving one, and the compaction reads a quarter as
+// many texels (docs/NOTES.md: Detector speed).
 //
 // Passes (Terriberry et al. 2008, III-B.2, with one early-Z round):
-//   nms_mark         threshold and 26-neighbour test, the survivors marked in
-//                    the atlas's depth buffer. When a map's two layers and
+//   nms_mark         threshold and 26-neighbour test, the cells with a
+//                    survivor marked in the atlas's depth buffer. When a map's two layers and
 //                    their neighbours share a texture group (every map with
 //                    the default two layers per octave), nms_mark_pair marks
-//                    both in one draw from the 9 det(H) texels around each
-//                    sample. Otherwise each layer is marked in four look-ups
+//                    both in one draw from the 16 det(H) texels around each
+//                    cell. Otherwise each layer is marked in four look-ups
 //                    (nms_mark) from 3x3 maxima made beforehand, separably:
 //   max3 x, max3 y   the 3x3 maximum of every layer of a group (detect/max3.frag)
 //   extrema          the exact test and the interpolation (detect/extrema.frag),
 //                    drawn with early-Z culling so only survivors are shaded;
-//                    one draw per map for maps marked as pairs (9 look-ups
-//                    serve both layers), else per layer (27 look-ups)
+//                    one draw per map for maps marked as pairs (16 look-ups
+//                    serve both layers), else per layer (48 look-ups)
 // With Suppression::SinglePass the extrema pass runs on every sample instead,
 // with no marks (the baseline; maps that are not pairs still use the
 // per-layer shader, and the tests compare both modes with the CPU). On
@@ -53,6 +60,9 @@ struct AtlasRect {
 std::vector<AtlasRect> atlas_layout(int width, int height, const DetectorConfig& config, glm::ivec2& size);
 // The atlas's gl::texture_size_problem on the current context, "" if it fits.
 std::string atlas_size_problem(int width, int height, const DetectorConfig& config);
+// The cells of a sample grid: 2 x 2 samples each, the last row and column
+// holding one sample where the grid's side is odd.
+inline glm::ivec2 cell_grid(glm::ivec2 grid) { return (grid + 1) / 2; }
 // Maps per octave: one for each two middle layers, ceil(n_octave_layers / 2).
 inline int maps_per_octave(const DetectorConfig& config) { return (config.n_octave_layers + 1) / 2; }
 
@@ -72,7 +82,7 @@ class ExtremaStage {
 
   const gl::Texture& atlas() const { return atlas_; }
   // Early-Z's marks (Depth32F, the atlas's size): 0 where the mark pass let a
-  // sample through to the extrema pass, 1 elsewhere; with
+  // cell through to the extrema pass, 1 elsewhere; with
   // Suppression::SinglePass never written. Tests read it.
   const gl::Texture& marks() const { return atlas_depth_; }
   const std::vector<AtlasRect>& rects() const { return rects_; }  // octave by octave
