@@ -801,7 +801,7 @@ void compare_kept(const GrayImage& image, const std::vector<KeyPoint>& given, co
 
 // The descriptor pass takes a keypoint's Haar responses without clipping
 // where its turned 20s window keeps a pixel clear of the border
-// (descriptor.frag, window_inside and PART). At keypoints placed from just
+// (descriptor.frag, window_inside). At keypoints placed from just
 // inside that reach to just outside it, on each side, at every size and
 // angle below (the image is large enough that each has keypoints on both
 // sides of it), every value agrees with the CPU's: a box read without

@@ -21,12 +21,13 @@
 //           keypoint (common/blocks.glsl), texel (u, v) of it sub-region
 //           (u, v). Not yet normalised.
 // Viewport: ceil(count / 256) rows of tiles, 1024 wide.
-// With PART 1, only the keypoints whose window lies inside the image with a
-// margin (window_inside), by haar_inside; with PART 2, only the others, and
-// the tiles past u_count. Each part discards the other's fragments, so that
-// llvmpipe, which runs both sides of a branch but skips a block whose
-// fragments are all discarded, gives the clipping arithmetic only to the
-// keypoints near the border (docs/NOTES.md: Orientation and descriptors).
+// Keypoints whose window lies inside the image with a margin (window_inside)
+// take their responses from haar_inside, the others from haar, which clips
+// each box at the border. The choice is two loops over the 25 samples, one
+// of them empty for each keypoint, rather than a branch: llvmpipe runs both
+// sides of a branch, but leaves a loop once no fragment of its group is in
+// it, after one trip, and a keypoint's 4 x 4 tile is such a group
+// (docs/NOTES.md: Orientation and descriptors).
 #include "common/precision.glsl"
 
 uniform sampler2D u_list;
@@ -43,12 +44,6 @@ layout(location = 1) out vec4 o_second;
 #include "common/blocks.glsl"
 #include "common/haar.glsl"
 
-#if defined(PART) && PART == 1
-#define HAAR haar_inside
-#else
-#define HAAR haar
-#endif
-
 // Whether every Haar box of the keypoint's 20s window (samples up to 9.5 s
 // from the centre along each of its axes, turned by (c, sn)) lies inside the
 // image with `spare` pixels to spare beyond the half-pixel haar_inside needs
@@ -56,6 +51,34 @@ layout(location = 1) out vec4 o_second;
 bool window_inside(vec2 centre, float s, int h, float c, float sn, float spare) {
   float reach = 9.5 * s * (abs(c) + abs(sn)) + 0.5 * float(h) + spare;
   return all(greaterThanEqual(centre, vec2(reach))) && all(lessThanEqual(centre + reach, vec2(u_quads_size - 2)));
+}
+
+// Sample i (row i / 5, column i % 5) of the sub-region whose first sample
+// is (col0, row0) of the 20 x 20 grid: its offset from the keypoint in the
+// image, the grid turned by the angle whose cosine and sine are c, sn.
+vec2 sample_offset(int i, int col0, int row0, float s, float c, float sn) {
+  vec2 o = (vec2(float(col0 + i % 5), float(row0 + i / 5)) - 9.5) * s;
+  return vec2(c * o.x - sn * o.y, sn * o.x + c * o.y);
+}
+
+// Its Gaussian weight, the product of its column's and its row's factors.
+float sample_weight(int i, float wu[5], float wv[5]) {
+  int u = i % 5, v = i / 5;
+  return (u == 0 ? wu[0] : u == 1 ? wu[1] : u == 2 ? wu[2] : u == 3 ? wu[3] : wu[4]) *
+         (v == 0 ? wv[0] : v == 1 ? wv[1] : v == 2 ? wv[2] : v == 3 ? wv[3] : wv[4]);
+}
+
+// Adds the response d (image axes), weighted by w and turned into the
+// keypoint's frame, to the sub-region's sums.
+void accumulate(vec2 d, float w, float c, float sn, inout vec4 first, inout vec4 second) {
+  vec2 r = w * vec2(c * d.x + sn * d.y, -sn * d.x + c * d.y);
+#ifdef EXTENDED
+  // Negative only beyond rounding of the other component (cpu::kSplitTolerance).
+  if (r.y >= -SPLIT_TOLERANCE * abs(r.x)) first.xy += vec2(r.x, abs(r.x)); else first.zw += vec2(r.x, abs(r.x));
+  if (r.x >= -SPLIT_TOLERANCE * abs(r.y)) second.xy += vec2(r.y, abs(r.y)); else second.zw += vec2(r.y, abs(r.y));
+#else
+  first += vec4(r, abs(r));
+#endif
 }
 
 void main() {
@@ -76,14 +99,6 @@ void main() {
     int h = even_side(2.0 * s);
     float theta = -radians(angle);  // image frame
     float c = cos(theta), sn = sin(theta);
-    // Part 2 leaves out only the keypoints a half pixel farther in, so that
-    // one near the boundary is drawn by both (part 2, drawn last, wins)
-    // rather than by neither if the two programs round it differently.
-#if defined(PART) && PART == 1
-    if (!window_inside(k.xy, s, h, c, sn, 2.0)) discard;
-#elif defined(PART) && PART == 2
-    if (window_inside(k.xy, s, h, c, sn, 2.5)) discard;
-#endif
     // In sample units (s cancels), so that no size under- or overflows it.
     const float two_sigma2 = 2.0 * 3.3 * 3.3;
     int row0 = (kr.y / 4) * 5, col0 = (kr.y % 4) * 5;
@@ -95,27 +110,20 @@ void main() {
       wu[i] = exp(-a * a / two_sigma2);
       wv[i] = exp(-b * b / two_sigma2);
     }
-    for (int v = 0; v < 5; ++v) {
-      for (int u = 0; u < 5; ++u) {
-        vec2 o = (vec2(float(col0 + u), float(row0 + v)) - 9.5) * s;
-        vec2 d = HAAR(base, frac + vec2(c * o.x - sn * o.y, sn * o.x + c * o.y), h);
-        float w = wu[u] * wv[v];
-        vec2 r = w * vec2(c * d.x + sn * d.y, -sn * d.x + c * d.y);
-#ifdef EXTENDED
-        // Negative only beyond rounding of the other component (cpu::kSplitTolerance).
-        if (r.y >= -SPLIT_TOLERANCE * abs(r.x)) first.xy += vec2(r.x, abs(r.x)); else first.zw += vec2(r.x, abs(r.x));
-        if (r.x >= -SPLIT_TOLERANCE * abs(r.y)) second.xy += vec2(r.y, abs(r.y)); else second.zw += vec2(r.y, abs(r.y));
-#else
-        first += vec4(r, abs(r));
-#endif
-      }
+    // Samples i < inside_samples by haar_inside, the rest by haar. The
+    // loops stay rolled (a bound per fragment), so sample_weight picks the
+    // weights by selects rather than by indexing, which would put them in
+    // memory.
+    int inside_samples = window_inside(k.xy, s, h, c, sn, 2.0) ? 25 : 0;
+    for (int i = 0; i < inside_samples; ++i) {
+      vec2 d = haar_inside(base, frac + sample_offset(i, col0, row0, s, c, sn), h);
+      accumulate(d, sample_weight(i, wu, wv), c, sn, first, second);
+    }
+    for (int i = inside_samples; i < 25; ++i) {
+      vec2 d = haar(base, frac + sample_offset(i, col0, row0, s, c, sn), h);
+      accumulate(d, sample_weight(i, wu, wv), c, sn, first, second);
     }
   }
-#if defined(PART) && PART == 1
-  else {
-    discard;  // PART 2 writes the tiles past the count
-  }
-#endif
   o_first = first;
 #ifdef EXTENDED
   o_second = second;

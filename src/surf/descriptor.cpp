@@ -197,20 +197,14 @@ void DescribeStage::regroup(gl::PassRunner& runner, IntegralStage& integral_stag
                {{"u_integral_size", integral_size}});
   }
   const bool buffer = static_cast<long long>(width) * height <= limit;
-  if (buffer != quads_in_buffer_ || describe_[0].id() == 0) {
+  if (buffer != quads_in_buffer_ || describe_.id() == 0) {
     std::vector<std::string> samples = sample_defines(), describe = extended_define(config_);
     if (buffer) {
       samples.push_back("LINEAR_FETCH");
       describe.push_back("LINEAR_FETCH");
     }
     if (!config_.upright) samples_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_samples.frag", samples);
-    // Two parts of one pass: the keypoints whose window lies inside the
-    // image, then the others (descriptor.frag, PART).
-    for (int part : {1, 2}) {
-      std::vector<std::string> defines = describe;
-      defines.push_back("PART " + std::to_string(part));
-      describe_[part - 1] = gl::Program(shaders_, "common/fullscreen.vert", "describe/descriptor.frag", defines);
-    }
+    describe_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/descriptor.frag", describe);
     quads_in_buffer_ = buffer;
   }
   if (!buffer) {
@@ -340,11 +334,9 @@ int DescribeStage::describe_entries(gl::PassRunner& runner, const gl::Texture& l
   const int total = count + static_cast<int>(second_source_.size());
   const gl::PassRunner::Region tiles{0, 0, kWidth, tile_rows(total, kDescriptorTile)};
   const gl::PassRunner::Region runs{0, 0, kWidth, rows_for(total * 16)};
-  for (const gl::Program& part : describe_) {
-    runner.run_in(tiles, "describe_descriptor", part, raw_target_,
-                  {{"u_list", list}, {"u_angles", angles_}, {"u_extra", extra_}, {"u_quads", quads()}},
-                  {{"u_count", total}, {"u_primary", count}, {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())}});
-  }
+  runner.run_in(tiles, "describe_descriptor", describe_, raw_target_,
+                {{"u_list", list}, {"u_angles", angles_}, {"u_extra", extra_}, {"u_quads", quads()}},
+                {{"u_count", total}, {"u_primary", count}, {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())}});
   if (config_.extended) {
     runner.run_in(runs, "describe_normalize", normalize_, final_target_,
                   {{"u_first_half", raw_[0]}, {"u_second_half", raw_[1]}}, {{"u_count", total}});

@@ -136,7 +136,7 @@ class DescribeStage {
   int entry_capacity() const { return second_orientation() ? 2 * capacity_ : capacity_; }
 
   gl::Program quads_program_, quads_linear_program_, samples_, windows_, best_, normalize_, gather_, gather_signs_;
-  gl::Program describe_[2];  // the descriptor pass's two parts: windows inside the image, the others
+  gl::Program describe_;
   int capacity_ = 0;
   gl::Texture quads_;  // the integral image regrouped, sized at each run
   std::uint64_t quads_generation_ = 0;  // IntegralStage::generation() they hold (0: none)
