@@ -23,16 +23,28 @@ std::vector<std::uint32_t> gpu_integral(IntegralStage& stage, gl::PassRunner& ru
   texture.upload(image.pixels.data());
   stage.configure(image.width, image.height);
   const gl::Texture& result = stage.result();
-  REQUIRE(result.width() == image.width + 1);
+  // Four columns to a texel (integral.hpp).
+  REQUIRE(result.width() == (image.width + 4) / 4);
   REQUIRE(result.height() == image.height + 1);
-  const std::vector<std::uint32_t> sentinel(static_cast<size_t>(result.width()) * result.height(), 0xDEADBEEFu);
+  REQUIRE(result.format() == gl::Format::RGBA32UI);
+  const std::vector<std::uint32_t> sentinel(4 * static_cast<size_t>(result.width()) * result.height(), 0xDEADBEEFu);
   const_cast<gl::Texture&>(result).upload(sentinel.data());
 
   const std::uint64_t before = runner.passes_run();
   const gl::Texture& out = stage.run(runner, texture);
   CHECK(&out == &stage.result());
   CHECK(runner.passes_run() - before == static_cast<std::uint64_t>(stage.passes_per_run()));
-  return out.download_u32();
+  // Columns past W repeat column W, the row's total.
+  const std::vector<std::uint32_t> texels = out.download_u32();
+  const size_t stride = 4 * static_cast<size_t>(out.width());
+  size_t padding_wrong = 0;
+  for (size_t y = 0; y < static_cast<size_t>(out.height()); ++y) {
+    for (size_t x = static_cast<size_t>(image.width) + 1; x < stride; ++x) {
+      padding_wrong += texels[y * stride + x] != texels[y * stride + static_cast<size_t>(image.width)];
+    }
+  }
+  CHECK(padding_wrong == 0);
+  return stage.download_sums();
 }
 
 struct Size { int w, h; };
@@ -203,7 +215,8 @@ TEST_CASE("GPU integral of a real photograph is exact, and the stage is reusable
     // Alternate with another image of the same size so stale results would show.
     const GrayImage& input = frame == 1 ? test::random_image(photo.width, photo.height, 9) : photo;
     texture.upload(input.pixels.data());
-    const auto gpu = stage.run(runner, texture).download_u32();
+    stage.run(runner, texture);
+    const auto gpu = stage.download_sums();
     CHECK(test::first_difference(gpu, frame == 1 ? cpu::integral_image(input) : reference) == "");
   }
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
@@ -258,7 +271,7 @@ TEST_CASE("the result is the same texture every frame, and fresh, at every size"
         const gl::Texture& out = stage.run(runner, texture);
         INFO(std::string(to_string(method)) << " " << s.w << "x" << s.h << " frame " << frame);
         CHECK(&out == &result);
-        CHECK(test::first_difference(result.download_u32(), cpu::integral_image(image)) == "");
+        CHECK(test::first_difference(stage.download_sums(), cpu::integral_image(image)) == "");
       }
     }
   }

@@ -1,11 +1,14 @@
 // common/integral_source.glsl — the unsigned-integer operand of an integral pass.
 //
-// Declares `u_source` and `uint source_at(ivec2 p)`, which returns the texel at
-// p as an unsigned integer, or 0 outside the texture (the implicit zero padding
-// that lets the scans handle odd sizes and the prescans' extra output).
+// Declares `u_source`, the type VALUE of an entry, and `VALUE source_at(ivec2
+// p)`, which returns the entry at p, or 0 outside the texture (the implicit
+// zero padding that lets the scans handle odd sizes and the prescans' extra
+// output).
 //
 // Variant SOURCE_UNORM8: u_source is the uploaded R8 image (normalised, value =
 // byte / 255); the byte is recovered exactly as round(value * 255).
+// Variant VECTOR: an entry is a whole RGBA32UI texel (uvec4), four columns of
+// the integral image scanned side by side (integral.hpp).
 // Otherwise u_source is an unsigned texture whose first channel is read: R32UI,
 // or the RGBA32UI up-sweep levels of scans with RADIX <= 4 (scan_up.frag).
 
@@ -15,10 +18,18 @@ uniform sampler2D u_source;
 uniform usampler2D u_source;
 #endif
 
-uint source_at(ivec2 p) {
-  if (any(lessThan(p, ivec2(0))) || any(greaterThanEqual(p, textureSize(u_source, 0)))) return 0u;
-#ifdef SOURCE_UNORM8
+#ifdef VECTOR
+#define VALUE uvec4
+#else
+#define VALUE uint
+#endif
+
+VALUE source_at(ivec2 p) {
+  if (any(lessThan(p, ivec2(0))) || any(greaterThanEqual(p, textureSize(u_source, 0)))) return VALUE(0u);
+#if defined(SOURCE_UNORM8)
   return uint(texelFetch(u_source, p, 0).r * 255.0 + 0.5);
+#elif defined(VECTOR)
+  return texelFetch(u_source, p, 0);
 #else
   return texelFetch(u_source, p, 0).r;
 #endif

@@ -25,9 +25,8 @@
 // numbers. The layers copied from, 1 and 3, are in that octave's first group.
 //
 // Inputs:   u_cross  (RGBA32UI, (W+1) x grid height); u_integral
-//           (R32UI, (W+1) x (H+1); common/integral_fetch.glsl); 2-D, or with
-//           LINEAR_FETCH buffer textures holding the same rows
-//           (common/linear_fetch.glsl)
+//           (common/integral_fetch.glsl); 2-D, or with LINEAR_FETCH buffer
+//           textures holding the same rows (common/linear_fetch.glsl)
 //           u_previous_det, u_previous_trace  with FIRST_LAYER > 0: the first
 //           group of the octave before (RGBA32F)
 // Uniforms: u_step, u_filters, u_image_size, u_integral_size

@@ -9,11 +9,12 @@
 // [-l, 0) and [1, l+1), +1 on the diagonal, -1 off it. Each lobe sum is divided
 // by its area; det = Dxx Dyy - 0.81 Dxy^2, trace = Dxx + Dyy (src/cpu/detector.hpp).
 //
-// Input:    u_integral  the integral image (R32UI, (W+1) x (H+1))
+// Input:    u_integral  the integral image (common/integral_fetch.glsl, 2-D)
 // Uniforms: u_step      sampling step of the octave (2^o times the first step)
 //           u_filters   filter sides of the layers in channels r, g, b, a;
 //                       0 for an unused channel
 //           u_image_size W, H
+//           u_integral_size W + 1, H + 1
 // Output:   location 0: det per layer (RGBA32F), location 1: trace per layer
 //           (RGBA32F); 0 where the filter does not lie inside the image.
 // Viewport: the octave's sample grid, ceil(W / step) x ceil(H / step); texel

@@ -15,7 +15,7 @@
 // hessian_multipass.frag: on llvmpipe a pass and a buffer copy of their own
 // cost more than those look-ups.)
 //
-// Input:    u_integral  (R32UI, (W+1) x (H+1); common/integral_fetch.glsl)
+// Input:    u_integral  (common/integral_fetch.glsl)
 // Uniforms: u_step, u_filters (sides of the 4 layers; 0 = unused)
 // Defines:  FIRST_LAYER  layers below it are copied from the octave before
 //           (hessian_multipass.frag), so their outputs are left 0; a

@@ -126,14 +126,19 @@ Texture Texture::buffer(int texels, Format format, std::string label) {
 unsigned Texture::target() const { return buffer_ ? GL_TEXTURE_BUFFER : GL_TEXTURE_2D; }
 
 void Texture::copy_rows(const Texture& source, int first_row, int rows) {
-  GLSURF_EXPECTS(is_buffer() && !source.is_buffer() && source.format() == format_,
+  const FormatInfo fi = info(source.format()), mine = info(format_);
+  // The same 32-bit values, however many to a texel (an RGBA32UI source into
+  // an R32UI buffer: four texels of this per texel of the source).
+  const bool compatible = source.format() == format_ ||
+                          (source.format() == Format::RGBA32UI && format_ == Format::R32UI);
+  GLSURF_EXPECTS(is_buffer() && !source.is_buffer() && compatible,
                  "copy_rows: '" + label_ + "' must be a buffer texture and '" + source.label() +
-                     "' a 2-D texture of its format");
+                     "' a 2-D texture of its format (or RGBA32UI into R32UI)");
   GLSURF_EXPECTS(first_row >= 0 && rows > 0 && first_row + rows <= source.height() &&
-                     static_cast<long long>(rows) * source.width() <= width_,
+                     static_cast<long long>(rows) * source.width() * fi.channels <=
+                         static_cast<long long>(width_) * mine.channels,
                  "copy_rows: rows " + std::to_string(first_row) + " + " + std::to_string(rows) + " of '" +
                      source.label() + "' do not fit '" + label_ + "'");
-  const FormatInfo fi = info(format_);
   GLint previous_read = 0;
   glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous_read);
   GLuint fbo = 0;

@@ -40,9 +40,10 @@ class Texture {
   // thirds of a 2-D one (docs/NOTES.md, "What llvmpipe rewards"). Not a render
   // target; filled by copy_rows. width() is `texels`, height() 1.
   static Texture buffer(int texels, Format format, std::string label);
-  // Buffer textures only: texels 0 .. source.width() * rows - 1 become rows
-  // first_row .. first_row + rows - 1 of the 2-D texture `source` (same
-  // format), copied on the GPU.
+  // Buffer textures only: the values of rows first_row .. first_row + rows -
+  // 1 of the 2-D texture `source`, row by row from texel 0, copied on the
+  // GPU. `source` has this texture's format, or is RGBA32UI into R32UI (four
+  // texels per source texel).
   void copy_rows(const Texture& source, int first_row, int rows);
   bool is_buffer() const { return buffer_ != 0; }
   unsigned target() const;  // GL_TEXTURE_2D or GL_TEXTURE_BUFFER

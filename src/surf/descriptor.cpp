@@ -172,7 +172,7 @@ void DescribeStage::regroup(gl::PassRunner& runner, IntegralStage& integral_stag
   if (quads_generation_ != 0 && quads_generation_ == integral_stage.generation()) return;
   quads_generation_ = 0;  // until the quads below are done
   const gl::Texture& integral = integral_stage.result();
-  const int width = integral.width() + 1, height = integral.height() + 1;
+  const int width = integral_stage.width() + 2, height = integral_stage.height() + 2;
   if (!quads_ || quads_.width() != width || quads_.height() != height) {
     quads_target_ = gl::Framebuffer();  // the old size goes first: 16 bytes per pixel
     quads_ = gl::Texture();
@@ -188,7 +188,7 @@ void DescribeStage::regroup(gl::PassRunner& runner, IntegralStage& integral_stag
   // 14.2-17.3 at 1920 x 1080), and the passes after it a buffer copy of the
   // quads.
   const int limit = gl::max_buffer_texels(buffer_limit_);
-  const glm::ivec2 integral_size(integral.width(), integral.height());
+  const glm::ivec2 integral_size = integral_stage.size();
   if (const gl::Texture* linear = integral_stage.linear_copy(runner, limit)) {
     runner.run("describe_quads", quads_linear_program_, quads_target_, {{"u_integral", *linear}},
                {{"u_integral_size", integral_size}});

@@ -24,7 +24,7 @@ void HessianStage::configure(int width, int height) {
   octaves_.clear();
   cross_linear_ = gl::Texture();
   if (method_ == HessianMethod::MultiPass) {
-    const long long integral_texels = static_cast<long long>(width + 1) * (height + 1);
+    const long long integral_texels = integral_linear_texels(width, height);
     const int limit = gl::max_buffer_texels(buffer_limit_);
     const bool linear = integral_texels <= limit;  // the strips are no larger
     if (linear != linear_ || passes_[0].combine.id() == 0) {  // programs for the kind of input
@@ -84,13 +84,16 @@ void HessianStage::run(gl::PassRunner& runner, IntegralStage& integral_stage) {
     for (size_t g = 0; g < oct.filters.size(); ++g) {
       if (method_ == HessianMethod::SinglePass) {
         runner.run("hessian_single", single_, oct.targets[g], {{"u_integral", integral}},
-                   {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_image_size", image_size}});
+                   {{"u_step", oct.step},
+                    {"u_filters", oct.filters[g]},
+                    {"u_image_size", image_size},
+                    {"u_integral_size", integral_stage.size()}});
         continue;
       }
       const bool inherits = g == 0 && oct.octave > 0;  // layers copied from the octave before
       const MultiPassPrograms& programs = passes_[inherits];
       const gl::Texture& source = linear_ ? *integral_linear : integral;
-      const glm::ivec2 integral_size(integral.width(), integral.height());
+      const glm::ivec2 integral_size = integral_stage.size();
       runner.run("hessian_strips_cross", programs.strips_cross, oct.cross_target, {{"u_integral", source}},
                  {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_integral_size", integral_size}});
       const gl::Texture* cross = &oct.cross;

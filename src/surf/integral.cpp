@@ -41,26 +41,50 @@ glm::ivec2 oriented(glm::ivec2 axis, int along, int across) {
 
 // Every program variant the stage uses, compiled once. Index [unorm] selects
 // the SOURCE_UNORM8 variant that reads the R8 image directly.
+// The programs a method uses, compiled once (each costs memory on a
+// software renderer). The scans' variants are [kind][unorm], kind as
+// AxisScan::Kind; unorm: SOURCE_UNORM8, reading the R8 image directly.
 struct IntegralStage::Programs {
-  gl::Program scan_up[2], scan_down[2], scan_down_top[2];
-  gl::Program sweep2d_up[2], sweep2d_down[2], doubling[2];
+  gl::Program scan_up[3][2], scan_down[3][2], scan_down_top[3][2];
+  gl::Program sweep2d_up[2], sweep2d_down[2], doubling[2], pack;
 
-  Programs(const gl::ShaderSource& src, int radix) {
+  Programs(const gl::ShaderSource& src, IntegralMethod method, int radix) {
     const std::string vs = "common/fullscreen.vert";
+    const auto scan = [&](const char* file, int kind, bool unorm, bool top) {
+      std::vector<std::string> defs{"RADIX " + std::to_string(radix)};
+      if (unorm) defs.push_back("SOURCE_UNORM8");
+      if (kind == 1) defs.push_back("PACKED");
+      if (kind == 2) defs.push_back("VECTOR");
+      if (top) defs.push_back("TOP_LEVEL");
+      return gl::Program(src, vs, file, defs);
+    };
+    if (method == IntegralMethod::Blelloch1D) {
+      // Rows: the image into the first up level, R32UI (RGBA32UI with local
+      // prefixes) above it, the last level packed (reading the image at the
+      // top or with radix > 4, else the local prefixes); columns: vectors.
+      scan_up[0][1] = scan("integral/scan_up.frag", 0, true, false);
+      scan_up[0][0] = scan("integral/scan_up.frag", 0, false, false);
+      scan_down[0][0] = scan("integral/scan_down.frag", 0, false, false);
+      scan_down_top[0][0] = scan("integral/scan_down.frag", 0, false, true);
+      scan_down[1][radix > 4] = scan("integral/scan_down.frag", 1, radix > 4, false);
+      scan_down_top[1][1] = scan("integral/scan_down.frag", 1, true, true);
+      scan_up[2][0] = scan("integral/scan_up.frag", 2, false, false);
+      scan_down[2][0] = scan("integral/scan_down.frag", 2, false, false);
+      scan_down_top[2][0] = scan("integral/scan_down.frag", 2, false, true);
+      return;
+    }
+    // The 2-D method's scans read its R32UI half-sums.
+    scan_up[0][0] = scan("integral/scan_up.frag", 0, false, false);
+    scan_down[0][0] = scan("integral/scan_down.frag", 0, false, false);
+    scan_down_top[0][0] = scan("integral/scan_down.frag", 0, false, true);
     for (int unorm = 0; unorm < 2; ++unorm) {
       std::vector<std::string> defs;
       if (unorm) defs.push_back("SOURCE_UNORM8");
-      std::vector<std::string> scan_defs = defs;
-      scan_defs.push_back("RADIX " + std::to_string(radix));
-      std::vector<std::string> top_defs = scan_defs;
-      top_defs.push_back("TOP_LEVEL");
-      scan_up[unorm] = gl::Program(src, vs, "integral/scan_up.frag", scan_defs);
-      scan_down[unorm] = gl::Program(src, vs, "integral/scan_down.frag", scan_defs);
-      scan_down_top[unorm] = gl::Program(src, vs, "integral/scan_down.frag", top_defs);
       sweep2d_up[unorm] = gl::Program(src, vs, "integral/sweep2d_up.frag", defs);
       sweep2d_down[unorm] = gl::Program(src, vs, "integral/sweep2d_down.frag", defs);
       doubling[unorm] = gl::Program(src, vs, "integral/doubling.frag", defs);
     }
+    pack = gl::Program(src, vs, "integral/pack.frag");
   }
 };
 
@@ -71,15 +95,27 @@ struct IntegralStage::Programs {
 //   With radix <= 4 the up-sweep levels also hold each group's own prefixes
 // (RGBA32UI, scan_up.frag), and the down-sweep below the top reads those
 // instead of the level's entries.
+//   Kind::Packed (the 1-D method's rows) writes D_0 four entries to a texel,
+// ceil((len_0 + 1) / 4) texels along the axis; Kind::Vector (its columns)
+// scans RGBA32UI texels, four columns side by side, every level RGBA32UI
+// (integral.hpp).
 struct IntegralStage::AxisScan {
+  enum class Kind { Plain = 0, Packed = 1, Vector = 2 };
   glm::ivec2 axis{1, 0};
+  Kind kind = Kind::Plain;
+  int length = 0;  // len_0
+  int radix = 2;
   bool source_unorm8 = false;
-  bool local_prefixes = false;  // radix <= 4
+  bool local_prefixes = false;  // radix <= 4, not Vector
   std::vector<Texture> up, down;
   std::vector<Framebuffer> up_targets, down_targets;
 
-  AxisScan(glm::ivec2 axis_, int length, int across, int radix, bool unorm8, const std::string& label)
-      : axis(axis_), source_unorm8(unorm8), local_prefixes(radix <= 4) {
+  AxisScan(glm::ivec2 axis_, int length_, int across, int radix_, bool unorm8, const std::string& label,
+           Kind kind_ = Kind::Plain)
+      : axis(axis_), kind(kind_), length(length_), radix(radix_), source_unorm8(unorm8),
+        local_prefixes(radix_ <= 4 && kind_ != Kind::Vector) {
+    GLSURF_EXPECTS(kind != Kind::Packed || axis == glm::ivec2(1, 0), "packed scans run along the rows");
+    const Format plain = kind == Kind::Vector ? Format::RGBA32UI : Format::R32UI;
     std::vector<int> lengths{length};  // len_0 .. len_M, len_M <= radix
     while (lengths.back() > radix) lengths.push_back(divide_up(lengths.back(), radix));
     const int levels = static_cast<int>(lengths.size()) - 1;  // M
@@ -87,12 +123,12 @@ struct IntegralStage::AxisScan {
     down.reserve(levels + 1);
     for (int m = 1; m <= levels; ++m) {
       const glm::ivec2 s = oriented(axis, lengths[m], across);
-      up.emplace_back(s.x, s.y, local_prefixes ? Format::RGBA32UI : Format::R32UI,
-                      label + "_up" + std::to_string(m));
+      up.emplace_back(s.x, s.y, local_prefixes ? Format::RGBA32UI : plain, label + "_up" + std::to_string(m));
     }
     for (int m = 0; m <= levels; ++m) {
-      const glm::ivec2 s = oriented(axis, lengths[m] + 1, across);
-      down.emplace_back(s.x, s.y, Format::R32UI, label + "_down" + std::to_string(m));
+      const bool packed = m == 0 && kind == Kind::Packed;
+      const glm::ivec2 s = oriented(axis, packed ? divide_up(lengths[m] + 1, 4) : lengths[m] + 1, across);
+      down.emplace_back(s.x, s.y, packed ? Format::RGBA32UI : plain, label + "_down" + std::to_string(m));
     }
     for (const Texture& t : up) up_targets.emplace_back(std::vector<const Texture*>{&t}, t.label());
     for (const Texture& t : down) down_targets.emplace_back(std::vector<const Texture*>{&t}, t.label());
@@ -102,24 +138,43 @@ struct IntegralStage::AxisScan {
 
   const Texture& run(gl::PassRunner& runner, const Programs& p, const Texture& source) const {
     const int levels = static_cast<int>(up.size());
+    const int k = static_cast<int>(kind);
     const Texture* level = &source;
     for (int m = 1; m <= levels; ++m) {
       const bool unorm = m == 1 && source_unorm8;
-      runner.run("integral_scan_up", p.scan_up[unorm], up_targets[m - 1],
+      runner.run("integral_scan_up", p.scan_up[kind == Kind::Vector ? 2 : 0][unorm], up_targets[m - 1],
                  {{"u_source", *level}}, {{"u_axis", axis}});
       level = &up[m - 1];
     }
     for (int m = levels; m >= 0; --m) {
       const Texture& u = m == 0 ? source : up[m - 1];
       const bool unorm = m == 0 && source_unorm8;
+      // Packed differs from Plain only in the final level.
+      const int variant = m == 0 || kind == Kind::Vector ? k : 0;
       if (m == levels) {
-        runner.run("integral_scan_down", p.scan_down_top[unorm], down_targets[m],
-                   {{"u_source", u}}, {{"u_axis", axis}});
+        if (variant == 1) {
+          runner.run("integral_scan_down", p.scan_down_top[1][unorm], down_targets[m], {{"u_source", u}},
+                     {{"u_axis", axis}, {"u_length", length}});
+        } else {
+          runner.run("integral_scan_down", p.scan_down_top[variant][unorm], down_targets[m], {{"u_source", u}},
+                     {{"u_axis", axis}});
+        }
       } else if (local_prefixes) {
-        runner.run("integral_scan_down", p.scan_down[0], down_targets[m],
-                   {{"u_partial", down[m + 1]}, {"u_local", up[m]}}, {{"u_axis", axis}});
+        if (variant == 1 && radix == 4) {  // groups are texels: no positions to work out
+          runner.run("integral_scan_down", p.scan_down[1][0], down_targets[m],
+                     {{"u_partial", down[m + 1]}, {"u_local", up[m]}}, {});
+        } else if (variant == 1) {
+          runner.run("integral_scan_down", p.scan_down[1][0], down_targets[m],
+                     {{"u_partial", down[m + 1]}, {"u_local", up[m]}}, {{"u_axis", axis}, {"u_length", length}});
+        } else {
+          runner.run("integral_scan_down", p.scan_down[0][0], down_targets[m],
+                     {{"u_partial", down[m + 1]}, {"u_local", up[m]}}, {{"u_axis", axis}});
+        }
+      } else if (variant == 1) {
+        runner.run("integral_scan_down", p.scan_down[1][unorm], down_targets[m],
+                   {{"u_partial", down[m + 1]}, {"u_source", u}}, {{"u_axis", axis}, {"u_length", length}});
       } else {
-        runner.run("integral_scan_down", p.scan_down[unorm], down_targets[m],
+        runner.run("integral_scan_down", p.scan_down[variant][unorm], down_targets[m],
                    {{"u_partial", down[m + 1]}, {"u_source", u}}, {{"u_axis", axis}});
       }
     }
@@ -143,7 +198,7 @@ struct IntegralStage::Level {
         row_prefix({1, 0}, size.x, size.y, radix, false, "integral_X" + std::to_string(k)),
         col_prefix({0, 1}, size.y, size.x, radix, false, "integral_Y" + std::to_string(k)),
         below(finer.x + 1, finer.y + 1, Format::R32UI,
-              k == 1 ? std::string("integral") : "integral_D" + std::to_string(k - 1)),
+              k == 1 ? std::string("integral_unpacked") : "integral_D" + std::to_string(k - 1)),
         below_target({&below}, below.label()) {}
 };
 
@@ -151,12 +206,18 @@ IntegralStage::IntegralStage(const gl::ShaderSource& shaders, IntegralConfig con
     : config_(config) {
   GLSURF_EXPECTS(config.top_pixels >= 0, "top_pixels must be >= 0");
   GLSURF_EXPECTS(config.scan_radix >= 2 && config.scan_radix <= 64, "scan_radix must be 2 .. 64");
-  programs_ = std::make_unique<Programs>(shaders, config.scan_radix);
+  programs_ = std::make_unique<Programs>(shaders, config.method, config.scan_radix);
 }
 
 IntegralStage::IntegralStage(IntegralStage&&) noexcept = default;
 IntegralStage& IntegralStage::operator=(IntegralStage&&) noexcept = default;
 IntegralStage::~IntegralStage() = default;
+
+int packed_width(int width) { return (width + 4) / 4; }
+
+long long integral_linear_texels(int width, int height) {
+  return 4LL * packed_width(width) * (height + 1LL);
+}
 
 std::string integral_size_problem(int width, int height) {
   return gl::texture_size_problem(width, height, "integral image (with a border)", width + 2LL, height + 2LL);
@@ -169,11 +230,15 @@ void IntegralStage::configure(int width, int height) {
   std::vector<Level> levels;
   gl::PingPong top;
   int top_steps = 0;
+  Texture packed;
+  Framebuffer packed_target;
   std::unique_ptr<AxisScan> rows, columns;
   if (config_.method == IntegralMethod::Blelloch1D) {
     const int radix = config_.scan_radix;
-    rows = std::make_unique<AxisScan>(glm::ivec2(1, 0), width, height, radix, true, "integral_rows");
-    columns = std::make_unique<AxisScan>(glm::ivec2(0, 1), height, width + 1, radix, false, "integral");
+    rows = std::make_unique<AxisScan>(glm::ivec2(1, 0), width, height, radix, true, "integral_rows",
+                                      AxisScan::Kind::Packed);
+    columns = std::make_unique<AxisScan>(glm::ivec2(0, 1), height, packed_width(width), radix, false, "integral",
+                                         AxisScan::Kind::Vector);
   } else {
     glm::ivec2 size(width, height);  // of U_k
     while (static_cast<long long>(size.x) * size.y > config_.top_pixels && size != glm::ivec2(1)) {
@@ -184,7 +249,9 @@ void IntegralStage::configure(int width, int height) {
     top_steps = 1;  // at least one step, which also applies the (1, 1) shift
     while ((1 << top_steps) < std::max(size.x, size.y)) ++top_steps;
     top = gl::PingPong(size.x + 1, size.y + 1, Format::R32UI,
-                       levels.empty() ? "integral" : "integral_D" + std::to_string(levels.size()));
+                       levels.empty() ? "integral_unpacked" : "integral_D" + std::to_string(levels.size()));
+    packed = Texture(packed_width(width), height + 1, Format::RGBA32UI, "integral");
+    packed_target = Framebuffer({&packed}, "integral");
   }
   width_ = width;
   height_ = height;
@@ -195,6 +262,8 @@ void IntegralStage::configure(int width, int height) {
   levels_ = std::move(levels);
   top_ = std::move(top);
   top_steps_ = top_steps;
+  packed_ = std::move(packed);
+  packed_target_ = std::move(packed_target);
   rows_ = std::move(rows);
   columns_ = std::move(columns);
 }
@@ -202,7 +271,7 @@ void IntegralStage::configure(int width, int height) {
 int IntegralStage::passes_per_run() const {
   GLSURF_EXPECTS(width_ > 0, "configure() first");
   if (config_.method == IntegralMethod::Blelloch1D) return rows_->passes() + columns_->passes();
-  int n = top_steps_;
+  int n = top_steps_ + 1;  // and the packing
   for (const Level& l : levels_) n += 2 + l.row_prefix.passes() + l.col_prefix.passes();
   return n;
 }
@@ -212,7 +281,20 @@ const Texture& IntegralStage::result() const {
   // Looked up here, not kept as a pointer: top_ lives inside the stage, so a
   // pointer to it would dangle once the stage (or its Detector) is moved.
   if (columns_) return columns_->down[0];
-  return levels_.empty() ? top_.texture(0) : levels_.front().below;
+  return packed_;
+}
+
+std::vector<std::uint32_t> IntegralStage::download_sums() const {
+  const Texture& packed = result();
+  const std::vector<std::uint32_t> texels = packed.download_u32();
+  const size_t stride = 4 * static_cast<size_t>(packed.width()), w = static_cast<size_t>(width_) + 1;
+  std::vector<std::uint32_t> sums;
+  sums.reserve(w * (static_cast<size_t>(height_) + 1));
+  for (size_t y = 0; y <= static_cast<size_t>(height_); ++y) {
+    sums.insert(sums.end(), texels.begin() + static_cast<std::ptrdiff_t>(y * stride),
+                texels.begin() + static_cast<std::ptrdiff_t>(y * stride + w));
+  }
+  return sums;
 }
 
 const Texture& IntegralStage::run(gl::PassRunner& runner, const Texture& image) {
@@ -233,9 +315,10 @@ const Texture& IntegralStage::run(gl::PassRunner& runner, const Texture& image) 
 const Texture* IntegralStage::linear_copy(gl::PassRunner& runner, int limit) {
   GLSURF_EXPECTS(ran_, "run() before linear_copy()");
   const Texture& integral = result();
-  if (static_cast<long long>(integral.width()) * integral.height() > limit) return nullptr;
+  const long long texels = integral_linear_texels(width_, height_);
+  if (texels > limit) return nullptr;
   if (linear_generation_ == generation_) return &linear_;
-  if (!linear_) linear_ = Texture::buffer(integral.width() * integral.height(), Format::R32UI, "integral_linear");
+  if (!linear_) linear_ = Texture::buffer(static_cast<int>(texels), Format::R32UI, "integral_linear");
   linear_.copy_rows(integral, 0, integral.height());
   runner.after_transfer();
   linear_generation_ = generation_;
@@ -282,6 +365,9 @@ void IntegralStage::run_2d(gl::PassRunner& runner, const Texture& image) {
                 {"u_col_prefix", l.col_prefix.down[0]},
                 {"u_source", block(k - 1)}});
   }
+  // Four columns to a texel, as the 1-D method's result.
+  runner.run("integral_pack", p.pack, packed_target_,
+             {{"u_source", levels_.empty() ? top_.texture(0) : levels_.front().below}});
 }
 
 }  // namespace glsurf

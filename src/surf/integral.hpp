@@ -1,9 +1,16 @@
 // GPU integral image (summed-area table), exact in 32-bit unsigned integers.
 //
-// Output: an R32UI texture of (W + 1) x (H + 1) texels for a W x H image,
+// Output: the (W + 1) x (H + 1) values, for a W x H image,
 //     S(x, y) = sum of I(i, j) over i < x, j < y   (mod 2^32),
-// the layout of cpu::IntegralImage (see src/cpu/integral.hpp for why wrap-around
-// keeps box sums exact). Texel row y holds image row y (y down).
+// of cpu::IntegralImage (see src/cpu/integral.hpp for why wrap-around keeps
+// box sums exact), packed four columns to a texel: an RGBA32UI texture of
+// ceil((W + 1) / 4) x (H + 1) texels, texel (j, y) holding S(4j .. 4j + 3,
+// y), columns past W repeating S(W, y). Texel row y holds image row y (y
+// down). The passes that read it use common/integral_fetch.glsl; its buffer
+// copy (linear_copy) is the same values row by row, 4 ceil((W + 1) / 4) to a
+// row. Four to a texel because the 1-D method's column scans then run four
+// columns to a fragment: on llvmpipe a quarter of the fragments and
+// look-ups for the same values (docs/NOTES.md: Integral image speed).
 //
 // Two methods, both from Terriberry et al. 2008, section III-A:
 //
@@ -14,9 +21,11 @@
 //               with a 1-D Blelloch scan [eqs. 3-6, 10-11]. A down-sweep then
 //               rebuilds the 2-D prefix level by level from D, X, Y and U
 //               [eq. 12]. Once a level has at most `top_pixels` texels, the top
-//               of the pyramid is summed by the ping-pong doubling of eq. 13.
-//   Blelloch1D  (the default) a Blelloch scan along every row, then along
-//               every column of the result. On llvmpipe it is as fast as
+//               of the pyramid is summed by the ping-pong doubling of eq. 13,
+//               and the result packed four columns to a texel (one more pass).
+//   Blelloch1D  (the default) a Blelloch scan along every row, whose last
+//               level writes four entries to a texel, then along every
+//               column of the result, four columns to a texel. On llvmpipe it is as fast as
 //               2-D or faster at every size measured, 640 x 480 to 4096 x
 //               4096, since its scans read each group's prefixes in one
 //               look-up (below): 5-7 against 8-11 ms at 640 x 480, 13-17
@@ -67,6 +76,12 @@ const char* to_string(IntegralMethod method);
 // (surf/descriptor.hpp) has a border.
 std::string integral_size_problem(int width, int height);
 
+// Texels across the result of a width-wide image: ceil((width + 1) / 4).
+int packed_width(int width);
+// Values in the result's buffer copy (IntegralStage::linear_copy): rows of
+// 4 packed_width(width), height + 1 of them.
+long long integral_linear_texels(int width, int height);
+
 struct IntegralConfig {
   IntegralMethod method = IntegralMethod::Blelloch1D;
   int top_pixels = 8192;
@@ -89,6 +104,12 @@ class IntegralStage {
   const gl::Texture& run(gl::PassRunner& runner, const gl::Texture& image);
 
   const gl::Texture& result() const;
+  // The result read back as (W + 1) x (H + 1) sums, row by row (the layout of
+  // cpu::IntegralImage), without the packing's padding. Waits for the GPU.
+  std::vector<std::uint32_t> download_sums() const;
+  // W + 1, H + 1: the integral image's size in values (u_integral_size of
+  // common/integral_fetch.glsl).
+  glm::ivec2 size() const { return glm::ivec2(width_ + 1, height_ + 1); }
   // Which result() this is: a number new at every run() and configure(),
   // unique among all IntegralStages of the process (0: none yet). A stage
   // that keeps something made from the result (the descriptors' quads)
@@ -125,6 +146,8 @@ class IntegralStage {
   std::vector<Level> levels_;
   gl::PingPong top_;
   int top_steps_ = 0;
+  gl::Texture packed_;  // the 2-D method's result, packed (integral/pack.frag)
+  gl::Framebuffer packed_target_;
   // Blelloch1D: rows, then columns.
   std::unique_ptr<AxisScan> rows_, columns_;
 };
