@@ -115,15 +115,20 @@ void main() {
   // Sample s of the cell (p0 + (s & 1, s >> 1)) has its 3x3 block at
   // b[o .. o + 10], o = (s >> 1) * 4 + (s & 1). Its 8 neighbours' maximum per
   // layer makes the 26 comparisons 3 vector maxima and a few tests: v beats
-  // a layer's neighbours when it beats their maximum.
+  // a layer's neighbours when it beats their maximum. The rows' maxima of
+  // three, row[r * 2 + x] for the 4 rows and the 2 columns of samples,
+  // serve the neighbours above and below of both samples of a column.
+  vec4 row[8];
+  for (int r = 0; r < 4; ++r) {
+    for (int x = 0; x < 2; ++x) row[r * 2 + x] = max(max(b[r * 4 + x], b[r * 4 + x + 1]), b[r * 4 + x + 2]);
+  }
   int winner = -1;
   bool upper = false;  // with PAIR: the keypoint is in layer l+1 (z)
   for (int s = 0; s < 4; ++s) {
     int o = (s >> 1) * 4 + (s & 1);
     ivec2 p = p0 + ivec2(s & 1, s >> 1);
     vec4 c = b[o + 5];
-    vec4 ring = max(max(max(b[o], b[o + 1]), max(b[o + 2], b[o + 4])),
-                    max(max(b[o + 6], b[o + 8]), max(b[o + 9], b[o + 10])));
+    vec4 ring = max(max(row[(s >> 1) * 2 + (s & 1)], row[((s >> 1) + 2) * 2 + (s & 1)]), max(b[o + 4], b[o + 6]));
     vec4 beside = max(ring, c);  // all 9 of each layer, for the layers above and below
     bool first = block_inside(p, u_filters.z) && c.y > u_threshold && c.y > ring.y && c.y > beside.x &&
                  c.y > beside.z;
@@ -142,16 +147,24 @@ void main() {
   }
   if (winner < 0) discard;
   // The keypoint's 3x3x3 block, centred on its layer.
+  // The keypoint's 3x3x3 block, centred on its layer, fetched again rather
+  // than picked out of b: keeping all 16 texels live until here cost
+  // llvmpipe more than 9 look-ups for the few fragments that get here.
+  ivec2 p = p0 + ivec2(winner & 1, winner >> 1);
   float n[27];
   for (int t = 0; t < 9; ++t) {
-    int i = (t / 3) * 4 + t % 3;
-    vec4 v = winner == 0 ? b[i] : winner == 1 ? b[i + 1] : winner == 2 ? b[i + 4] : b[i + 5];
+    ivec2 q = clamp(p + ivec2(t % 3 - 1, t / 3 - 1), ivec2(0), last);
+#ifdef PAIR
+    vec4 v = FETCH(u_mid, q, last.x + 1);
+#else
+    vec4 v = vec4(texelFetch(u_below, q, 0)[u_channels.x], texelFetch(u_mid, q, 0)[u_channels.y],
+                  texelFetch(u_above, q, 0)[u_channels.z], 0.0);
+#endif
     vec3 column = upper ? v.yzw : v.xyz;
     n[t] = column.x;
     n[9 + t] = column.y;
     n[18 + t] = column.z;
   }
-  ivec2 p = p0 + ivec2(winner & 1, winner >> 1);
 #ifdef PAIR
   ivec3 filters = upper ? ivec3(u_filters.yz, u_next_filter) : u_filters;
   int channel = upper ? 2 : 1;

@@ -34,12 +34,19 @@ void main() {
   // samples past the grid fail the border test.
   vec4 b[16];
   for (int t = 0; t < 16; ++t) b[t] = FETCH(u_det, clamp(p0 + ivec2(t % 4 - 1, t / 4 - 1), ivec2(0), last), grid.x);
+  // The rows' maxima of three, row[r * 2 + x] for the 4 rows and the 2
+  // columns of samples; a sample's 3x3 maximum is three of them.
+  vec4 row[8];
+  for (int r = 0; r < 4; ++r) {
+    for (int x = 0; x < 2; ++x) row[r * 2 + x] = max(max(b[r * 4 + x], b[r * 4 + x + 1]), b[r * 4 + x + 2]);
+  }
   bool any_survives = false;
   for (int s = 0; s < 4; ++s) {
     int o = (s >> 1) * 4 + (s & 1);  // the sample's 3x3 block is b[o .. o + 10]
     ivec2 p = p0 + ivec2(s & 1, s >> 1);
     vec4 det = b[o + 5];
-    vec4 m = max(max(max(max(b[o], b[o + 1]), max(b[o + 2], b[o + 4])), max(max(b[o + 6], b[o + 8]), max(b[o + 9], b[o + 10]))), det);
+    int r = (s >> 1) * 2 + (s & 1);
+    vec4 m = max(max(row[r], row[r + 2]), row[r + 4]);
     any_survives = any_survives || survives(p, u_largest_filters.x, det.y, m.x, m.y, m.z) ||
                    survives(p, u_largest_filters.y, det.z, m.y, m.z, m.w);
   }
