@@ -202,6 +202,38 @@ TEST_CASE("both integral methods are exact whatever the scan radix, at the radix
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
 
+TEST_CASE("the 1-D method gives the same exact sums from the image packed four pixels to a texel") {
+  // As the detector runs it (integral.hpp, upload_packed_image): widths that
+  // are and are not multiples of 4 (padded rows), every radix, so that the
+  // radix-4 first pass's one look-up per group and the general one per
+  // pixel are both checked.
+  test::headless_context();
+  gl::PassRunner runner;
+  runner.set_check_every_pass(true);
+  const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
+  unsigned seed = 400;
+  std::vector<std::uint8_t> scratch;
+  for (const int r : {2, 3, 4, 5, 16}) {
+    IntegralStage stage(shaders, {IntegralMethod::Blelloch1D, 8192, r});
+    for (const Size s : {Size{1, 1}, Size{3, 2}, Size{4, 5}, Size{5, 4}, Size{97, 61}, Size{640, 480}, Size{641, 3},
+                         Size{1021, 31}}) {
+      const GrayImage image = test::random_image(s.w, s.h, seed++);
+      INFO("radix " << r << ", size " << s.w << "x" << s.h);
+      gl::Texture packed(packed_image_width(s.w), s.h, gl::Format::RGBA8, "image_packed");
+      upload_packed_image(packed, image, scratch);
+      stage.configure(s.w, s.h);
+      stage.run(runner, packed);
+      CHECK(test::first_difference(stage.download_sums(), cpu::integral_image(image)) == "");
+    }
+  }
+  // The 2-D method takes the R8 image only.
+  IntegralStage two_d(shaders, {IntegralMethod::Blelloch2D, 8192});
+  two_d.configure(8, 8);
+  gl::Texture packed(packed_image_width(8), 8, gl::Format::RGBA8, "image_packed");
+  CHECK_THROWS_AS(two_d.run(runner, packed), std::logic_error);
+  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+}
+
 TEST_CASE("GPU integral of a real photograph is exact, and the stage is reusable frame after frame") {
   test::headless_context();
   gl::PassRunner runner;

@@ -21,7 +21,8 @@
 //                     D_{m+1} = 0 (len_m <= RADIX).
 //           u_source  U_m, the up-sweep level m (R32UI, or RGBA32UI with RADIX
 //                     <= 4, whose x this reads; the R8 image with
-//                     SOURCE_UNORM8 when m = 0; RGBA32UI with VECTOR); with
+//                     SOURCE_UNORM8 when m = 0, or packed with
+//                     SOURCE_PACKED8; RGBA32UI with VECTOR); with
 //                     local prefixes only at the top level.
 //           u_local   with local prefixes but the top level: U_{m+1}
 //                     (RGBA32UI, scan_up.frag).

@@ -8,8 +8,8 @@
 //
 // Input:    u_source  level m-1 of the up-sweep (R32UI, or RGBA32UI with RADIX
 //                     <= 4, whose x this reads; the R8 image with
-//                     SOURCE_UNORM8; with VECTOR RGBA32UI, all four),
-//                     zero beyond its edge.
+//                     SOURCE_UNORM8, packed RGBA8 with SOURCE_PACKED8; with
+//                     VECTOR RGBA32UI, all four), zero beyond its edge.
 // Define:   RADIX     entries summed per output, >= 2 (2 if not defined).
 //           VECTOR    an entry is a texel's four values, four columns
 //                     scanned side by side (common/integral_source.glsl)
@@ -44,7 +44,11 @@ void main() {
   ivec2 p = ivec2(gl_FragCoord.xy);
   ivec2 first = p + p * u_axis * (RADIX - 1);  // RADIX p along the axis
   VALUE sum = VALUE(0u);
-#ifdef LOCAL_PREFIXES
+#if defined(LOCAL_PREFIXES) && defined(SOURCE_PACKED8) && RADIX == 4
+  // A group is one texel of the packed image.
+  uvec4 v = uvec4(texelFetch(u_source, p, 0) * 255.0 + 0.5);
+  o_sum = uvec4(v.x + v.y + v.z + v.w, v.x, v.x + v.y, v.x + v.y + v.z);
+#elif defined(LOCAL_PREFIXES)
   uvec4 prefixes = uvec4(0u);
   for (int t = 0; t < RADIX; ++t) {
     prefixes[t] = sum;  // entries before t; [0] becomes the sum below

@@ -103,9 +103,20 @@ void Detector::configure_integral(int width, int height) {
   if (const std::string why = compute_size_problem(width, height); !why.empty()) throw Error(why);
   width_ = height_ = integral_width_ = integral_height_ = 0;  // the detection stages no longer match
   integral_.configure(width, height);
-  image_ = gl::Texture(width, height, gl::Format::R8, "image");
+  // The 1-D integral image reads the image four pixels to a texel.
+  image_ = integral_.config().method == IntegralMethod::Blelloch1D
+               ? gl::Texture(packed_image_width(width), height, gl::Format::RGBA8, "image_packed")
+               : gl::Texture(width, height, gl::Format::R8, "image");
   integral_width_ = width;
   integral_height_ = height;
+}
+
+void Detector::upload_image(const GrayImage& image) {
+  if (image_.format() == gl::Format::RGBA8) {
+    upload_packed_image(image_, image, packing_scratch_);
+  } else {
+    image_.upload(image.pixels.data());
+  }
 }
 
 void Detector::check_host_memory(int width, int height, Stages stages) const {
@@ -145,7 +156,7 @@ int Detector::find(const GrayImage& image) {
   if (const std::string why = image_size_problem(image.width, image.height, config_); !why.empty()) throw Error(why);
   if (image.width != width_ || image.height != height_) configure(image.width, image.height);
 
-  image_.upload(image.pixels.data());
+  upload_image(image);
   runner_.after_transfer();
   integral_.run(runner_, image_);
   hessian_.run(runner_, integral_);
@@ -265,7 +276,7 @@ Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoin
   f.descriptor_size = descriptor_size(config_);
   f.descriptors.reserve(keypoints.size() * static_cast<size_t>(f.descriptor_size));
   if (keypoints.empty()) return f;
-  image_.upload(image.pixels.data());
+  upload_image(image);
   runner_.after_transfer();
   integral_.run(runner_, image_);
   constexpr int kWidth = CompactStage::kListWidth;

@@ -190,7 +190,9 @@ class Detector {
   CompactStage compact_;
   SelectStage select_;
   DescribeStage describe_;
-  gl::Texture image_;
+  gl::Texture image_;  // R8, or packed RGBA8 for the 1-D integral image (integral.hpp)
+  std::vector<std::uint8_t> packing_scratch_;  // rows padded for packing
+  void upload_image(const GrayImage& image);
   gl::Texture given_;  // compute(): a chunk of the given keypoints as a point list
   bool host_textures_ = false;  // a software renderer: textures live in host memory
   gl::ContextTag context_;      // every call checks that it is current

@@ -39,44 +39,45 @@ glm::ivec2 oriented(glm::ivec2 axis, int along, int across) {
 
 }  // namespace
 
-// Every program variant the stage uses, compiled once. Index [unorm] selects
-// the SOURCE_UNORM8 variant that reads the R8 image directly.
-// The programs a method uses, compiled once (each costs memory on a
-// software renderer). The scans' variants are [kind][unorm], kind as
-// AxisScan::Kind; unorm: SOURCE_UNORM8, reading the R8 image directly.
+// The programs a method uses, each compiled once (each costs memory on a
+// software renderer). The scans' variants are [kind][source], kind as
+// AxisScan::Kind, source as AxisScan::Source; those that read the image are
+// compiled for a kind of image at the first run() with it.
 struct IntegralStage::Programs {
-  gl::Program scan_up[3][2], scan_down[3][2], scan_down_top[3][2];
+  gl::Program scan_up[3][3], scan_down[3][3], scan_down_top[3][3];
   gl::Program sweep2d_up[2], sweep2d_down[2], doubling[2], pack;
+  gl::ShaderSource src;
+  IntegralMethod method;
+  int radix;
+  bool image_programs[3] = {true, false, false};
 
-  Programs(const gl::ShaderSource& src, IntegralMethod method, int radix) {
+  gl::Program scan(const char* file, int kind, int source, bool top) const {
+    static const char* const kSource[] = {nullptr, "SOURCE_UNORM8", "SOURCE_PACKED8"};
+    std::vector<std::string> defs{"RADIX " + std::to_string(radix)};
+    if (kSource[source]) defs.push_back(kSource[source]);
+    if (kind == 1) defs.push_back("PACKED");
+    if (kind == 2) defs.push_back("VECTOR");
+    if (top) defs.push_back("TOP_LEVEL");
+    return gl::Program(src, "common/fullscreen.vert", file, defs);
+  }
+
+  Programs(const gl::ShaderSource& shaders, IntegralMethod method_, int radix_)
+      : src(shaders), method(method_), radix(radix_) {
     const std::string vs = "common/fullscreen.vert";
-    const auto scan = [&](const char* file, int kind, bool unorm, bool top) {
-      std::vector<std::string> defs{"RADIX " + std::to_string(radix)};
-      if (unorm) defs.push_back("SOURCE_UNORM8");
-      if (kind == 1) defs.push_back("PACKED");
-      if (kind == 2) defs.push_back("VECTOR");
-      if (top) defs.push_back("TOP_LEVEL");
-      return gl::Program(src, vs, file, defs);
-    };
+    // Rows: R32UI (RGBA32UI with local prefixes) levels above the first, the
+    // last level packed (from the local prefixes; reading the image with
+    // radix > 4 or at the top, below); columns: vectors.
+    scan_up[0][0] = scan("integral/scan_up.frag", 0, 0, false);
+    scan_down[0][0] = scan("integral/scan_down.frag", 0, 0, false);
+    scan_down_top[0][0] = scan("integral/scan_down.frag", 0, 0, true);
     if (method == IntegralMethod::Blelloch1D) {
-      // Rows: the image into the first up level, R32UI (RGBA32UI with local
-      // prefixes) above it, the last level packed (reading the image at the
-      // top or with radix > 4, else the local prefixes); columns: vectors.
-      scan_up[0][1] = scan("integral/scan_up.frag", 0, true, false);
-      scan_up[0][0] = scan("integral/scan_up.frag", 0, false, false);
-      scan_down[0][0] = scan("integral/scan_down.frag", 0, false, false);
-      scan_down_top[0][0] = scan("integral/scan_down.frag", 0, false, true);
-      scan_down[1][radix > 4] = scan("integral/scan_down.frag", 1, radix > 4, false);
-      scan_down_top[1][1] = scan("integral/scan_down.frag", 1, true, true);
-      scan_up[2][0] = scan("integral/scan_up.frag", 2, false, false);
-      scan_down[2][0] = scan("integral/scan_down.frag", 2, false, false);
-      scan_down_top[2][0] = scan("integral/scan_down.frag", 2, false, true);
+      if (radix <= 4) scan_down[1][0] = scan("integral/scan_down.frag", 1, 0, false);
+      scan_up[2][0] = scan("integral/scan_up.frag", 2, 0, false);
+      scan_down[2][0] = scan("integral/scan_down.frag", 2, 0, false);
+      scan_down_top[2][0] = scan("integral/scan_down.frag", 2, 0, true);
       return;
     }
-    // The 2-D method's scans read its R32UI half-sums.
-    scan_up[0][0] = scan("integral/scan_up.frag", 0, false, false);
-    scan_down[0][0] = scan("integral/scan_down.frag", 0, false, false);
-    scan_down_top[0][0] = scan("integral/scan_down.frag", 0, false, true);
+    // The 2-D method reads the R8 image in its first passes.
     for (int unorm = 0; unorm < 2; ++unorm) {
       std::vector<std::string> defs;
       if (unorm) defs.push_back("SOURCE_UNORM8");
@@ -85,6 +86,15 @@ struct IntegralStage::Programs {
       doubling[unorm] = gl::Program(src, vs, "integral/doubling.frag", defs);
     }
     pack = gl::Program(src, vs, "integral/pack.frag");
+  }
+
+  // The 1-D method's row programs that read an image of kind `source`.
+  void need_image(int source) {
+    if (image_programs[source]) return;
+    scan_up[0][source] = scan("integral/scan_up.frag", 0, source, false);
+    if (radix > 4) scan_down[1][source] = scan("integral/scan_down.frag", 1, source, false);
+    scan_down_top[1][source] = scan("integral/scan_down.frag", 1, source, true);
+    image_programs[source] = true;
   }
 };
 
@@ -105,14 +115,14 @@ struct IntegralStage::AxisScan {
   Kind kind = Kind::Plain;
   int length = 0;  // len_0
   int radix = 2;
-  bool source_unorm8 = false;
+  bool reads_image = false;  // level 0 is the image (the rows)
   bool local_prefixes = false;  // radix <= 4, not Vector
   std::vector<Texture> up, down;
   std::vector<Framebuffer> up_targets, down_targets;
 
-  AxisScan(glm::ivec2 axis_, int length_, int across, int radix_, bool unorm8, const std::string& label,
+  AxisScan(glm::ivec2 axis_, int length_, int across, int radix_, bool image, const std::string& label,
            Kind kind_ = Kind::Plain)
-      : axis(axis_), kind(kind_), length(length_), radix(radix_), source_unorm8(unorm8),
+      : axis(axis_), kind(kind_), length(length_), radix(radix_), reads_image(image),
         local_prefixes(radix_ <= 4 && kind_ != Kind::Vector) {
     GLSURF_EXPECTS(kind != Kind::Packed || axis == glm::ivec2(1, 0), "packed scans run along the rows");
     const Format plain = kind == Kind::Vector ? Format::RGBA32UI : Format::R32UI;
@@ -136,27 +146,32 @@ struct IntegralStage::AxisScan {
 
   int passes() const { return static_cast<int>(up.size() + down.size()); }
 
-  const Texture& run(gl::PassRunner& runner, const Programs& p, const Texture& source) const {
+  // `image`: the Source of `source` when it is the image (rows), else ignored.
+  const Texture& run(gl::PassRunner& runner, const Programs& p, const Texture& source, int image = 1) const {
     const int levels = static_cast<int>(up.size());
     const int k = static_cast<int>(kind);
     const Texture* level = &source;
     for (int m = 1; m <= levels; ++m) {
-      const bool unorm = m == 1 && source_unorm8;
-      runner.run("integral_scan_up", p.scan_up[kind == Kind::Vector ? 2 : 0][unorm], up_targets[m - 1],
-                 {{"u_source", *level}}, {{"u_axis", axis}});
+      const int from = m == 1 && reads_image ? image : 0;
+      const gl::Program& program = p.scan_up[kind == Kind::Vector ? 2 : 0][from];
+      if (from == 2 && radix == 4) {  // a group is a texel of the packed image (scan_up.frag)
+        runner.run("integral_scan_up", program, up_targets[m - 1], {{"u_source", *level}}, {});
+      } else {
+        runner.run("integral_scan_up", program, up_targets[m - 1], {{"u_source", *level}}, {{"u_axis", axis}});
+      }
       level = &up[m - 1];
     }
     for (int m = levels; m >= 0; --m) {
       const Texture& u = m == 0 ? source : up[m - 1];
-      const bool unorm = m == 0 && source_unorm8;
+      const int from = m == 0 && reads_image ? image : 0;
       // Packed differs from Plain only in the final level.
       const int variant = m == 0 || kind == Kind::Vector ? k : 0;
       if (m == levels) {
         if (variant == 1) {
-          runner.run("integral_scan_down", p.scan_down_top[1][unorm], down_targets[m], {{"u_source", u}},
+          runner.run("integral_scan_down", p.scan_down_top[1][from], down_targets[m], {{"u_source", u}},
                      {{"u_axis", axis}, {"u_length", length}});
         } else {
-          runner.run("integral_scan_down", p.scan_down_top[variant][unorm], down_targets[m], {{"u_source", u}},
+          runner.run("integral_scan_down", p.scan_down_top[variant][from], down_targets[m], {{"u_source", u}},
                      {{"u_axis", axis}});
         }
       } else if (local_prefixes) {
@@ -171,10 +186,10 @@ struct IntegralStage::AxisScan {
                      {{"u_partial", down[m + 1]}, {"u_local", up[m]}}, {{"u_axis", axis}});
         }
       } else if (variant == 1) {
-        runner.run("integral_scan_down", p.scan_down[1][unorm], down_targets[m],
+        runner.run("integral_scan_down", p.scan_down[1][from], down_targets[m],
                    {{"u_partial", down[m + 1]}, {"u_source", u}}, {{"u_axis", axis}, {"u_length", length}});
       } else {
-        runner.run("integral_scan_down", p.scan_down[variant][unorm], down_targets[m],
+        runner.run("integral_scan_down", p.scan_down[variant][from], down_targets[m],
                    {{"u_partial", down[m + 1]}, {"u_source", u}}, {{"u_axis", axis}});
       }
     }
@@ -214,6 +229,25 @@ IntegralStage& IntegralStage::operator=(IntegralStage&&) noexcept = default;
 IntegralStage::~IntegralStage() = default;
 
 int packed_width(int width) { return (width + 4) / 4; }
+
+int packed_image_width(int width) { return (width + 3) / 4; }
+
+void upload_packed_image(gl::Texture& texture, const GrayImage& image, std::vector<std::uint8_t>& scratch) {
+  const int texels = packed_image_width(image.width);
+  GLSURF_EXPECTS(texture.format() == Format::RGBA8 && texture.width() == texels && texture.height() == image.height,
+                 "'" + texture.label() + "' must be the packed RGBA8 texture of the image");
+  if (image.width % 4 == 0) {  // the rows are the texels already
+    texture.upload(image.pixels.data());
+    return;
+  }
+  const size_t w = static_cast<size_t>(image.width), row = 4 * static_cast<size_t>(texels);
+  scratch.assign(row * static_cast<size_t>(image.height), 0);
+  for (size_t y = 0; y < static_cast<size_t>(image.height); ++y) {
+    std::copy_n(image.pixels.begin() + static_cast<std::ptrdiff_t>(y * w), w,
+                scratch.begin() + static_cast<std::ptrdiff_t>(y * row));
+  }
+  texture.upload(scratch.data());
+}
 
 long long integral_linear_texels(int width, int height) {
   return 4LL * packed_width(width) * (height + 1LL);
@@ -299,8 +333,11 @@ std::vector<std::uint32_t> IntegralStage::download_sums() const {
 
 const Texture& IntegralStage::run(gl::PassRunner& runner, const Texture& image) {
   GLSURF_EXPECTS(width_ > 0, "configure() before run()");
-  GLSURF_EXPECTS(image.width() == width_ && image.height() == height_ && image.format() == Format::R8,
-                 "input must be the configured size and R8");
+  const bool packed = image.format() == Format::RGBA8;
+  GLSURF_EXPECTS(packed ? config_.method == IntegralMethod::Blelloch1D && image.width() == packed_image_width(width_) &&
+                              image.height() == height_
+                        : image.width() == width_ && image.height() == height_ && image.format() == Format::R8,
+                 "input must be the configured size and R8 (or, for the 1-D method, packed RGBA8)");
   if (config_.method == IntegralMethod::Blelloch1D) {
     run_1d(runner, image);
   } else {
@@ -326,7 +363,9 @@ const Texture* IntegralStage::linear_copy(gl::PassRunner& runner, int limit) {
 }
 
 void IntegralStage::run_1d(gl::PassRunner& runner, const Texture& image) {
-  const Texture& row_sums = rows_->run(runner, *programs_, image);
+  const int source = image.format() == Format::RGBA8 ? 2 : 1;
+  programs_->need_image(source);
+  const Texture& row_sums = rows_->run(runner, *programs_, image, source);
   columns_->run(runner, *programs_, row_sums);
 }
 

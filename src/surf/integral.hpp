@@ -58,6 +58,7 @@
 #include "gl/program.hpp"
 #include "gl/shader_source.hpp"
 #include "gl/texture.hpp"
+#include "io/image.hpp"
 
 #include <glm/vec2.hpp>
 
@@ -78,6 +79,13 @@ std::string integral_size_problem(int width, int height);
 
 // Texels across the result of a width-wide image: ceil((width + 1) / 4).
 int packed_width(int width);
+// The 1-D method reads its input fastest packed four pixels to an RGBA8
+// texel, ceil(width / 4) texels to a row, the last padded with zeros:
+// packed_image_width() is that width, upload_packed_image() fills such a
+// texture from the image (`scratch` holds padded rows when the width is not
+// a multiple of 4).
+int packed_image_width(int width);
+void upload_packed_image(gl::Texture& texture, const GrayImage& image, std::vector<std::uint8_t>& scratch);
 // Values in the result's buffer copy (IntegralStage::linear_copy): rows of
 // 4 packed_width(width), height + 1 of them.
 long long integral_linear_texels(int width, int height);
@@ -97,7 +105,9 @@ class IntegralStage {
 
   void configure(int width, int height);
 
-  // `image`: the R8 grey image, width x height as configured. Returns the
+  // `image`: the R8 grey image, width x height as configured, or for the 1-D
+  // method the same packed (packed_image_width(), upload_packed_image()),
+  // which its first pass reads in one look-up per four pixels. Returns the
   // integral texture: the same texture as result(), for every run, until the
   // next configure(). configure() throws glsurf::Error with
   // integral_size_problem's answer for an image too large.
