@@ -1,10 +1,12 @@
 #version 330 core
 // describe/normalize.frag — L2 normalisation of each descriptor: every texel
-// of a keypoint's 4 x 4 tile (and of the second tile with EXTENDED) divided
-// by the norm of the whole descriptor, and written as a run of 16 texels,
-// sub-regions row by row (common/blocks.glsl), the layout readers expect.
+// of a keypoint's 4 x 4 tile (and of the second tile with EXTENDED) scaled by
+// the reciprocal of the whole descriptor's norm (norms.frag), and written as
+// a run of 16 texels, sub-regions row by row (common/blocks.glsl), the layout
+// readers expect.
 //
 // Inputs:   u_first_half (and u_second_half with EXTENDED)  descriptor.frag output
+//           u_scales    norms.frag output
 // Uniform:  u_count
 // Output:   blocks of 16 texels per keypoint, normalised (a zero descriptor
 //           stays zero).
@@ -15,6 +17,7 @@ uniform sampler2D u_first_half;
 #ifdef EXTENDED
 uniform sampler2D u_second_half;
 #endif
+uniform sampler2D u_scales;
 uniform int u_count;
 
 layout(location = 0) out vec4 o_first;
@@ -31,16 +34,7 @@ void main() {
   o_second = vec4(0.0);
 #endif
   if (kr.x >= u_count) return;
-  float sum = 0.0;
-  for (int r = 0; r < 16; ++r) {
-    vec4 a = texelFetch(u_first_half, tile_texel(kr.x, r, 4), 0);
-    sum += dot(a, a);
-#ifdef EXTENDED
-    vec4 b = texelFetch(u_second_half, tile_texel(kr.x, r, 4), 0);
-    sum += dot(b, b);
-#endif
-  }
-  float scale = sum > 0.0 ? inversesqrt(sum) : 0.0;
+  float scale = texelFetch(u_scales, texel_of(kr.x), 0).r;
   ivec2 own = tile_texel(kr.x, kr.y, 4);
   o_first = texelFetch(u_first_half, own, 0) * scale;
 #ifdef EXTENDED

@@ -364,7 +364,7 @@ DescribeProfile profile_description(Detector& detector, const GrayImage& image, 
   }
   detector.runner().set_profiling(false);
   for (const char* name : {"describe_quads", "describe_orient_samples", "describe_orient_windows",
-                           "describe_orient_best", "describe_descriptor", "describe_normalize"}) {
+                           "describe_orient_best", "describe_descriptor", "describe_norms", "describe_normalize"}) {
     const auto it = per_pass.find(name);
     if (it == per_pass.end()) continue;
     const double ms = median(it->second), wall_ms = median(per_pass_wall[name]);

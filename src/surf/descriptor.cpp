@@ -73,6 +73,7 @@ DescribeStage::DescribeStage(const gl::ShaderSource& shaders, const DetectorConf
       shaders_(shaders),
       quads_program_(shaders, "common/fullscreen.vert", "describe/quads.frag"),
       quads_linear_program_(shaders, "common/fullscreen.vert", "describe/quads.frag", {"LINEAR_FETCH"}),
+      norms_(shaders, "common/fullscreen.vert", "describe/norms.frag", extended_define(config)),
       normalize_(shaders, "common/fullscreen.vert", "describe/normalize.frag", extended_define(config)),
       gather_(shaders, "common/fullscreen.vert", "describe/gather.frag", extended_define(config)),
       gather_signs_(shaders, "common/fullscreen.vert", "describe/gather_signs.frag"),
@@ -145,6 +146,8 @@ void DescribeStage::configure(int capacity) {
                                 "angles");
   gl::Framebuffer raw_target(raw_list, "descriptors_raw");
   gl::Framebuffer final_target(final_list, "descriptors");
+  gl::Texture scales(kWidth, rows_for(entries), gl::Format::R32F, "descriptor_scales");
+  gl::Framebuffer scales_target({&scales}, "descriptor_scales");
 
   capacity_ = capacity;
   orient_samples_ = std::move(samples);
@@ -166,6 +169,8 @@ void DescribeStage::configure(int capacity) {
   angles_target_ = std::move(angles_target);
   raw_target_ = std::move(raw_target);
   final_target_ = std::move(final_target);
+  scales_ = std::move(scales);
+  scales_target_ = std::move(scales_target);
 }
 
 void DescribeStage::regroup(gl::PassRunner& runner, IntegralStage& integral_stage) {
@@ -337,12 +342,18 @@ int DescribeStage::describe_entries(gl::PassRunner& runner, const gl::Texture& l
   runner.run_in(tiles, "describe_descriptor", describe_, raw_target_,
                 {{"u_list", list}, {"u_angles", angles_}, {"u_extra", extra_}, {"u_quads", quads()}},
                 {{"u_count", total}, {"u_primary", count}, {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())}});
+  const gl::PassRunner::Region descriptors{0, 0, kWidth, rows_for(total)};
   if (config_.extended) {
-    runner.run_in(runs, "describe_normalize", normalize_, final_target_,
+    runner.run_in(descriptors, "describe_norms", norms_, scales_target_,
                   {{"u_first_half", raw_[0]}, {"u_second_half", raw_[1]}}, {{"u_count", total}});
-  } else {
-    runner.run_in(runs, "describe_normalize", normalize_, final_target_, {{"u_first_half", raw_[0]}},
+    runner.run_in(runs, "describe_normalize", normalize_, final_target_,
+                  {{"u_first_half", raw_[0]}, {"u_second_half", raw_[1]}, {"u_scales", scales_}},
                   {{"u_count", total}});
+  } else {
+    runner.run_in(descriptors, "describe_norms", norms_, scales_target_, {{"u_first_half", raw_[0]}},
+                  {{"u_count", total}});
+    runner.run_in(runs, "describe_normalize", normalize_, final_target_,
+                  {{"u_first_half", raw_[0]}, {"u_scales", scales_}}, {{"u_count", total}});
   }
   gl::check_gl_errors("describe");
   return total;

@@ -135,7 +135,8 @@ class DescribeStage {
   // Entries: list entries, then up to as many second orientations.
   int entry_capacity() const { return second_orientation() ? 2 * capacity_ : capacity_; }
 
-  gl::Program quads_program_, quads_linear_program_, samples_, windows_, best_, normalize_, gather_, gather_signs_;
+  gl::Program quads_program_, quads_linear_program_, samples_, windows_, best_, norms_, normalize_, gather_,
+      gather_signs_;
   gl::Program describe_;
   int capacity_ = 0;
   gl::Texture quads_;  // the integral image regrouped, sized at each run
@@ -160,6 +161,8 @@ class DescribeStage {
   gl::Framebuffer samples_target_, windows_target_, angles_target_;
   gl::Texture raw_[2], final_[2];  // [1] only with extended
   gl::Framebuffer raw_target_, final_target_;
+  gl::Texture scales_;  // 1 / norm per descriptor (describe/norms.frag)
+  gl::Framebuffer scales_target_;
 };
 
 }  // namespace glsurf
