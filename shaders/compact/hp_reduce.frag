@@ -1,13 +1,13 @@
 #version 330 core
 // compact/hp_reduce.frag — level k of the HistoPyramid from level k - 1: the
-// sum of each 2x2 block. Even levels live in one texture and odd levels in
+// sum of each 4x4 block. Even levels live in one texture and odd levels in
 // another, each packed side by side, so a pass never reads what it writes.
 //
 // Input:    u_finer         the texture holding level k - 1 (R32UI)
 // Uniforms: u_finer_origin, u_finer_size  where level k - 1 is in it
 //           u_origin        where level k starts in the texture written
 // Output:   R32UI count
-// Viewport: ceil(size of level k - 1 / 2), at u_origin.
+// Viewport: ceil(size of level k - 1 / 4), at u_origin.
 #include "common/precision.glsl"
 
 uniform usampler2D u_finer;
@@ -23,6 +23,8 @@ uint count(ivec2 q) {
 }
 
 void main() {
-  ivec2 q = 2 * (ivec2(gl_FragCoord.xy) - u_origin);
-  o_count = count(q) + count(q + ivec2(1, 0)) + count(q + ivec2(0, 1)) + count(q + ivec2(1, 1));
+  ivec2 q = 4 * (ivec2(gl_FragCoord.xy) - u_origin);
+  uint sum = 0u;
+  for (int t = 0; t < 16; ++t) sum += count(q + ivec2(t & 3, t >> 2));
+  o_count = sum;
 }

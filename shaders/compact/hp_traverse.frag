@@ -2,7 +2,7 @@
 // compact/hp_traverse.frag — the point list: list entry k walks down the
 // HistoPyramid from its top, at each level choosing the child block whose
 // running count passes k, until it reaches the k-th keypoint of the atlas in
-// the pyramid's order (deterministic: children visited (0,0) (1,0) (0,1) (1,1)).
+// the pyramid's order (deterministic: the 4x4 children visited row by row).
 //
 // Inputs:   u_even, u_odd   the pyramid's even and odd levels (R32UI)
 //           u_atlas         candidate atlas (RGBA32F)
@@ -57,9 +57,9 @@ void main() {
 
   ivec2 pos = ivec2(0);
   for (int level = u_top; level >= 1; --level) {
-    ivec2 base = 2 * pos;
-    for (int d = 0; d < 4; ++d) {
-      ivec2 q = base + ivec2(d & 1, d >> 1);
+    ivec2 base = 4 * pos;
+    for (int d = 0; d < 16; ++d) {
+      ivec2 q = base + ivec2(d & 3, d >> 2);
       uint c = count(level - 1, q);
       if (k < c) {
         pos = q;
@@ -68,11 +68,11 @@ void main() {
       k -= c;
     }
   }
-  // Level 0 counts 2x2 blocks of the atlas: find the k-th keypoint in its block.
+  // Level 0 counts 4x4 blocks of the atlas: find the k-th keypoint in its block.
   ivec2 atlas_size = textureSize(u_atlas, 0);
   ivec2 found = ivec2(-1);
-  for (int d = 0; d < 4; ++d) {
-    ivec2 q = 2 * pos + ivec2(d & 1, d >> 1);
+  for (int d = 0; d < 16; ++d) {
+    ivec2 q = 4 * pos + ivec2(d & 3, d >> 2);
     if (any(greaterThanEqual(q, atlas_size)) || !keep(texelFetch(u_atlas, q, 0).a)) continue;
     if (k == 0u) {
       found = q;

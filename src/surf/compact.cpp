@@ -35,7 +35,7 @@ CompactStage::CompactStage(const gl::ShaderSource& shaders, int capacity)
 void CompactStage::configure(const ExtremaStage& extrema) {
   GLSURF_EXPECTS(extrema.rects().size() <= 32, "at most 32 candidate maps (MAX_RECTS in hp_traverse.frag)");
   std::vector<glm::ivec2> origins, sizes;
-  glm::ivec2 size((extrema.atlas().width() + 1) / 2, (extrema.atlas().height() + 1) / 2);
+  glm::ivec2 size((extrema.atlas().width() + 3) / 4, (extrema.atlas().height() + 3) / 4);
   glm::ivec2 packed[2] = {glm::ivec2(0), glm::ivec2(0)};  // extent of the even / odd textures
   for (int level = 0;; ++level) {
     GLSURF_EXPECTS(level < kMaxLevels, "HistoPyramid deeper than kMaxLevels");
@@ -44,7 +44,7 @@ void CompactStage::configure(const ExtremaStage& extrema) {
     sizes.push_back(size);
     extent = glm::ivec2(extent.x + size.x, std::max(extent.y, size.y));
     if (size == glm::ivec2(1)) break;
-    size = glm::ivec2((size.x + 1) / 2, (size.y + 1) / 2);
+    size = glm::ivec2((size.x + 3) / 4, (size.y + 3) / 4);
   }
   if (packed[1].x == 0) packed[1] = glm::ivec2(1);  // a one-level pyramid has no odd level
   gl::Texture even(packed[0].x, packed[0].y, gl::Format::R32UI, "histopyramid_even");

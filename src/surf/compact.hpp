@@ -1,11 +1,15 @@
 // HistoPyramid compaction (Ziegler et al. 2006) of the candidate atlas into a
 // point list, with one 1-texel readback of the total.
 //
-//   level 0      hp_base:    keypoints per 2x2 block of the atlas
-//   level k      hp_reduce:  sum of 2x2 blocks of level k-1, down to 1x1
+//   level 0      hp_base:    keypoints per 4x4 block of the atlas
+//   level k      hp_reduce:  sum of 4x4 blocks of level k-1, down to 1x1
 //   point list   hp_traverse: entry k descends the pyramid to the k-th keypoint
 //
-// Levels have size ceil(previous / 2) (no power-of-two padding); even levels
+// 4x4 rather than Ziegler's 2x2: half the levels (on llvmpipe each is a draw
+// with a fixed cost; docs/NOTES.md: Detector speed), for 16 counts read per
+// level of the descent instead of 4.
+//
+// Levels have size ceil(previous / 4) (no power-of-two padding); even levels
 // are packed side by side in one R32UI texture and odd levels in another, so
 // every reduction reads one texture and writes the other.
 //
