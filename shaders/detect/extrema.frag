@@ -146,7 +146,6 @@ void main() {
     }
   }
   if (winner < 0) discard;
-  // The keypoint's 3x3x3 block, centred on its layer.
   // The keypoint's 3x3x3 block, centred on its layer, fetched again rather
   // than picked out of b: keeping all 16 texels live until here cost
   // llvmpipe more than 9 look-ups for the few fragments that get here.

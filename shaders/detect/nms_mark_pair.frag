@@ -11,7 +11,8 @@
 //                  copy, common/linear_fetch.glsl)
 // Uniforms: u_threshold, u_step, u_image_size, u_origin as extrema.frag
 //           u_largest_filters  sides of the filters of layers l+1 and l+2
-// Output:   gl_FragDepth = 0 for survivors; everything else is discarded.
+// Output:   gl_FragDepth = 0 for cells with a survivor; everything else is
+//           discarded.
 // Viewport: the octave's cells, at u_origin in the candidate atlas.
 #include "common/precision.glsl"
 #include "common/linear_fetch.glsl"

@@ -83,10 +83,10 @@ double DescribeStage::bytes_per_entry(const DetectorConfig& config) {
   const bool second = config.second_orientation > 0 && !config.upright;
   const double values = 4.0 * descriptor_size(config);  // float32 values of one descriptor entry
   // angles R32F; second_angles R32F and second_entries RG32F; per descriptor
-  // entry keypoint_order RG32F, descriptors_raw and descriptors, read back
-  // and sorted (Features: the read-back copy and the sorted one are held
-  // together).
-  return 4.0 + (second ? 12.0 : 0.0) + (second ? 2.0 : 1.0) * (8.0 + 4.0 * values);
+  // entry keypoint_order RG32F, descriptor_scales R32F, descriptors_raw and
+  // descriptors, read back and sorted (Features: the read-back copy and the
+  // sorted one are held together).
+  return 4.0 + (second ? 12.0 : 0.0) + (second ? 2.0 : 1.0) * (12.0 + 4.0 * values);
 }
 
 int DescribeStage::window_texels() const { return candidates() / kPerFragment; }

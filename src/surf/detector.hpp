@@ -39,14 +39,15 @@ namespace glsurf {
 
 // On a software renderer (Mesa's llvmpipe) the detector's textures live in
 // host memory, about kSoftwareBytesPerPixel a pixel of the image: the
-// maximum RSS of `glsurf detect` on noise was 1.02 GB at 2048 x 2048 and
-// 3.43 GB at 4096 x 4096 (2026-11-22, twenty-fourth session, with the 1-D
+// maximum RSS of `glsurf detect` on noise was 0.93 GB at 2048 x 2048 and
+// 3.03 GB at 4096 x 4096 (2026-11-23, twenty-fifth session, with the 1-D
 // integral image, the buffer copy of det(H) for suppression, one buffer
-// copy of the integral image that the Hessian and the quads share, and one
-// strip for the Hessian), 197 bytes a pixel beyond the fixed part below;
-// the constant keeps 23 in hand. (With the Hessian's three strips and
-// their copies it was 288, and the constant 300. 8192 x 8192 is beyond
-// llvmpipe's largest texture for the candidate atlas.)
+// copy of the integral image that the Hessian and the quads share, one
+// strip for the Hessian, and a candidate atlas of a texel per 2 x 2
+// samples), 167 bytes a pixel beyond the fixed part below; the constant
+// keeps 53 in hand. (197 and 1.02 / 3.43 GB the session before, with the
+// atlas a texel per sample; with the Hessian's three strips and their
+// copies 288, and the constant 300.)
 // compute() of given keypoints needs only the image, its integral and the
 // integral quads, about kSoftwareComputeBytesPerPixel: the maximum RSS of
 // `glsurf describe` with one keypoint on noise was 0.43, 1.18 and 4.17 GB at
