@@ -40,9 +40,11 @@ glm::ivec2 oriented(glm::ivec2 axis, int along, int across) {
 }  // namespace
 
 // The programs a method uses, each compiled once (each costs memory on a
-// software renderer). The scans' variants are [kind][source], kind as
-// AxisScan::Kind, source as AxisScan::Source; those that read the image are
-// compiled for a kind of image at the first run() with it.
+// software renderer). The scans' variants are [kind][source]: kind as
+// AxisScan::Kind; source 0 for an up-sweep level (R32UI, or RGBA32UI), 1 for
+// the R8 image (SOURCE_UNORM8), 2 for the packed RGBA8 image
+// (SOURCE_PACKED8). Those that read the image are compiled for a kind of
+// image at the first run() with it.
 struct IntegralStage::Programs {
   gl::Program scan_up[3][3], scan_down[3][3], scan_down_top[3][3];
   gl::Program sweep2d_up[2], sweep2d_down[2], doubling[2], pack;
@@ -146,7 +148,8 @@ struct IntegralStage::AxisScan {
 
   int passes() const { return static_cast<int>(up.size() + down.size()); }
 
-  // `image`: the Source of `source` when it is the image (rows), else ignored.
+  // `image`: which image `source` is (1 R8, 2 packed RGBA8) when the scan
+  // reads the image (the rows); ignored otherwise.
   const Texture& run(gl::PassRunner& runner, const Programs& p, const Texture& source, int image = 1) const {
     const int levels = static_cast<int>(up.size());
     const int k = static_cast<int>(kind);
