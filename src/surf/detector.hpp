@@ -175,6 +175,8 @@ class Detector {
   // The image texture and the integral image alone (compute() needs no
   // more); a new size leaves the detection stages unconfigured.
   void configure_integral(int width, int height);
+  // Into image_, packed when image_ is (the 1-D integral image's input).
+  void upload_image(const GrayImage& image);
   // Throws when a software renderer's host memory cannot hold the stages
   // (all, or compute()'s image and integral) for a width x height image.
   enum class Stages { All, Integral };
@@ -193,7 +195,6 @@ class Detector {
   DescribeStage describe_;
   gl::Texture image_;  // R8, or packed RGBA8 for the 1-D integral image (integral.hpp)
   std::vector<std::uint8_t> packing_scratch_;  // rows padded for packing
-  void upload_image(const GrayImage& image);
   gl::Texture given_;  // compute(): a chunk of the given keypoints as a point list
   bool host_textures_ = false;  // a software renderer: textures live in host memory
   gl::ContextTag context_;      // every call checks that it is current

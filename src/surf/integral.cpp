@@ -49,7 +49,6 @@ struct IntegralStage::Programs {
   gl::Program scan_up[3][3], scan_down[3][3], scan_down_top[3][3];
   gl::Program sweep2d_up[2], sweep2d_down[2], doubling[2], pack;
   gl::ShaderSource src;
-  IntegralMethod method;
   int radix;
   bool image_programs[3] = {true, false, false};
 
@@ -63,8 +62,7 @@ struct IntegralStage::Programs {
     return gl::Program(src, "common/fullscreen.vert", file, defs);
   }
 
-  Programs(const gl::ShaderSource& shaders, IntegralMethod method_, int radix_)
-      : src(shaders), method(method_), radix(radix_) {
+  Programs(const gl::ShaderSource& shaders, IntegralMethod method, int radix_) : src(shaders), radix(radix_) {
     const std::string vs = "common/fullscreen.vert";
     // Rows: R32UI (RGBA32UI with local prefixes) levels above the first, the
     // last level packed (from the local prefixes; reading the image with
