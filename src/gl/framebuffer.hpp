@@ -1,5 +1,6 @@
 // A move-only framebuffer object whose colour attachments are fixed at
-// construction (one per fragment output, in order: location i -> attachment i).
+// construction (one per fragment output, in order: location i -> attachment i;
+// an array texture gives one attachment per layer, in layer order).
 // Completeness is checked once, here; an incomplete one throws glsurf::Error
 // naming every attached texture and its format.
 #pragma once
