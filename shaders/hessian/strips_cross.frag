@@ -16,17 +16,16 @@
 // cost more than those look-ups.)
 //
 // A fragment makes columns 4j .. 4j+3, which are one texel of each integral
-// row it reads (integral_fetch.glsl), so it makes a quarter of the look-ups
-// that one fragment per column would. Column 4j + a goes to plane a, a
-// texel holding its four layers (hessian_multipass.frag, cross_at).
+// row read (integral_fetch.glsl), and writes layer k's four values to plane
+// k: the strip is packed as the integral image is, a layer to a plane.
 //
 // Input:    u_integral  (common/integral_fetch.glsl, INTEGRAL_TEXELS)
 // Uniforms: u_step, u_filters (sides of the 4 layers; 0 = unused)
 // Defines:  FIRST_LAYER  layers below it are copied from the octave before
 //           (hessian_multipass.frag), so their outputs are left 0; a
 //           define, not a uniform, so that the loop unrolls
-// Output:   planes 0 .. 3: cross per layer of columns 4j .. 4j+3 (RGBA32UI
-//           array)
+// Output:   plane k: cross of layer k for four columns (RGBA32UI array of 4
+//           planes)
 // Viewport: ceil((W + 1) / 4) x ceil(H / step): every integral column, sample
 //           rows.
 #include "common/precision.glsl"
@@ -46,10 +45,8 @@ void main() {
   int j = int(gl_FragCoord.x);
   int y = int(gl_FragCoord.y) * u_step;
   uvec4 here = integral_texel(j, y), below = integral_texel(j, y + 1);
-  uvec4 cross[4];  // [layer], a column per channel
   for (int k = 0; k < 4; ++k) {
     int l = u_filters[k] / 3;
-    cross[k] = k < FIRST_LAYER ? uvec4(0u) : (here - integral_texel(j, y - l)) - (integral_texel(j, y + l + 1) - below);
+    o_cross[k] = k < FIRST_LAYER ? uvec4(0u) : (here - integral_texel(j, y - l)) - (integral_texel(j, y + l + 1) - below);
   }
-  for (int a = 0; a < 4; ++a) o_cross[a] = uvec4(cross[0][a], cross[1][a], cross[2][a], cross[3][a]);
 }

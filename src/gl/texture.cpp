@@ -198,10 +198,9 @@ void Texture::copy_rows(const Texture& source, int first_row, int rows) {
   GLSURF_EXPECTS(is_buffer() && !source.is_buffer() && compatible,
                  "copy_rows: '" + label_ + "' must be a buffer texture and '" + source.label() +
                      "' a 2-D or array texture of its format (or RGBA32UI into R32UI)");
-  // An array's layers go to equal parts of the buffer, one each.
   const long long layer_values = static_cast<long long>(rows) * source.width() * fi.channels;
-  const long long part_values = static_cast<long long>(width_) * mine.channels / source.layers();
-  GLSURF_EXPECTS(first_row >= 0 && rows > 0 && first_row + rows <= source.height() && layer_values <= part_values,
+  GLSURF_EXPECTS(first_row >= 0 && rows > 0 && first_row + rows <= source.height() &&
+                     layer_values * source.layers() <= static_cast<long long>(width_) * mine.channels,
                  "copy_rows: rows " + std::to_string(first_row) + " + " + std::to_string(rows) + " of '" +
                      source.label() + "' do not fit '" + label_ + "'");
   GLint previous_read = 0;
@@ -218,7 +217,7 @@ void Texture::copy_rows(const Texture& source, int first_row, int rows) {
     }
     const PixelStoreGuard store(true, buffer_);
     // With a pixel-pack buffer bound, the pointer is a byte offset into it.
-    const std::uintptr_t offset = static_cast<std::uintptr_t>(part_values) * 4 * static_cast<std::uintptr_t>(layer);
+    const std::uintptr_t offset = static_cast<std::uintptr_t>(layer_values) * 4 * static_cast<std::uintptr_t>(layer);
     glReadPixels(0, first_row, source.width(), rows, fi.format, fi.type, reinterpret_cast<void*>(offset));
   }
   glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous_read));

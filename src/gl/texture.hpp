@@ -53,9 +53,8 @@ class Texture {
   static Texture array(int width, int height, int layers, Format format, std::string label);
   // Buffer textures only: the values of rows first_row .. first_row + rows -
   // 1 of the 2-D texture `source`, row by row from texel 0, copied on the
-  // GPU; of an array texture of n layers, those rows of layer l from texel
-  // l width() / n on (the buffer in n equal parts). `source` has this
-  // texture's format, or is RGBA32UI into R32UI (four texels per source
+  // GPU; of an array texture, those rows of each layer in turn. `source` has
+  // this texture's format, or is RGBA32UI into R32UI (four texels per source
   // texel).
   void copy_rows(const Texture& source, int first_row, int rows);
   bool is_buffer() const { return buffer_ != 0; }
