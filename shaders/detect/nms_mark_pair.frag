@@ -35,7 +35,9 @@ void main() {
   // the edge are left out (clamped onto a sample's row or column); a cell's
   // samples past the grid fail the border test.
   vec4 b[16];
-  for (int t = 0; t < 16; ++t) b[t] = PLANES_FETCH(u_det, clamp(p0 + ivec2(t % 4 - 1, t / 4 - 1), ivec2(0), last), grid);
+  for (int t = 0; t < 16; ++t) {
+    b[t] = PLANES_FETCH(u_det, clamp(p0 + ivec2(t % 4 - 1, t / 4 - 1), ivec2(0), last), grid);
+  }
   // The rows' maxima of three, row[r * 2 + x] for the 4 rows and the 2
   // columns of samples; a sample's 3x3 maximum is three of them.
   vec4 row[8];

@@ -23,7 +23,7 @@
 // consecutive ones, two texels of the packed integral image or strip
 // (STEP_ONE), so a fragment makes half the look-ups that four of one sample
 // would (docs/NOTES.md: Detector speed); at other steps each lane reads its
-// own texel.
+// own value, from the buffer copies read as R32UI.
 //
 // With FIRST_LAYER = 1 or 2 (the first group of octaves after the first),
 // layers k < FIRST_LAYER are not computed but copied: filter_size(o, k) =
@@ -34,7 +34,8 @@
 //
 // Inputs:   u_cross  the strip, layer k in plane k (RGBA32UI array, 4 columns
 //           to a texel; with LINEAR_FETCH its buffer copy, planes one after
-//           another); u_integral (common/integral_fetch.glsl, INTEGRAL_TEXELS)
+//           another, read as RGBA32UI at step 1 and as R32UI otherwise)
+//           u_integral (common/integral_fetch.glsl; INTEGRAL_TEXELS at step 1)
 //           u_previous_det, u_previous_trace  with FIRST_LAYER > 0: the first
 //           group of the octave before (common/planes.glsl)
 // Uniforms: u_step, u_filters, u_image_size, u_integral_size

@@ -47,6 +47,7 @@ void main() {
   uvec4 here = integral_texel(j, y), below = integral_texel(j, y + 1);
   for (int k = 0; k < 4; ++k) {
     int l = u_filters[k] / 3;
-    o_cross[k] = k < FIRST_LAYER ? uvec4(0u) : (here - integral_texel(j, y - l)) - (integral_texel(j, y + l + 1) - below);
+    uvec4 cross = (here - integral_texel(j, y - l)) - (integral_texel(j, y + l + 1) - below);
+    o_cross[k] = k < FIRST_LAYER ? uvec4(0u) : cross;
   }
 }

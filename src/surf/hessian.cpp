@@ -93,9 +93,9 @@ void HessianStage::configure(int width, int height) {
       for (int k = 0; k < 4 && 4 * g + k < layers; ++k) f[k] = filter_size(o, 4 * g + k);
       oct.filters.push_back(f);
       const std::string suffix = "_o" + std::to_string(o) + "_g" + std::to_string(g);
-      oct.det.push_back(gl::Texture::array(planes_width(oct.grid.x), oct.grid.y, 4, gl::Format::RGBA32F, "det" + suffix));
-      oct.trace.push_back(
-          gl::Texture::array(planes_width(oct.grid.x), oct.grid.y, 4, gl::Format::RGBA32F, "trace" + suffix));
+      const int planes = planes_width(oct.grid.x);
+      oct.det.push_back(gl::Texture::array(planes, oct.grid.y, 4, gl::Format::RGBA32F, "det" + suffix));
+      oct.trace.push_back(gl::Texture::array(planes, oct.grid.y, 4, gl::Format::RGBA32F, "trace" + suffix));
     }
     for (size_t g = 0; g < oct.filters.size(); ++g) {
       oct.targets.emplace_back(std::vector<const gl::Texture*>{&oct.det[g], &oct.trace[g]},
