@@ -22,7 +22,7 @@ TEST_CASE("the headless context is OpenGL 3.3+ through EGL with the limits we ne
   MESSAGE("renderer: " << info.renderer << ", " << info.version << ", " << std::string(gl::to_string(info.path)));
   CHECK(info.path != gl::ContextPath::Glfw);
   CHECK(info.max_texture_size >= 4096);
-  CHECK(info.max_draw_buffers >= 4);  // 3 render targets in the 2-D up-sweep
+  CHECK(info.max_draw_buffers >= 8);  // GL 3.3's minimum: the Hessian's 8 planes, the matcher's 8 queries
   CHECK(!info.renderer.empty());
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
@@ -137,6 +137,17 @@ TEST_CASE("array textures: a layer per attachment, copied layer after layer, rea
     for (std::uint32_t x = 0; x < 5; ++x) row1.insert(row1.end(), {x, 1, k, 1000 * k + 10 + x});
   }
   CHECK(read.download_u32() == row1);
+  // A view does not own the buffer: once one is gone, the buffer is still
+  // there to copy into and read from.
+  { const gl::Texture gone = gl::Texture::buffer_view(copy, gl::Format::RGBA32UI, "gone"); }
+  copy.copy_rows(planes, 0, 1);
+  runner.run("read", gl::Program(src, "common/fullscreen.vert", "read.frag"), gl::Framebuffer({&read}, "read"),
+             {{"u_values", gl::Texture::buffer_view(copy, gl::Format::R32UI, "again")}});
+  std::vector<std::uint32_t> row0;
+  for (std::uint32_t k = 0; k < 3; ++k) {
+    for (std::uint32_t x = 0; x < 5; ++x) row0.insert(row0.end(), {x, 0, k, 1000 * k + x});
+  }
+  CHECK(read.download_u32() == row0);
   // A view must cover whole texels, and arrays are rendered into, not uploaded.
   const gl::Texture odd = gl::Texture::buffer(3, gl::Format::R32UI, "odd");
   CHECK_THROWS_AS(gl::Texture::buffer_view(odd, gl::Format::RGBA32UI, "odd_view"), std::logic_error);

@@ -106,6 +106,9 @@ TEST_CASE("GPU Hessian equals the CPU reference on random images, odd sizes, 1 t
     config.n_octaves = 5;
     compare_with_cpu(test::random_image(211, 163, 4), config, m);
     compare_with_cpu(test::random_image(211, 163, 4), config, m, 0);
+    // W + 1 not a multiple of 4: the packed integral image has padding columns.
+    compare_with_cpu(test::random_image(206, 121, 9), config, m);
+    compare_with_cpu(test::random_image(206, 121, 9), config, m, 0);
     config.n_octave_layers = 3;  // 5 filters: two texture groups per octave
     config.n_octaves = 3;
     compare_with_cpu(test::random_image(203, 151, 5), config, m);

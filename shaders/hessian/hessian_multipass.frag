@@ -2,8 +2,8 @@
 // hessian/hessian_multipass.frag — second pass of the multi-pass box filters:
 // det(H) and trace of up to four layers from the cross strip
 // (strips_cross.frag) and the integral image, at four neighbouring samples
-// per fragment (common/planes.glsl). Dxy takes 4 strip look-ups per filter
-// (Q(X), Q(X+1) below are the same for all four layers); Dxx and Dyy take 8
+// per fragment (common/planes.glsl). Dxy takes 4 strip look-ups per filter;
+// Dxx and Dyy take 8
 // integral look-ups each, two per lobe strip R or C below, which this pass
 // forms itself (on llvmpipe, passes and buffer copies of their own for them
 // cost more than these look-ups). Same filters and the same integer lobe
@@ -23,7 +23,7 @@
 // consecutive ones, two texels of the packed integral image or strip
 // (STEP_ONE), so a fragment makes half the look-ups that four of one sample
 // would (docs/NOTES.md: Detector speed); at other steps each lane reads its
-// own value, from the buffer copies read as R32UI.
+// own value (the integral image's buffer copy read as R32UI).
 //
 // With FIRST_LAYER = 1 or 2 (the first group of octaves after the first),
 // layers k < FIRST_LAYER are not computed but copied: filter_size(o, k) =
@@ -34,7 +34,7 @@
 //
 // Inputs:   u_cross  the strip, layer k in plane k (RGBA32UI array, 4 columns
 //           to a texel; with LINEAR_FETCH its buffer copy, planes one after
-//           another, read as RGBA32UI at step 1 and as R32UI otherwise)
+//           another)
 //           u_integral (common/integral_fetch.glsl; INTEGRAL_TEXELS at step 1)
 //           u_previous_det, u_previous_trace  with FIRST_LAYER > 0: the first
 //           group of the octave before (common/planes.glsl)
@@ -43,7 +43,8 @@
 //           STEP_ONE (u_step is 1)
 // Output:   planes 0 .. 3 of det (locations 0 .. 3) and of trace (4 .. 7),
 //           layer per channel; 0 where the filter does not lie inside the
-//           image.
+//           image. Lanes past the grid's last sample hold unspecified values
+//           (readers clamp to the grid).
 // Viewport: ceil(grid width / 4) x grid height of the octave.
 #include "common/precision.glsl"
 #include "common/linear_fetch.glsl"
@@ -93,19 +94,19 @@ uvec4 cross_texel(int k, int t, int i) {
 #endif
 }
 #else
-// The strip of layer k at column x (clamped into the packed rows), row i.
-// With LINEAR_FETCH u_cross is the strip's buffer copy read as R32UI, a
-// value to a texel: at steps above 1 each lane reads its own value, and on
-// llvmpipe an RGBA32UI look-up costs more than an R32UI one (so u_integral
-// is read as R32UI too, common/integral_fetch.glsl).
+uint channel(uvec4 v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w; }
+
+// The strip of layer k at column x (clamped into the packed rows), row i: at
+// steps above 1 each lane reads its own. (Its channel, x & 3, is the same for
+// every fragment, so the selects cost little.)
 uint cross_value(int k, int x, int i) {
   int width = texels_per_row();
   x = clamp(x, 0, 4 * width - 1);
 #ifdef LINEAR_FETCH
   int rows = (u_image_size.y - 1) / u_step + 1;
-  return texelFetch(u_cross, 4 * width * (k * rows + i) + x).r;
+  return channel(texelFetch(u_cross, (k * rows + i) * width + (x >> 2)), x & 3);
 #else
-  return texelFetch(u_cross, ivec3(x >> 2, i, k), 0)[x & 3];
+  return channel(texelFetch(u_cross, ivec3(x >> 2, i, k), 0), x & 3);
 #endif
 }
 #endif

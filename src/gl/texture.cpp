@@ -167,8 +167,15 @@ Texture Texture::buffer_view(const Texture& of, Format format, std::string label
   const long long values = static_cast<long long>(of.width()) * info(of.format()).channels;
   GLSURF_EXPECTS(values % info(format).channels == 0,
                  "buffer_view: '" + of.label() + "' does not hold a whole number of " + to_string(format) + " texels");
+  check_gl_errors("before creating buffer view '" + label + "'");
+  require_current_context("buffer view '" + label + "'");
+  const long long texels = values / info(format).channels;
+  if (texels > max_buffer_texels()) {
+    throw Error("buffer view '" + label + "' of " + std::to_string(texels) +
+                " texels exceeds GL_MAX_TEXTURE_BUFFER_SIZE " + std::to_string(max_buffer_texels()));
+  }
   Texture t;
-  t.width_ = static_cast<int>(values / info(format).channels);
+  t.width_ = static_cast<int>(texels);
   t.height_ = 1;
   t.format_ = format;
   t.label_ = std::move(label);

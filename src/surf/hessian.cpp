@@ -48,12 +48,13 @@ void HessianStage::configure(int width, int height) {
   width_ = width;
   height_ = height;
   octaves_.clear();
-  cross_values_ = gl::Texture();  // a view of cross_linear_: released first
   cross_linear_ = gl::Texture();
   if (method_ == HessianMethod::MultiPass) {
     const long long integral_texels = integral_linear_texels(width, height);
     const int limit = gl::max_buffer_texels(buffer_limit_);
-    const bool linear = integral_texels <= limit;  // the strips are no larger
+    // The strip's copy, four planes of packed_width(W) texels by at most H
+    // rows, is no larger than the integral image's (R32UI) copy.
+    const bool linear = integral_texels <= limit;
     if (linear != linear_ || !compiled_) {  // the programs this configuration uses, for the kind of input
       for (int inherits = 0; inherits < 2; ++inherits) {
         std::vector<std::string> defines{"FIRST_LAYER " + std::to_string(inherits ? inherited_layers() : 0)};
@@ -79,7 +80,6 @@ void HessianStage::configure(int width, int height) {
       const int rows = octave_grid(width, height, sample_step(0, config_.first_step)).y;
       cross_linear_ = gl::Texture::buffer(4 * packed_width(width) * rows, gl::Format::RGBA32UI,
                                           "strips_cross_linear");
-      cross_values_ = gl::Texture::buffer_view(cross_linear_, gl::Format::R32UI, "strips_cross_values");
     }
   }
   const int layers = config_.n_octave_layers + 2;
@@ -119,7 +119,7 @@ void HessianStage::run(gl::PassRunner& runner, IntegralStage& integral_stage) {
   const glm::ivec2 image_size(width_, height_);
   // With buffer textures: the integral image's copy read as RGBA32UI (the
   // strips, and the combination at step 1) and as R32UI (the combination at
-  // other steps, whose lanes each read one value; so is the strip's copy).
+  // other steps, whose lanes each read one value).
   const gl::Texture *integral_texels = nullptr, *integral_values = nullptr;
   if (linear_) {
     const int limit = gl::max_buffer_texels(buffer_limit_);
@@ -150,7 +150,7 @@ void HessianStage::run(gl::PassRunner& runner, IntegralStage& integral_stage) {
       if (linear_) {
         cross_linear_.copy_rows(oct.cross, 0, oct.cross.height());
         runner.after_transfer();
-        cross = step_one ? &cross_linear_ : &cross_values_;
+        cross = &cross_linear_;
         source = step_one ? integral_texels : integral_values;
       }
       if (!inherits) {

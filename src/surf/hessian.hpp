@@ -117,7 +117,6 @@ class HessianStage {
   // The strip's copy, sized for octave 0 (the largest) and reused by each
   // octave in turn.
   gl::Texture cross_linear_;
-  gl::Texture cross_values_;  // the same read as R32UI (steps above 1)
   int width_ = 0, height_ = 0;
   std::vector<HessianOctave> octaves_;
 };

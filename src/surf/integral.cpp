@@ -357,9 +357,10 @@ const Texture* IntegralStage::linear_copy(gl::PassRunner& runner, int limit) {
   const long long texels = integral_linear_texels(width_, height_);
   if (texels > limit) return nullptr;
   if (linear_generation_ == generation_) return &linear_;
-  if (!linear_) {
-    linear_ = Texture::buffer(static_cast<int>(texels), Format::R32UI, "integral_linear");
-    linear_texels_ = Texture::buffer_view(linear_, Format::RGBA32UI, "integral_linear_texels");
+  if (!linear_) {  // both or neither
+    Texture linear = Texture::buffer(static_cast<int>(texels), Format::R32UI, "integral_linear");
+    linear_texels_ = Texture::buffer_view(linear, Format::RGBA32UI, "integral_linear_texels");
+    linear_ = std::move(linear);
   }
   linear_.copy_rows(integral, 0, integral.height());
   runner.after_transfer();
