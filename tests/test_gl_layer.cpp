@@ -22,7 +22,7 @@ TEST_CASE("the headless context is OpenGL 3.3+ through EGL with the limits we ne
   MESSAGE("renderer: " << info.renderer << ", " << info.version << ", " << std::string(gl::to_string(info.path)));
   CHECK(info.path != gl::ContextPath::Glfw);
   CHECK(info.max_texture_size >= 4096);
-  CHECK(info.max_draw_buffers >= 8);  // GL 3.3's minimum: the Hessian's 8 planes, the matcher's 8 queries
+  CHECK(info.max_draw_buffers >= 8);  // GL 3.3's minimum: the fused matcher's 8 queries
   CHECK(!info.renderer.empty());
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
@@ -84,75 +84,6 @@ TEST_CASE("a pass runs on the GPU: the up-sweep sums pairs, wrapping mod 2^32") 
   CHECK(runner.passes_run() == 1);
   // rows: (1+2, 3+0), (4+5, 0xFFFFFFFF+0), (2+7, 9+0) — column 3 is zero padding
   CHECK(out.download_u32() == std::vector<std::uint32_t>{3, 3, 9, 0xFFFFFFFFu, 9, 9});
-  CHECK_NOTHROW(gl::check_gl_errors("end of test"));
-}
-
-// The Hessian's maps (surf/hessian.hpp): a pass writes an array texture one
-// layer per attachment, copy_rows lays the layers one after another in a
-// buffer, and a view of that buffer reads the same bytes as R32UI.
-TEST_CASE("array textures: a layer per attachment, copied layer after layer, read through a buffer view") {
-  test::headless_context();
-  test::ScratchShaderDir dir("glsurf_arrays");
-  dir.write("common/fullscreen.vert", gl::ShaderSource::embedded().read("common/fullscreen.vert"));
-  dir.write("write.frag",
-            "#version 330 core\n"
-            "layout(location = 0) out uvec4 o[3];\n"
-            "void main() {\n"
-            "  uvec2 p = uvec2(gl_FragCoord.xy);\n"
-            "  for (uint k = 0u; k < 3u; ++k) o[k] = uvec4(p, k, 1000u * k + 10u * p.y + p.x);\n"
-            "}\n");
-  // Texel i of the buffer read as R32UI, into an R32UI texture of 4 x rows.
-  dir.write("read.frag",
-            "#version 330 core\n"
-            "uniform usamplerBuffer u_values;\n"
-            "out uint o;\n"
-            "void main() { o = texelFetch(u_values, int(gl_FragCoord.y) * 4 + int(gl_FragCoord.x)).r; }\n");
-  const gl::ShaderSource src = gl::ShaderSource::directory(dir.root.string());
-  gl::PassRunner runner;
-  runner.set_check_every_pass(true);
-  const gl::Texture planes = gl::Texture::array(5, 2, 3, gl::Format::RGBA32UI, "planes");
-  CHECK(planes.is_array());
-  CHECK(planes.layers() == 3);
-  const gl::Framebuffer target({&planes}, "planes");
-  REQUIRE(target.attachment_labels() == std::vector<std::string>{"planes[0]", "planes[1]", "planes[2]"});
-  runner.run("write", gl::Program(src, "common/fullscreen.vert", "write.frag"), target, {});
-  // Read back layer after layer, each row by row.
-  std::vector<std::uint32_t> expected;
-  for (std::uint32_t k = 0; k < 3; ++k) {
-    for (std::uint32_t y = 0; y < 2; ++y) {
-      for (std::uint32_t x = 0; x < 5; ++x) expected.insert(expected.end(), {x, y, k, 1000 * k + 10 * y + x});
-    }
-  }
-  CHECK(planes.download_u32() == expected);
-  // Row 1 of each layer, one after another: 3 layers x 5 texels x 4 values.
-  gl::Texture copy = gl::Texture::buffer(15, gl::Format::RGBA32UI, "copy");
-  copy.copy_rows(planes, 1, 1);
-  const gl::Texture values = gl::Texture::buffer_view(copy, gl::Format::R32UI, "values");
-  CHECK(values.width() == 60);
-  gl::Texture read(4, 15, gl::Format::R32UI, "read");
-  runner.run("read", gl::Program(src, "common/fullscreen.vert", "read.frag"), gl::Framebuffer({&read}, "read"),
-             {{"u_values", values}});
-  std::vector<std::uint32_t> row1;
-  for (std::uint32_t k = 0; k < 3; ++k) {
-    for (std::uint32_t x = 0; x < 5; ++x) row1.insert(row1.end(), {x, 1, k, 1000 * k + 10 + x});
-  }
-  CHECK(read.download_u32() == row1);
-  // A view does not own the buffer: once one is gone, the buffer is still
-  // there to copy into and read from.
-  { const gl::Texture gone = gl::Texture::buffer_view(copy, gl::Format::RGBA32UI, "gone"); }
-  copy.copy_rows(planes, 0, 1);
-  runner.run("read", gl::Program(src, "common/fullscreen.vert", "read.frag"), gl::Framebuffer({&read}, "read"),
-             {{"u_values", gl::Texture::buffer_view(copy, gl::Format::R32UI, "again")}});
-  std::vector<std::uint32_t> row0;
-  for (std::uint32_t k = 0; k < 3; ++k) {
-    for (std::uint32_t x = 0; x < 5; ++x) row0.insert(row0.end(), {x, 0, k, 1000 * k + x});
-  }
-  CHECK(read.download_u32() == row0);
-  // A view must cover whole texels, and arrays are rendered into, not uploaded.
-  const gl::Texture odd = gl::Texture::buffer(3, gl::Format::R32UI, "odd");
-  CHECK_THROWS_AS(gl::Texture::buffer_view(odd, gl::Format::RGBA32UI, "odd_view"), std::logic_error);
-  gl::Texture also = gl::Texture::array(5, 2, 3, gl::Format::RGBA32UI, "also");
-  CHECK_THROWS_AS(also.upload(expected.data()), std::logic_error);
   CHECK_NOTHROW(gl::check_gl_errors("end of test"));
 }
 

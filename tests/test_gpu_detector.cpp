@@ -258,7 +258,7 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
       for (const AtlasRect& r : extrema.rects()) {
         const HessianOctave& oct = hessian.octaves()[static_cast<size_t>(r.octave)];
         std::vector<std::vector<float>> det;
-        for (const gl::Texture& t : oct.det) det.push_back(read_map(t, oct.grid));
+        for (const gl::Texture& t : oct.det) det.push_back(t.download_f32());
         const int w = oct.grid.x, h = oct.grid.y;
         auto at = [&](int l, int x, int y) {
           x = std::clamp(x, 0, w - 1), y = std::clamp(y, 0, h - 1);

@@ -46,8 +46,8 @@ void compare_with_cpu(const GrayImage& image, const DetectorConfig& config, Hess
     REQUIRE(oct.step == config.first_step << oct.octave);  // the reference below samples at the GPU's step
     for (int l = 0; l < layers; ++l) {
       const int group = l / 4, channel = l % 4;
-      const std::vector<float> det = read_map(oct.det[group], oct.grid);
-      const std::vector<float> trace = read_map(oct.trace[group], oct.grid);
+      const std::vector<float> det = oct.det[group].download_f32();
+      const std::vector<float> trace = oct.trace[group].download_f32();
       const cpu::HessianLayer ref = cpu::hessian_layer(sums, filter_size(oct.octave, l), oct.step);
       REQUIRE(ref.width == oct.grid.x);
       REQUIRE(ref.height == oct.grid.y);

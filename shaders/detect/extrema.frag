@@ -12,14 +12,15 @@
 // value too, since each one's 3x3x3 block holds the other. The 4 x 4 samples
 // around the cell serve the blocks of all four.
 //
-// Inputs:   u_below, u_mid, u_above  det(H) maps (common/planes.glsl)
-//                                    holding layers l-1, l, l+1 in channels
-//                                    u_channels.x, .y, .z (with PAIR only
-//                                    u_mid, holding layers l-1 .. l+2 in
-//                                    channels x .. w, so 16 look-ups serve
+// Inputs:   u_below, u_mid, u_above  det(H) textures (RGBA32F, the octave's
+//                                    sample grid) holding layers l-1, l, l+1
+//                                    in channels u_channels.x, .y, .z (with
+//                                    PAIR only u_mid, holding layers l-1 .. l+2
+//                                    in channels x .. w, so 16 look-ups serve
 //                                    both layers and all four samples; with
-//                                    LINEAR_FETCH its buffer copy)
-//           u_trace                  trace map holding layer l in channel
+//                                    LINEAR_FETCH its buffer copy,
+//                                    common/linear_fetch.glsl)
+//           u_trace                  trace texture holding layer l in channel
 //                                    u_channels.y (with PAIR: l in y, l+1 in z)
 // Uniforms: u_channels   without PAIR: channel of each layer in its texture
 //           u_threshold  hessianThreshold
@@ -35,16 +36,15 @@
 // Viewport: the octave's cells, at u_origin in the candidate atlas.
 #include "common/precision.glsl"
 #include "common/linear_fetch.glsl"
-#include "common/planes.glsl"
 
 #ifdef PAIR
-uniform PLANES_SAMPLER u_mid;
+uniform SAMPLER u_mid;
 #else
-uniform sampler2DArray u_below;
-uniform sampler2DArray u_mid;
-uniform sampler2DArray u_above;
+uniform sampler2D u_below;
+uniform sampler2D u_mid;
+uniform sampler2D u_above;
 #endif
-uniform sampler2DArray u_trace;
+uniform sampler2D u_trace;
 #ifndef PAIR
 uniform ivec3 u_channels;
 #endif
@@ -85,7 +85,7 @@ bool fit(ivec2 p, float n[27], int channel, ivec3 filters, out vec4 keypoint) {
                      determinant(mat3(a[0], a[1], g))) / d;
   if (any(greaterThan(abs(offset), vec3(0.5)))) return false;
 
-  float laplacian = plane_texel(u_trace, p)[channel] >= 0.0 ? 1.0 : -1.0;
+  float laplacian = texelFetch(u_trace, p, 0)[channel] >= 0.0 ? 1.0 : -1.0;
   vec2 position = (vec2(p) + offset.xy) * float(u_step);
   float size = float(filters.y) + offset.z * float(filters.y - filters.x);
   keypoint = vec4(position, size * laplacian, v);
@@ -106,10 +106,10 @@ void main() {
   for (int t = 0; t < 16; ++t) {
     ivec2 q = clamp(p0 + ivec2(t % 4 - 1, t / 4 - 1), ivec2(0), last);
 #ifdef PAIR
-    b[t] = PLANES_FETCH(u_mid, q, last + 1);
+    b[t] = FETCH(u_mid, q, last.x + 1);
 #else
-    b[t] = vec4(plane_texel(u_below, q)[u_channels.x], plane_texel(u_mid, q)[u_channels.y],
-                plane_texel(u_above, q)[u_channels.z], 0.0);
+    b[t] = vec4(texelFetch(u_below, q, 0)[u_channels.x], texelFetch(u_mid, q, 0)[u_channels.y],
+                texelFetch(u_above, q, 0)[u_channels.z], 0.0);
 #endif
   }
   // Sample s of the cell (p0 + (s & 1, s >> 1)) has its 3x3 block at
@@ -154,10 +154,10 @@ void main() {
   for (int t = 0; t < 9; ++t) {
     ivec2 q = clamp(p + ivec2(t % 3 - 1, t / 3 - 1), ivec2(0), last);
 #ifdef PAIR
-    vec4 v = PLANES_FETCH(u_mid, q, last + 1);
+    vec4 v = FETCH(u_mid, q, last.x + 1);
 #else
-    vec4 v = vec4(plane_texel(u_below, q)[u_channels.x], plane_texel(u_mid, q)[u_channels.y],
-                  plane_texel(u_above, q)[u_channels.z], 0.0);
+    vec4 v = vec4(texelFetch(u_below, q, 0)[u_channels.x], texelFetch(u_mid, q, 0)[u_channels.y],
+                  texelFetch(u_above, q, 0)[u_channels.z], 0.0);
 #endif
     vec3 column = upper ? v.yzw : v.xyz;
     n[t] = column.x;

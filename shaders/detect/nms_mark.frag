@@ -7,8 +7,7 @@
 // map's two layers and their neighbours share one group, nms_mark_pair.frag
 // marks both in one draw.
 //
-// Inputs:   u_det                  det(H) of the group holding layer l
-//                                  (common/planes.glsl)
+// Inputs:   u_det                  det(H) of the group holding layer l (RGBA32F)
 //           u_max_below, u_max_mid, u_max_above  3x3 maxima (max3.frag) of the
 //                                  groups holding layers l-1, l, l+1
 // Uniforms: u_channels  channel of layers l-1, l, l+1 in their textures
@@ -18,9 +17,8 @@
 //           discarded. (No colour is written: the pass only marks.)
 // Viewport: the octave's cells, at u_origin in the candidate atlas.
 #include "common/precision.glsl"
-#include "common/planes.glsl"
 
-uniform sampler2DArray u_det;
+uniform sampler2D u_det;
 uniform sampler2D u_max_below;
 uniform sampler2D u_max_mid;
 uniform sampler2D u_max_above;
@@ -43,7 +41,7 @@ void main() {
     ivec2 p = p0 + ivec2(s & 1, s >> 1);
     ivec2 q = min(p, last);
     any_survives = any_survives ||
-                   survives(p, u_largest_filter, plane_texel(u_det, q)[u_channels.y],
+                   survives(p, u_largest_filter, texelFetch(u_det, q, 0)[u_channels.y],
                             texelFetch(u_max_below, q, 0)[u_channels.x], texelFetch(u_max_mid, q, 0)[u_channels.y],
                             texelFetch(u_max_above, q, 0)[u_channels.z]);
   }

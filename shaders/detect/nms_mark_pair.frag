@@ -7,8 +7,8 @@
 // extrema.frag: a cell is marked when one of its samples survives
 // (detect/nms_test.glsl) in either layer; extrema.frag with PAIR decides which.
 //
-// Input:    u_det  det(H) of the group (common/planes.glsl; with LINEAR_FETCH
-//                  its buffer copy)
+// Input:    u_det  det(H) of the group (RGBA32F; with LINEAR_FETCH its buffer
+//                  copy, common/linear_fetch.glsl)
 // Uniforms: u_threshold, u_step, u_image_size, u_origin as extrema.frag
 //           u_largest_filters  sides of the filters of layers l+1 and l+2
 // Output:   gl_FragDepth = 0 for cells with a survivor; everything else is
@@ -16,9 +16,8 @@
 // Viewport: the octave's cells, at u_origin in the candidate atlas.
 #include "common/precision.glsl"
 #include "common/linear_fetch.glsl"
-#include "common/planes.glsl"
 
-uniform PLANES_SAMPLER u_det;
+uniform SAMPLER u_det;
 uniform float u_threshold;
 uniform int u_step;
 uniform ivec2 u_largest_filters;
@@ -35,9 +34,7 @@ void main() {
   // the edge are left out (clamped onto a sample's row or column); a cell's
   // samples past the grid fail the border test.
   vec4 b[16];
-  for (int t = 0; t < 16; ++t) {
-    b[t] = PLANES_FETCH(u_det, clamp(p0 + ivec2(t % 4 - 1, t / 4 - 1), ivec2(0), last), grid);
-  }
+  for (int t = 0; t < 16; ++t) b[t] = FETCH(u_det, clamp(p0 + ivec2(t % 4 - 1, t / 4 - 1), ivec2(0), last), grid.x);
   // The rows' maxima of three, row[r * 2 + x] for the 4 rows and the 2
   // columns of samples; a sample's 3x3 maximum is three of them.
   vec4 row[8];

@@ -15,12 +15,10 @@
 //                       0 for an unused channel
 //           u_image_size W, H
 //           u_integral_size W + 1, H + 1
-// Output:   locations 0 .. 3: planes of det, a layer per channel; 4 .. 7: of
-//           trace (common/planes.glsl); 0 where the filter does not lie
-//           inside the image. Sample (j, i) is the filter centred on pixel
-//           (j * step, i * step).
-// Viewport: ceil(grid width / 4) x grid height, the octave's grid being
-//           ceil(W / step) x ceil(H / step).
+// Output:   location 0: det per layer (RGBA32F), location 1: trace per layer
+//           (RGBA32F); 0 where the filter does not lie inside the image.
+// Viewport: the octave's sample grid, ceil(W / step) x ceil(H / step); texel
+//           (j, i) is the filter centred on pixel (j * step, i * step).
 #include "common/precision.glsl"
 #include "common/box.glsl"
 
@@ -28,8 +26,8 @@ uniform int u_step;
 uniform ivec4 u_filters;
 uniform ivec2 u_image_size;
 
-layout(location = 0) out vec4 o_det[4];    // planes 0 .. 3 (common/planes.glsl)
-layout(location = 4) out vec4 o_trace[4];
+layout(location = 0) out vec4 o_det;
+layout(location = 1) out vec4 o_trace;
 
 // (det, trace) of filter side L at pixel p, or 0 when it leaves the image.
 vec2 hessian(ivec2 p, int L) {
@@ -52,14 +50,11 @@ vec2 hessian(ivec2 p, int L) {
 }
 
 void main() {
-  // Four samples, (4m + lane, i), one to each plane.
-  for (int lane = 0; lane < 4; ++lane) {
-    ivec2 p = (ivec2(4 * int(gl_FragCoord.x) + lane, int(gl_FragCoord.y))) * u_step;
-    vec2 r = hessian(p, u_filters.r);
-    vec2 g = hessian(p, u_filters.g);
-    vec2 b = hessian(p, u_filters.b);
-    vec2 a = hessian(p, u_filters.a);
-    o_det[lane] = vec4(r.x, g.x, b.x, a.x);
-    o_trace[lane] = vec4(r.y, g.y, b.y, a.y);
-  }
+  ivec2 p = ivec2(gl_FragCoord.xy) * u_step;
+  vec2 r = hessian(p, u_filters.r);
+  vec2 g = hessian(p, u_filters.g);
+  vec2 b = hessian(p, u_filters.b);
+  vec2 a = hessian(p, u_filters.a);
+  o_det = vec4(r.x, g.x, b.x, a.x);
+  o_trace = vec4(r.y, g.y, b.y, a.y);
 }

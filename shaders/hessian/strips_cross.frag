@@ -15,22 +15,15 @@
 // hessian_multipass.frag: on llvmpipe a pass and a buffer copy of their own
 // cost more than those look-ups.)
 //
-// A fragment makes columns 4j .. 4j+3, which are one texel of each integral
-// row read (integral_fetch.glsl), and writes layer k's four values to plane
-// k: the strip is packed as the integral image is, a layer to a plane.
-//
-// Input:    u_integral  (common/integral_fetch.glsl, INTEGRAL_TEXELS)
+// Input:    u_integral  (common/integral_fetch.glsl)
 // Uniforms: u_step, u_filters (sides of the 4 layers; 0 = unused)
 // Defines:  FIRST_LAYER  layers below it are copied from the octave before
 //           (hessian_multipass.frag), so their outputs are left 0; a
 //           define, not a uniform, so that the loop unrolls
-// Output:   plane k: cross of layer k for four columns (RGBA32UI array of 4
-//           planes)
-// Viewport: ceil((W + 1) / 4) x ceil(H / step): every integral column, sample
-//           rows.
+// Output:   cross per layer (RGBA32UI)
+// Viewport: (W + 1) x ceil(H / step): every integral column, sample rows.
 #include "common/precision.glsl"
 #include "common/linear_fetch.glsl"
-#define INTEGRAL_TEXELS
 #include "common/integral_fetch.glsl"
 
 uniform int u_step;
@@ -39,15 +32,16 @@ uniform ivec4 u_filters;
 #define FIRST_LAYER 0
 #endif
 
-layout(location = 0) out uvec4 o_cross[4];
+layout(location = 0) out uvec4 o_cross;
 
 void main() {
-  int j = int(gl_FragCoord.x);
+  int x = int(gl_FragCoord.x);
   int y = int(gl_FragCoord.y) * u_step;
-  uvec4 here = integral_texel(j, y), below = integral_texel(j, y + 1);
-  for (int k = 0; k < 4; ++k) {
+  uint here = integral_at(x, y), below = integral_at(x, y + 1);
+  uvec4 cross = uvec4(0u);
+  for (int k = FIRST_LAYER; k < 4; ++k) {
     int l = u_filters[k] / 3;
-    uvec4 cross = (here - integral_texel(j, y - l)) - (integral_texel(j, y + l + 1) - below);
-    o_cross[k] = k < FIRST_LAYER ? uvec4(0u) : cross;
+    cross[k] = (here - integral_at(x, y - l)) - (integral_at(x, y + l + 1) - below);
   }
+  o_cross = cross;
 }

@@ -12,17 +12,15 @@ namespace glsurf::gl {
 Framebuffer::Framebuffer(std::vector<const Texture*> colors, std::string label, const Texture* depth)
     : label_(std::move(label)) {
   GLSURF_EXPECTS(!colors.empty(), "framebuffer '" + label_ + "' needs a colour attachment");
-  size_t targets = 0;  // draw buffers: one per layer of each texture
+  GLint max_attachments = 0;
+  glGetIntegerv(GL_MAX_DRAW_BUFFERS, &max_attachments);
+  if (static_cast<GLint>(colors.size()) > max_attachments) {
+    throw Error("framebuffer '" + label_ + "' needs " + std::to_string(colors.size()) +
+                " render targets, the driver allows " + std::to_string(max_attachments));
+  }
   for (const Texture* t : colors) {
     GLSURF_EXPECTS(t && *t, "framebuffer '" + label_ + "' given an empty texture");
     GLSURF_EXPECTS(!t->is_buffer(), "framebuffer '" + label_ + "': a buffer texture is not a render target");
-    targets += static_cast<size_t>(t->layers());
-  }
-  GLint max_attachments = 0;
-  glGetIntegerv(GL_MAX_DRAW_BUFFERS, &max_attachments);
-  if (static_cast<GLint>(targets) > max_attachments) {
-    throw Error("framebuffer '" + label_ + "' needs " + std::to_string(targets) +
-                " render targets, the driver allows " + std::to_string(max_attachments));
   }
   width_ = colors[0]->width();
   height_ = colors[0]->height();
@@ -31,13 +29,10 @@ Framebuffer::Framebuffer(std::vector<const Texture*> colors, std::string label, 
     GLSURF_EXPECTS(t->width() == width_ && t->height() == height_,
                    "attachments of framebuffer '" + label_ + "' differ in size");
     attachments_.push_back(t->id());
-    for (int layer = 0; layer < t->layers(); ++layer) {
-      attachment_labels_.push_back(t->is_array() ? t->label() + "[" + std::to_string(layer) + "]" : t->label());
-      formats_.push_back(t->format());
-    }
-    described += (described.empty() ? "" : ", ") + t->label() + " " + std::to_string(t->width()) + "x" +
-                 std::to_string(t->height()) + (t->is_array() ? "x" + std::to_string(t->layers()) : std::string()) +
-                 " " + to_string(t->format());
+    attachment_labels_.push_back(t->label());
+    formats_.push_back(t->format());
+    described += (described.empty() ? "" : ", ") + t->label() + " " + std::to_string(t->width()) +
+                 "x" + std::to_string(t->height()) + " " + to_string(t->format());
   }
 
   // Checked before the object exists: a throw below it would leave it bound.
@@ -49,16 +44,10 @@ Framebuffer::Framebuffer(std::vector<const Texture*> colors, std::string label, 
   glGenFramebuffers(1, &id_);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, id_);
   std::vector<GLenum> buffers;
-  for (const Texture* t : colors) {
-    for (int layer = 0; layer < t->layers(); ++layer) {
-      const GLenum attachment = GL_COLOR_ATTACHMENT0 + static_cast<GLenum>(buffers.size());
-      if (t->is_array()) {
-        glFramebufferTextureLayer(GL_DRAW_FRAMEBUFFER, attachment, t->id(), 0, layer);
-      } else {
-        glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, attachment, GL_TEXTURE_2D, t->id(), 0);
-      }
-      buffers.push_back(attachment);
-    }
+  for (size_t i = 0; i < colors.size(); ++i) {
+    const GLenum attachment = GL_COLOR_ATTACHMENT0 + static_cast<GLenum>(i);
+    glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, attachment, GL_TEXTURE_2D, colors[i]->id(), 0);
+    buffers.push_back(attachment);
   }
   if (depth) {
     glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, depth->id(), 0);

@@ -1,6 +1,5 @@
 // A move-only framebuffer object whose colour attachments are fixed at
-// construction (one per fragment output, in order: location i -> attachment i;
-// an array texture gives one attachment per layer, in layer order).
+// construction (one per fragment output, in order: location i -> attachment i).
 // Completeness is checked once, here; an incomplete one throws glsurf::Error
 // naming every attached texture and its format.
 #pragma once

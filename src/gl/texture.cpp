@@ -4,7 +4,6 @@
 #include "gl/gl.hpp"
 #include "gl/state.hpp"
 
-#include <cstdint>
 #include <utility>
 
 namespace glsurf::gl {
@@ -31,21 +30,19 @@ FormatInfo info(Format f) {
   return {GL_R8, GL_RED, GL_UNSIGNED_BYTE, 1, false};
 }
 
-// Binds `id` to `target` (GL_TEXTURE_2D or GL_TEXTURE_2D_ARRAY) for the
-// lifetime of the guard, then restores whatever was bound, so texture helpers
-// leave no state behind.
+// Binds `id` to GL_TEXTURE_2D for the lifetime of the guard, then restores
+// whatever was bound, so texture helpers leave no state behind.
 class BindGuard {
  public:
-  BindGuard(GLenum target, GLuint id) : target_(target) {
-    glGetIntegerv(target == GL_TEXTURE_2D ? GL_TEXTURE_BINDING_2D : GL_TEXTURE_BINDING_2D_ARRAY, &previous_);
-    glBindTexture(target, id);
+  explicit BindGuard(GLuint id) {
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &previous_);
+    glBindTexture(GL_TEXTURE_2D, id);
   }
-  ~BindGuard() { glBindTexture(target_, static_cast<GLuint>(previous_)); }
+  ~BindGuard() { glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(previous_)); }
   BindGuard(const BindGuard&) = delete;
   BindGuard& operator=(const BindGuard&) = delete;
 
  private:
-  GLenum target_;
   GLint previous_ = 0;
 };
 
@@ -56,25 +53,7 @@ int channels(Format format) { return info(format).channels; }
 
 Texture::Texture(int width, int height, Format format, std::string label)
     : width_(width), height_(height), format_(format), label_(std::move(label)) {
-  allocate();
-}
-
-Texture Texture::array(int width, int height, int layers, Format format, std::string label) {
-  Texture t;
-  t.array_ = true;
-  t.width_ = width;
-  t.height_ = height;
-  t.layers_ = layers;
-  t.format_ = format;
-  t.label_ = std::move(label);
-  t.allocate();
-  return t;
-}
-
-void Texture::allocate() {
-  const int width = width_, height = height_;
-  const Format format = format_;
-  GLSURF_EXPECTS(width > 0 && height > 0 && layers_ > 0, "texture '" + label_ + "' needs a positive size");
+  GLSURF_EXPECTS(width > 0 && height > 0, "texture '" + label_ + "' needs a positive size");
   check_gl_errors("before creating texture '" + label_ + "'");  // do not take the blame for others
   require_current_context("texture '" + label_ + "'");
   const int max_size = max_texture_size();
@@ -82,40 +61,25 @@ void Texture::allocate() {
     throw Error("texture '" + label_ + "' of " + std::to_string(width) + "x" +
                 std::to_string(height) + " exceeds GL_MAX_TEXTURE_SIZE " + std::to_string(max_size));
   }
-  if (array_) {
-    GLint max_layers = 0;
-    glGetIntegerv(GL_MAX_ARRAY_TEXTURE_LAYERS, &max_layers);
-    if (layers_ > max_layers) {
-      throw Error("texture '" + label_ + "' of " + std::to_string(layers_) +
-                  " layers exceeds GL_MAX_ARRAY_TEXTURE_LAYERS " + std::to_string(max_layers));
-    }
-  }
   const FormatInfo fi = info(format);
-  const GLenum target = array_ ? GL_TEXTURE_2D_ARRAY : GL_TEXTURE_2D;
   glGenTextures(1, &id_);
-  BindGuard bind(target, id_);
+  BindGuard bind(id_);
   {
     const PixelStoreGuard store(false, 0);  // nullptr: no data, not an offset into a bound buffer
-    if (array_) {
-      glTexImage3D(target, 0, static_cast<GLint>(fi.internal), width, height, layers_, 0, fi.format, fi.type,
-                   nullptr);
-    } else {
-      glTexImage2D(target, 0, static_cast<GLint>(fi.internal), width, height, 0, fi.format, fi.type, nullptr);
-    }
+    glTexImage2D(GL_TEXTURE_2D, 0, static_cast<GLint>(fi.internal), width, height, 0, fi.format, fi.type, nullptr);
   }
-  glTexParameteri(target, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(target, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glTexParameteri(target, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(target, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  glTexParameteri(target, GL_TEXTURE_BASE_LEVEL, 0);
-  glTexParameteri(target, GL_TEXTURE_MAX_LEVEL, 0);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, 0);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
   if (GLEW_KHR_debug) glObjectLabel(GL_TEXTURE, id_, -1, label_.c_str());
   const GLenum e = glGetError();
   if (e != GL_NO_ERROR) {
     release();
     throw Error("cannot allocate texture '" + label_ + "' " + std::to_string(width) + "x" +
-                std::to_string(height) + (array_ ? "x" + std::to_string(layers_) : std::string()) + " " +
-                to_string(format) + ": " + gl_enum_name(e));
+                std::to_string(height) + " " + to_string(format) + ": " + gl_enum_name(e));
   }
 }
 
@@ -159,42 +123,7 @@ Texture Texture::buffer(int texels, Format format, std::string label) {
   return t;
 }
 
-Texture Texture::buffer_view(const Texture& of, Format format, std::string label) {
-  const bool integer32 = (of.format() == Format::R32UI || of.format() == Format::RGBA32UI) &&
-                         (format == Format::R32UI || format == Format::RGBA32UI);
-  GLSURF_EXPECTS(of.is_buffer() && integer32, "buffer_view: '" + of.label() +
-                                                  "' must be an R32UI or RGBA32UI buffer texture, read as either");
-  const long long values = static_cast<long long>(of.width()) * info(of.format()).channels;
-  GLSURF_EXPECTS(values % info(format).channels == 0,
-                 "buffer_view: '" + of.label() + "' does not hold a whole number of " + to_string(format) + " texels");
-  check_gl_errors("before creating buffer view '" + label + "'");
-  require_current_context("buffer view '" + label + "'");
-  const long long texels = values / info(format).channels;
-  if (texels > max_buffer_texels()) {
-    throw Error("buffer view '" + label + "' of " + std::to_string(texels) +
-                " texels exceeds GL_MAX_TEXTURE_BUFFER_SIZE " + std::to_string(max_buffer_texels()));
-  }
-  Texture t;
-  t.width_ = static_cast<int>(texels);
-  t.height_ = 1;
-  t.format_ = format;
-  t.label_ = std::move(label);
-  t.buffer_ = of.buffer_;
-  t.owns_buffer_ = false;
-  GLint previous_texture = 0;
-  glGenTextures(1, &t.id_);
-  glGetIntegerv(GL_TEXTURE_BINDING_BUFFER, &previous_texture);
-  glBindTexture(GL_TEXTURE_BUFFER, t.id_);
-  glTexBuffer(GL_TEXTURE_BUFFER, info(format).internal, t.buffer_);
-  glBindTexture(GL_TEXTURE_BUFFER, static_cast<GLuint>(previous_texture));
-  if (GLEW_KHR_debug) glObjectLabel(GL_TEXTURE, t.id_, -1, t.label_.c_str());
-  check_gl_errors("creating buffer view '" + t.label_ + "'");
-  return t;
-}
-
-unsigned Texture::target() const {
-  return buffer_ ? GL_TEXTURE_BUFFER : array_ ? GL_TEXTURE_2D_ARRAY : GL_TEXTURE_2D;
-}
+unsigned Texture::target() const { return buffer_ ? GL_TEXTURE_BUFFER : GL_TEXTURE_2D; }
 
 void Texture::copy_rows(const Texture& source, int first_row, int rows) {
   const FormatInfo fi = info(source.format()), mine = info(format_);
@@ -204,10 +133,10 @@ void Texture::copy_rows(const Texture& source, int first_row, int rows) {
                           (source.format() == Format::RGBA32UI && format_ == Format::R32UI);
   GLSURF_EXPECTS(is_buffer() && !source.is_buffer() && compatible,
                  "copy_rows: '" + label_ + "' must be a buffer texture and '" + source.label() +
-                     "' a 2-D or array texture of its format (or RGBA32UI into R32UI)");
-  const long long layer_values = static_cast<long long>(rows) * source.width() * fi.channels;
+                     "' a 2-D texture of its format (or RGBA32UI into R32UI)");
   GLSURF_EXPECTS(first_row >= 0 && rows > 0 && first_row + rows <= source.height() &&
-                     layer_values * source.layers() <= static_cast<long long>(width_) * mine.channels,
+                     static_cast<long long>(rows) * source.width() * fi.channels <=
+                         static_cast<long long>(width_) * mine.channels,
                  "copy_rows: rows " + std::to_string(first_row) + " + " + std::to_string(rows) + " of '" +
                      source.label() + "' do not fit '" + label_ + "'");
   GLint previous_read = 0;
@@ -215,17 +144,11 @@ void Texture::copy_rows(const Texture& source, int first_row, int rows) {
   GLuint fbo = 0;
   glGenFramebuffers(1, &fbo);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+  glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, source.id(), 0);
   glReadBuffer(GL_COLOR_ATTACHMENT0);
-  for (int layer = 0; layer < source.layers(); ++layer) {
-    if (source.is_array()) {
-      glFramebufferTextureLayer(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, source.id(), 0, layer);
-    } else {
-      glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, source.id(), 0);
-    }
+  {
     const PixelStoreGuard store(true, buffer_);
-    // With a pixel-pack buffer bound, the pointer is a byte offset into it.
-    const std::uintptr_t offset = static_cast<std::uintptr_t>(layer_values) * 4 * static_cast<std::uintptr_t>(layer);
-    glReadPixels(0, first_row, source.width(), rows, fi.format, fi.type, reinterpret_cast<void*>(offset));
+    glReadPixels(0, first_row, source.width(), rows, fi.format, fi.type, nullptr);
   }
   glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous_read));
   glDeleteFramebuffers(1, &fbo);
@@ -233,21 +156,16 @@ void Texture::copy_rows(const Texture& source, int first_row, int rows) {
 }
 
 Texture::Texture(Texture&& other) noexcept
-    : id_(std::exchange(other.id_, 0)), buffer_(std::exchange(other.buffer_, 0)),
-      owns_buffer_(other.owns_buffer_), array_(other.array_),
-      width_(other.width_), height_(other.height_), layers_(other.layers_), format_(other.format_),
-      label_(std::move(other.label_)) {}
+    : id_(std::exchange(other.id_, 0)), buffer_(std::exchange(other.buffer_, 0)), width_(other.width_),
+      height_(other.height_), format_(other.format_), label_(std::move(other.label_)) {}
 
 Texture& Texture::operator=(Texture&& other) noexcept {
   if (this != &other) {
     release();
     id_ = std::exchange(other.id_, 0);
     buffer_ = std::exchange(other.buffer_, 0);
-    owns_buffer_ = other.owns_buffer_;
-    array_ = other.array_;
     width_ = other.width_;
     height_ = other.height_;
-    layers_ = other.layers_;
     format_ = other.format_;
     label_ = std::move(other.label_);
   }
@@ -258,7 +176,7 @@ Texture::~Texture() { release(); }
 
 void Texture::release() {
   if (id_) glDeleteTextures(1, &id_);
-  if (buffer_ && owns_buffer_) glDeleteBuffers(1, &buffer_);
+  if (buffer_) glDeleteBuffers(1, &buffer_);
   id_ = 0;
   buffer_ = 0;
 }
@@ -267,9 +185,8 @@ namespace {
 
 void upload_any(const Texture& t, const void* data) {
   GLSURF_EXPECTS(!t.is_buffer(), "'" + t.label() + "' is a buffer texture: fill it with copy_rows");
-  GLSURF_EXPECTS(!t.is_array(), "'" + t.label() + "' is an array texture: render into it");
   const FormatInfo fi = info(t.format());
-  BindGuard bind(GL_TEXTURE_2D, t.id());
+  BindGuard bind(t.id());
   const PixelStoreGuard store(false, 0);  // rows of odd-width R8 images are not padded
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, t.width(), t.height(), fi.format, fi.type, data);
   check_gl_errors("uploading texture '" + t.label() + "'");
@@ -279,10 +196,10 @@ template <typename T>
 std::vector<T> download_any(const Texture& t) {
   GLSURF_EXPECTS(!t.is_buffer(), "'" + t.label() + "' is a buffer texture");
   const FormatInfo fi = info(t.format());
-  std::vector<T> out(static_cast<size_t>(t.width()) * t.height() * t.layers() * fi.channels);
-  BindGuard bind(t.target(), t.id());
+  std::vector<T> out(static_cast<size_t>(t.width()) * t.height() * fi.channels);
+  BindGuard bind(t.id());
   const PixelStoreGuard store(true, 0);
-  glGetTexImage(t.target(), 0, fi.format, fi.type, out.data());
+  glGetTexImage(GL_TEXTURE_2D, 0, fi.format, fi.type, out.data());
   check_gl_errors("reading back texture '" + t.label() + "'");
   return out;
 }

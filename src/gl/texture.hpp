@@ -1,8 +1,7 @@
 // A move-only 2-D texture with one mip level and nearest sampling: every pass
 // in glsurf addresses texels exactly (texelFetch), so filtering is never wanted
-// and integer textures stay complete. Or a 2-D array texture of such layers
-// (Texture::array), or a buffer texture (Texture::buffer), a linear copy of a
-// 2-D or array one that passes read as a samplerBuffer.
+// and integer textures stay complete. Or a buffer texture (Texture::buffer), a
+// linear copy of a 2-D one that passes read as a samplerBuffer.
 #pragma once
 
 #include <cstdint>
@@ -41,36 +40,22 @@ class Texture {
   // thirds of a 2-D one (docs/NOTES.md, "What llvmpipe rewards"). Not a render
   // target; filled by copy_rows. width() is `texels`, height() 1.
   static Texture buffer(int texels, Format format, std::string label);
-  // Another buffer texture over `of`'s buffer, reading its bytes as texels of
-  // `format` (R32UI or RGBA32UI, of an R32UI or RGBA32UI buffer texture; the
-  // integral image's copy is read both ways). It does not own the buffer:
-  // it must not outlive `of`, nor be used after `of` is refilled with
-  // another size.
-  static Texture buffer_view(const Texture& of, Format format, std::string label);
-  // A 2-D array texture (GL_TEXTURE_2D_ARRAY, a sampler2DArray in GLSL) of
-  // `layers` layers of width x height. As a framebuffer's colour texture it
-  // gives one attachment per layer (framebuffer.hpp).
-  static Texture array(int width, int height, int layers, Format format, std::string label);
   // Buffer textures only: the values of rows first_row .. first_row + rows -
   // 1 of the 2-D texture `source`, row by row from texel 0, copied on the
-  // GPU; of an array texture, those rows of each layer in turn. `source` has
-  // this texture's format, or is RGBA32UI into R32UI (four texels per source
-  // texel).
+  // GPU. `source` has this texture's format, or is RGBA32UI into R32UI (four
+  // texels per source texel).
   void copy_rows(const Texture& source, int first_row, int rows);
   bool is_buffer() const { return buffer_ != 0; }
-  bool is_array() const { return array_; }
-  unsigned target() const;  // GL_TEXTURE_2D, GL_TEXTURE_2D_ARRAY or GL_TEXTURE_BUFFER
+  unsigned target() const;  // GL_TEXTURE_2D or GL_TEXTURE_BUFFER
 
   unsigned id() const { return id_; }
   int width() const { return width_; }
   int height() const { return height_; }
-  int layers() const { return layers_; }  // 1 unless an array texture
   Format format() const { return format_; }
   const std::string& label() const { return label_; }
   explicit operator bool() const { return id_ != 0; }
 
-  // Whole-texture transfers; sizes must match width*height*channels (times
-  // layers: layer after layer). Arrays are only read back.
+  // Whole-texture transfers; sizes must match width*height*channels.
   void upload(const std::uint8_t* data);   // R8 only
   void upload(const std::uint32_t* data);  // R32UI / RGBA32UI
   void upload(const float* data);          // float formats
@@ -79,13 +64,10 @@ class Texture {
   std::vector<std::uint8_t> download_u8() const;  // R8 and RGBA8
 
  private:
-  void allocate();  // the 2-D or array storage for the members set
   void release();
   unsigned id_ = 0;
   unsigned buffer_ = 0;  // the buffer object of a buffer texture
-  bool owns_buffer_ = true;  // false for buffer_view()s
-  bool array_ = false;
-  int width_ = 0, height_ = 0, layers_ = 1;
+  int width_ = 0, height_ = 0;
   Format format_ = Format::R8;
   std::string label_;
 };

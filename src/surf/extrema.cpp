@@ -54,13 +54,12 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
   gl::Texture atlas(atlas_w, atlas_h, gl::Format::RGBA32F, "candidates");
   gl::Texture depth(atlas_w, atlas_h, gl::Format::Depth32F, "candidates_depth");
   gl::Framebuffer target({&atlas}, "candidates", &depth);
-  // The programs for maps marked layer by layer, only where some map is
-  // (fewer programs compiled: each takes llvmpipe memory, and under a tight
-  // address-space limit Mesa has crashed compiling one).
+  // The programs for maps marked layer by layer, only where some map is (with
+  // the default two layers per octave none is): each takes llvmpipe time and
+  // memory to build.
   const bool singles = std::any_of(rects.begin(), rects.end(), [&](const AtlasRect& r) { return !marks_as_pair(r); });
   if (singles && program_.id() == 0) {
     program_ = gl::Program(shaders_, "common/fullscreen.vert", "detect/extrema.frag");
-    max3_x_ = gl::Program(shaders_, "common/fullscreen.vert", "detect/max3.frag", {"PLANES"});
     max3_ = gl::Program(shaders_, "common/fullscreen.vert", "detect/max3.frag");
     mark_ = gl::Program(shaders_, "common/fullscreen.vert", "detect/nms_mark.frag");
   }
@@ -97,7 +96,7 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
   // layer per octave).
   const glm::ivec2 grid = hessian.octaves().front().grid;
   const bool pairs = std::any_of(rects.begin(), rects.end(), [&](const AtlasRect& r) { return marks_as_pair(r); });
-  const bool linear = 4LL * planes_width(grid.x) * grid.y <= gl::max_buffer_texels(buffer_limit_);
+  const bool linear = static_cast<long long>(grid.x) * grid.y <= gl::max_buffer_texels(buffer_limit_);
   gl::Program pair_program, mark_pair;  // built when the kind of input changes
   if (linear != linear_ || pair_program_.id() == 0) {
     const std::vector<std::string> linear_define = linear ? std::vector<std::string>{"LINEAR_FETCH"}
@@ -108,8 +107,7 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
     mark_pair = gl::Program(shaders_, "common/fullscreen.vert", "detect/nms_mark_pair.frag", linear_define);
   }
   gl::Texture det_linear =
-      linear && pairs ? gl::Texture::buffer(4 * planes_width(grid.x) * grid.y, gl::Format::RGBA32F, "det_linear")
-                      : gl::Texture();
+      linear && pairs ? gl::Texture::buffer(grid.x * grid.y, gl::Format::RGBA32F, "det_linear") : gl::Texture();
   if (pair_program.id() != 0) {
     pair_program_ = std::move(pair_program);
     mark_pair_ = std::move(mark_pair);
@@ -158,10 +156,10 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
       const Maxima& m = maxima_[static_cast<size_t>(oct.octave)];
       for (size_t g = 0; g < oct.det.size(); ++g) {
         if (!m.needed[g]) continue;
-        runner.run("detect_max3_x", max3_x_, m.along_x_target, {{"u_source", oct.det[g]}},
-                   {{"u_axis", glm::ivec2(1, 0)}, {"u_grid", oct.grid}});
+        runner.run("detect_max3_x", max3_, m.along_x_target, {{"u_source", oct.det[g]}},
+                   {{"u_axis", glm::ivec2(1, 0)}});
         runner.run("detect_max3_y", max3_, m.group_targets[g], {{"u_source", m.along_x}},
-                   {{"u_axis", glm::ivec2(0, 1)}, {"u_grid", oct.grid}});
+                   {{"u_axis", glm::ivec2(0, 1)}});
       }
     }
   }

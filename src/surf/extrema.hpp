@@ -98,7 +98,7 @@ class ExtremaStage {
   gl::ShaderSource shaders_;  // pair_program_ and mark_pair_ are built for the kind of det(H) input
   gl::Program pair_program_, mark_pair_;
   // For maps marked layer by layer: built by configure() where there are any.
-  gl::Program program_, max3_x_, max3_, mark_;  // max3_x_ reads det(H)'s planes
+  gl::Program program_, max3_, mark_;
   // Maps marked as pairs read their det(H) group from a buffer copy
   // (linear look-ups: the mark pass took 3.8-4.1 ms instead of 5.0-5.2 at
   // 640 x 480 on llvmpipe) when the driver's buffer textures hold octave 0's

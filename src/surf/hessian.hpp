@@ -3,12 +3,8 @@
 //
 // Layout: per octave, the sample grid ceil(W / step) x ceil(H / step), step =
 // sample_step(o, first_step) (2^o by default); layers in groups of four, one
-// RGBA32F map pair per group (det_oO_gG and trace_oO_gG, layer 4g + k in
-// channel k). A map is an array texture of four planes, sample (x, y) in
-// texel (x >> 2, y) of plane x & 3 (shaders/common/planes.glsl; read_map
-// gives the plain layout): each fragment of the passes makes four
-// neighbouring samples, sharing its look-ups among them. A sample whose
-// filter does not lie inside the image holds 0. Formulas and filter shapes:
+// RGBA32F texture pair per group (det_oO_gG and trace_oO_gG, layer 4g + k in
+// channel k). A sample whose filter does not lie inside the image holds 0. Formulas and filter shapes:
 // src/cpu/detector.hpp (the CPU reference computes the same numbers).
 //
 // Two methods, giving the same integer box sums and so the same responses:
@@ -57,21 +53,14 @@ inline glm::ivec2 octave_grid(int width, int height, int step) {
   return {(width - 1) / step + 1, (height - 1) / step + 1};
 }
 
-// Width of a map's planes: ceil(grid width / 4).
-inline int planes_width(int grid_width) { return (grid_width + 3) / 4; }
-// A map (det or trace) read back in the plain layout: grid.x x grid.y
-// samples, row by row, four layers each. Waits for the GPU.
-std::vector<float> read_map(const gl::Texture& map, glm::ivec2 grid);
-
 struct HessianOctave {
   int octave = 0, step = 1;
   glm::ivec2 grid{0, 0};
   std::vector<glm::ivec4> filters;   // per group: sides of its 4 layers, 0 = unused
   std::vector<gl::Texture> det, trace;  // per group
   std::vector<gl::Framebuffer> targets;
-  // MultiPass scratch, reused by every group: the cross strip, packed as the
-  // integral image (four columns to a texel, integral_texels_per_row), of
-  // the grid's rows, layer k in plane k.
+  // MultiPass scratch, reused by every group: the cross strip, (W+1) x grid
+  // height.
   gl::Texture cross;
   gl::Framebuffer cross_target;
 };
@@ -98,18 +87,10 @@ class HessianStage {
   // layers 0 .. inherited_layers()-1 are layers 1 and 3 of the octave before.
   int inherited_layers() const { return std::min(2, (config_.n_octave_layers + 2) / 2); }
   struct MultiPassPrograms {
-    gl::Program strips_cross;
-    gl::Program combine[2];  // [1]: for step 1 (STEP_ONE)
+    gl::Program strips_cross, combine;
   };
   gl::Program single_;
-  // [0]: every layer; [1]: from inherited_layers() on. Only the programs
-  // that some octave uses are built (uses()): each takes llvmpipe memory,
-  // and under a tight address-space limit Mesa has crashed building one.
-  MultiPassPrograms passes_[2];
-  bool compiled_ = false;
-  // Whether a group of some octave is combined with (inherits) layers
-  // copied from the octave before, at step 1 (step_one) or another.
-  bool uses(bool inherits, bool step_one) const;
+  MultiPassPrograms passes_[2];  // [0]: every layer; [1]: from inherited_layers() on
   // MultiPass: the integral image and the strip are read as buffer textures
   // (copies of them) when the driver's hold the integral image.
   bool linear_ = false;

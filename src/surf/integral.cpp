@@ -290,7 +290,6 @@ void IntegralStage::configure(int width, int height) {
   }
   width_ = width;
   height_ = height;
-  linear_texels_ = gl::Texture();  // a view of linear_: released first
   linear_ = gl::Texture();
   linear_generation_ = 0;
   generation_ = next_generation();
@@ -357,19 +356,11 @@ const Texture* IntegralStage::linear_copy(gl::PassRunner& runner, int limit) {
   const long long texels = integral_linear_texels(width_, height_);
   if (texels > limit) return nullptr;
   if (linear_generation_ == generation_) return &linear_;
-  if (!linear_) {  // both or neither
-    Texture linear = Texture::buffer(static_cast<int>(texels), Format::R32UI, "integral_linear");
-    linear_texels_ = Texture::buffer_view(linear, Format::RGBA32UI, "integral_linear_texels");
-    linear_ = std::move(linear);
-  }
+  if (!linear_) linear_ = Texture::buffer(static_cast<int>(texels), Format::R32UI, "integral_linear");
   linear_.copy_rows(integral, 0, integral.height());
   runner.after_transfer();
   linear_generation_ = generation_;
   return &linear_;
-}
-
-const Texture* IntegralStage::linear_texels(gl::PassRunner& runner, int limit) {
-  return linear_copy(runner, limit) ? &linear_texels_ : nullptr;
 }
 
 void IntegralStage::run_1d(gl::PassRunner& runner, const Texture& image) {

@@ -130,10 +130,6 @@ class IntegralStage {
   // descriptors' quads): copied at the first call after each run(), then
   // shared; nullptr when its texels exceed `limit` (gl::max_buffer_texels).
   const gl::Texture* linear_copy(gl::PassRunner& runner, int limit);
-  // The same copy read as RGBA32UI, a texel holding four columns as
-  // result()'s do: rows of ceil((W + 1) / 4) texels (the Hessian's passes,
-  // which read four columns at a time). nullptr where linear_copy() is.
-  const gl::Texture* linear_texels(gl::PassRunner& runner, int limit);
   int width() const { return width_; }
   int height() const { return height_; }
   const IntegralConfig& config() const { return config_; }
@@ -153,7 +149,6 @@ class IntegralStage {
   std::uint64_t generation_ = 0;
   bool ran_ = false;  // run() since the last configure()
   gl::Texture linear_;                   // linear_copy(): allocated at its first call after configure()
-  gl::Texture linear_texels_;            // linear_texels(): a view of linear_
   std::uint64_t linear_generation_ = 0;  // the result linear_ holds (0: none)
 
   // Blelloch2D: levels_[k - 1] holds U_k, H_k, V_k, the scans giving X_k and
