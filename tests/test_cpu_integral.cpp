@@ -585,6 +585,37 @@ TEST_CASE("load_gray refuses a PNG whose critical chunk's CRC does not match, an
   std::remove(path.c_str());
 }
 
+// CRCs cover each chunk as written; only zlib's Adler-32 covers the pixel
+// data itself, which stb_image does not check. zlib does (io/image.cpp).
+TEST_CASE("load_gray refuses a PNG whose zlib data fails its Adler-32 or ends early, with every CRC right") {
+  const std::string path = "glsurf_test_adler.png";
+  const std::string ihdr("\0\0\0\4\0\0\0\2\x08\0\0\0\0", 13);  // 4 x 2, 8-bit grey
+  const std::string rows("\0\x0a\x14\x1e\x28\0\x32\x3c\x46\x50", 10);  // filter byte 0, 4 pixels, per row
+  const std::string zlib = zlib_stored(rows);
+  const auto write = [&](const std::string& idat_chunks) {
+    std::ofstream(path, std::ios::binary) << std::string("\x89PNG\r\n\x1a\n", 8) + png_chunk("IHDR", ihdr) +
+                                                 idat_chunks + png_chunk("IEND", "");
+  };
+  const std::vector<std::uint8_t> expected{10, 20, 30, 40, 50, 60, 70, 80};
+  write(png_chunk("IDAT", zlib));
+  CHECK(load_gray(path).pixels == expected);
+  // The stream in three IDAT chunks, then bytes after its end: read alike.
+  write(png_chunk("IDAT", zlib.substr(0, 5)) + png_chunk("IDAT", zlib.substr(5, 9)) +
+        png_chunk("IDAT", zlib.substr(14) + "extra"));
+  CHECK(load_gray(path).pixels == expected);
+  // One pixel changed inside the stored block, CRC recomputed: the Adler-32 no longer matches.
+  std::string changed = zlib;
+  changed[zlib.size() - 6] = static_cast<char>(changed[zlib.size() - 6] ^ 0x01);
+  write(png_chunk("IDAT", changed));
+  CHECK_THROWS_WITH_AS(load_gray(path), doctest::Contains("corrupt PNG (image data: zlib: incorrect data check)"),
+                       Error);
+  // The Adler-32 itself cut off.
+  write(png_chunk("IDAT", zlib.substr(0, zlib.size() - 2)));
+  CHECK_THROWS_WITH_AS(load_gray(path), doctest::Contains("corrupt PNG (image data: the zlib stream ends early)"),
+                       Error);
+  std::remove(path.c_str());
+}
+
 TEST_CASE("load_gray reads both kinds of RLE TGA packet and refuses packets that stop short") {
   ScratchImageDir dir;
   // 4 x 2, 24 bits, top row first: a run of 4 pixels (count byte 128 + 3),

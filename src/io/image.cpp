@@ -19,6 +19,7 @@
 #include <utility>
 
 #include <sys/stat.h>
+#include <zlib.h>
 
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_FAILURE_USERMSG
@@ -355,7 +356,11 @@ void check_tga_indices(const std::string& path, FILE* file, const unsigned char*
 // stb_image checks neither a PNG chunk's CRC-32 nor zlib's Adler-32, so a
 // flipped bit in the compressed pixels decodes, most of the time, to a wrong
 // picture without a word. Every critical chunk's CRC (ISO 3309, as PNG
-// specifies it: over the type and the data) is checked here, up to IEND.
+// specifies it: over the type and the data) is checked here, up to IEND, and
+// the IDAT chunks' zlib stream is inflated (into a scratch buffer, dropped)
+// so that zlib checks its Adler-32 over the pixel data: a file whose data was
+// changed and its CRCs made to match again, or that was written wrong, is
+// refused too. Bytes after the stream's end are let be, as libpng lets them.
 
 unsigned read_be32(const unsigned char* p) {
   return (unsigned{p[0]} << 24) | (unsigned{p[1]} << 16) | (unsigned{p[2]} << 8) | p[3];
@@ -384,10 +389,57 @@ std::uint32_t crc32_update(std::uint32_t crc, const unsigned char* bytes, size_t
   return crc;
 }
 
+// The IDAT chunks' zlib stream, fed chunk by chunk to zlib's inflate, which
+// checks the Adler-32 at its end. A zlib error is held until check(), so that
+// a chunk whose CRC fails as well is reported by its CRC.
+class IdatStream {
+ public:
+  explicit IdatStream(const std::string& path) : path_(path) {
+    if (const int r = inflateInit(&z_); r != Z_OK) throw Error(path + ": cannot check PNG data (zlib: " + message(r) + ")");
+  }
+  ~IdatStream() { inflateEnd(&z_); }
+  IdatStream(const IdatStream&) = delete;
+  IdatStream& operator=(const IdatStream&) = delete;
+
+  void feed(const unsigned char* bytes, size_t n) {
+    if (ended_ || !error_.empty()) return;  // bytes after the stream, or after an error
+    z_.next_in = const_cast<unsigned char*>(bytes);  // zlib's API is not const (it never writes the input)
+    z_.avail_in = static_cast<uInt>(n);
+    while (z_.avail_in > 0 && !ended_) {
+      z_.next_out = scratch_.data();
+      z_.avail_out = static_cast<uInt>(scratch_.size());
+      const int r = inflate(&z_, Z_NO_FLUSH);
+      if (r == Z_STREAM_END) {
+        ended_ = true;
+      } else if (r != Z_OK) {  // Z_BUF_ERROR cannot occur: there is input and room
+        error_ = path_ + ": corrupt PNG (image data: zlib: " + message(r) + ")";
+        return;
+      }
+    }
+  }
+  void check() const {
+    if (!error_.empty()) throw Error(error_);
+  }
+  // At IEND: the stream must have ended.
+  void finish() const {
+    check();
+    if (!ended_) throw Error(path_ + ": corrupt PNG (image data: the zlib stream ends early)");
+  }
+
+ private:
+  std::string message(int code) const { return z_.msg ? z_.msg : "code " + std::to_string(code); }
+  std::string path_;
+  z_stream z_{};
+  std::array<unsigned char, 1 << 15> scratch_{};
+  bool ended_ = false;
+  std::string error_;
+};
+
 // `file` holds a PNG (is_png); it is rewound afterwards.
 void check_png_chunks(const std::string& path, FILE* file) {
   if (std::fseek(file, 8, SEEK_SET) != 0) throw Error(path + ": cannot read file");
   std::vector<unsigned char> block(1 << 16);
+  IdatStream idat(path);
   for (;;) {
     unsigned char header[8], stored[4];
     if (std::fread(header, 1, 8, file) != 8) throw Error(path + ": truncated PNG (no IEND chunk)");
@@ -401,6 +453,7 @@ void check_png_chunks(const std::string& path, FILE* file) {
       const size_t want = std::min<size_t>(left, block.size());
       if (std::fread(block.data(), 1, want, file) != want) throw Error(path + ": truncated PNG (in chunk " + type + ")");
       crc = crc32_update(crc, block.data(), want);
+      if (type == "IDAT") idat.feed(block.data(), want);
       left -= static_cast<std::uint32_t>(want);
     }
     if (std::fread(stored, 1, 4, file) != 4) throw Error(path + ": truncated PNG (in chunk " + type + ")");
@@ -411,8 +464,10 @@ void check_png_chunks(const std::string& path, FILE* file) {
     const bool critical = std::isupper(static_cast<unsigned char>(type[0]));
     if (critical && (crc ^ 0xffffffffu) != expected)
       throw Error(path + ": corrupt PNG (checksum of chunk " + type + " does not match)");
+    idat.check();
     if (type == "IEND") break;
   }
+  idat.finish();
   std::rewind(file);
 }
 
