@@ -246,6 +246,13 @@ err=$("$glsurf" warp "$assets/graf1.png" "$work/nosuch/../seq" --rotate 10 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "nosuch/../seq: exists and is not an empty directory" ||
   fail "warp into nosuch/../seq (full): $err"
 [ ! -e "$work/nosuch" ] || fail "warp into nosuch/../seq made nosuch"
+# Through a link, ".." is the link target's parent, as for the kernel:
+# lnk/../viaparent is made beside inner, not beside lnk.
+mkdir -p "$work/real/inner"; ln -s "$work/real/inner" "$work/lnk"
+printf 'P5\n24 24\n255\n' > "$work/small.pgm"; head -c 576 /dev/urandom >> "$work/small.pgm"
+err=$("$glsurf" warp "$work/small.pgm" "$work/lnk/../viaparent" --rotate 10 2>&1) || fail "warp into lnk/../viaparent: $err"
+[ -f "$work/real/viaparent/img2.png" ] && [ ! -e "$work/viaparent" ] ||
+  fail "warp into lnk/../viaparent wrote $(ls -d "$work"/viaparent "$work"/real/viaparent 2>&1)"
 # An interrupted warp ends by the signal and leaves nothing: no staging
 # directory, no OUTDIR, no files in an empty OUTDIR. The input is slow to
 # warp (heavy blur of a large image); the signal comes once a file has been

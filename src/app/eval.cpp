@@ -237,8 +237,16 @@ int warp(Args args) {
   } remove_made{made};
   if (exists) held = RemoveOnSignal(out, RemoveOnSignal::DirectoryFiles);
   if (!exists) {
-    target = fs::absolute(out).lexically_normal();
-    if (!target.has_filename()) target = target.parent_path();  // "new/"
+    // The directories above OUTDIR as the kernel finds them (a link
+    // followed, then ".."), so that "lnk/../x" is the x beside lnk's
+    // target; from the first missing one on, by name ("nosuch/../x" is x).
+    // OUTDIR itself stays as given: a link there is judged below.
+    fs::path given = fs::absolute(out);
+    if (!given.has_filename()) given = given.parent_path();  // "new/"
+    const fs::path last = given.filename();
+    target = last == "." || last == ".." ? fs::weakly_canonical(given, ec)
+                                         : fs::weakly_canonical(given.parent_path(), ec) / last;
+    if (ec) target = given.lexically_normal();
     // What the final rename would find at the target ("dl/" a link to
     // nothing, "x/../full" a full directory) is refused before the work.
     const fs::file_status there = fs::symlink_status(target, ec);
