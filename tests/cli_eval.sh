@@ -250,7 +250,8 @@ err=$("$glsurf" warp "$assets/graf1.png" "$work/nosuch/../seq" --rotate 10 2>&1)
 # lnk/../viaparent is made beside inner, not beside lnk.
 mkdir -p "$work/real/inner"; ln -s "$work/real/inner" "$work/lnk"
 printf 'P5\n24 24\n255\n' > "$work/small.pgm"; head -c 576 /dev/urandom >> "$work/small.pgm"
-err=$("$glsurf" warp "$work/small.pgm" "$work/lnk/../viaparent" --rotate 10 2>&1) || fail "warp into lnk/../viaparent: $err"
+err=$("$glsurf" warp "$work/small.pgm" "$work/lnk/../viaparent" --rotate 10 2>&1) ||
+  fail "warp into lnk/../viaparent: $err"
 [ -f "$work/real/viaparent/img2.png" ] && [ ! -e "$work/viaparent" ] ||
   fail "warp into lnk/../viaparent wrote $(ls -d "$work"/viaparent "$work"/real/viaparent 2>&1)"
 # An interrupted warp ends by the signal and leaves nothing: no staging

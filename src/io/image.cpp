@@ -395,7 +395,9 @@ std::uint32_t crc32_update(std::uint32_t crc, const unsigned char* bytes, size_t
 class IdatStream {
  public:
   explicit IdatStream(const std::string& path) : path_(path) {
-    if (const int r = inflateInit(&z_); r != Z_OK) throw Error(path + ": cannot check PNG data (zlib: " + message(r) + ")");
+    if (const int r = inflateInit(&z_); r != Z_OK) {
+      throw Error(path + ": cannot check PNG data (zlib: " + message(r) + ")");
+    }
   }
   ~IdatStream() { inflateEnd(&z_); }
   IdatStream(const IdatStream&) = delete;
