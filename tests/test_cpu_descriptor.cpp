@@ -28,6 +28,33 @@ GrayImage rotate90(const GrayImage& in) {
 
 double angle_difference(double a, double b) { return std::abs(std::remainder(a - b, 360.0)); }
 
+// The integral-image coordinates that the GPU's orientation samples read
+// along x for keypoint k, as its float32 arithmetic finds them
+// (shaders/describe/orient_samples.frag, box_gradient in
+// shaders/common/haar.glsl): each box mean takes the aligned boxes at whole
+// corners o and o + 1, so coordinates o .. o + h + 1, with o the floor of the
+// box's pixel-edge corner, over every lattice point and both shifts.
+// (Along y the same with k.y.)
+void gpu_orientation_span(float x, float size, int& lo, int& hi) {
+  const float s = 1.2f * size / 9.0f;
+  const float base = std::floor(x);
+  const int h = std::max(2, static_cast<int>(std::floor(2.0f * s + 0.5f)));
+  const float step = static_cast<float>(cpu::kOrientationStep) * s;
+  const float d = static_cast<float>(cpu::kOrientationOffset) * s;
+  lo = std::numeric_limits<int>::max();
+  hi = std::numeric_limits<int>::min();
+  for (const cpu::LatticePoint& p : cpu::kOrientationLattice) {
+    for (const int i : {p.i, p.j}) {  // a lattice coordinate, either axis
+      const float e = (x - base) + step * static_cast<float>(i) - static_cast<float>(h) * 0.5f + 0.5f;
+      for (const float shift : {-d, 0.0f, d}) {
+        const int o = static_cast<int>(base) + static_cast<int>(std::floor(e + shift));
+        lo = std::min(lo, o);
+        hi = std::max(hi, o + h + 1);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("cpu") {
@@ -350,6 +377,51 @@ TEST_CASE("compute() refuses keypoints outside the image or of no size, naming t
   given[2].x = 100;
   CHECK_THROWS_WITH_AS(cpu::compute(GrayImage(64, 48, 0), given, DetectorConfig{}),
                        doctest::Contains("keypoint 2: (100, 47.5) is outside"), Error);
+}
+
+// The GPU takes the orientation samples of the keypoints that
+// orientation_inside accepts without clipping their boxes, so it must accept
+// none whose boxes reach past the image (checked with a pixel to spare
+// beyond its need), and should accept nearly every one whose boxes fit.
+TEST_CASE("orientation_inside accepts a keypoint only when every orientation box lies inside, and nearly all such") {
+  const int width = 400, height = 300;
+  for (const float size : {1.0f, 5.0f, 9.0f, 12.7f, 20.0f, 33.3f, 51.0f, 99.0f, 120.0f, 250.0f}) {
+    CAPTURE(size);
+    for (const bool along_x : {true, false}) {
+      CAPTURE(along_x);
+      // Across the image along one axis, in the middle of the other.
+      float first_fit = -1, first_inside = -1, last_fit = -1, last_inside = -1;
+      for (float t = -0.5f; t <= (along_x ? width : height) - 0.5f; t += 0.03125f) {
+        KeyPoint k;
+        k.size = size;
+        k.x = along_x ? t : 0.5f * width;
+        k.y = along_x ? 0.5f * height : t;
+        int lo_x = 0, hi_x = 0, lo_y = 0, hi_y = 0;
+        gpu_orientation_span(k.x, size, lo_x, hi_x);
+        gpu_orientation_span(k.y, size, lo_y, hi_y);
+        const bool fits = lo_x >= 0 && hi_x <= width && lo_y >= 0 && hi_y <= height;
+        const bool inside = cpu::orientation_inside(k, width, height);
+        if (inside) {
+          CAPTURE(t);
+          CHECK(lo_x >= 1);
+          CHECK(hi_x <= width - 1);
+          CHECK(lo_y >= 1);
+          CHECK(hi_y <= height - 1);
+        }
+        if (fits && first_fit < 0) first_fit = t;
+        if (fits) last_fit = t;
+        if (inside && first_inside < 0) first_inside = t;
+        if (inside) last_inside = t;
+      }
+      if (first_fit < 0) {  // boxes too large for the image (size 250: about 490 pixels across)
+        CHECK(first_inside < 0);
+        continue;
+      }
+      REQUIRE(first_inside >= 0);
+      CHECK(first_inside - first_fit <= 4.0f);
+      CHECK(last_fit - last_inside <= 4.0f);
+    }
+  }
 }
 
 }  // TEST_SUITE

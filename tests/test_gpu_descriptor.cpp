@@ -989,4 +989,53 @@ TEST_CASE("GPU compute(): a flat patch has angle 0 and a zero descriptor, as on 
                        Error);
 }
 
+// detect_and_compute describes the keypoints whose orientation samples need
+// no clipping first (cpu::orientation_inside), from a reordered copy of the
+// point list; last_on_gpu() must then give that copy, whose entries the
+// angles belong to. box.png has keypoints near its border early in the
+// detector's own list, so the order does change.
+TEST_CASE("after detect_and_compute, last_on_gpu pairs each list entry with its own angle") {
+  const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+  Detector detector(test::headless_context(), DetectorConfig{});
+  const Features f = detector.detect_and_compute(image);
+  const Detector::OnGpu on_gpu = detector.last_on_gpu();
+  REQUIRE(on_gpu.angles != nullptr);
+  REQUIRE(on_gpu.count == static_cast<int>(f.keypoints.size()));
+  const std::vector<float> list = on_gpu.list->download_f32(), angles = on_gpu.angles->download_f32();
+  int found = 0, border_before_inside = 0;
+  bool border_seen = false;
+  for (int i = 0; i < on_gpu.count; ++i) {
+    const float* e = &list[4 * static_cast<size_t>(i)];
+    KeyPoint k;
+    k.x = e[0], k.y = e[1], k.size = std::abs(e[2]);
+    const bool inside = cpu::orientation_inside(k, image.width, image.height);
+    border_before_inside += border_seen && inside;
+    border_seen = border_seen || !inside;
+    for (const KeyPoint& m : f.keypoints) {
+      if (m.x == e[0] && m.y == e[1] && m.size == std::abs(e[2]) && m.angle == angles[static_cast<size_t>(i)]) {
+        ++found;
+        break;
+      }
+    }
+  }
+  INFO(found << " of " << on_gpu.count << " list entries found with their angle");
+  CHECK(found == on_gpu.count);
+  CHECK(border_seen);                 // both kinds are there,
+  CHECK(border_before_inside == 0);   // in that order
+  // The detector's own order has border keypoints first somewhere, so the
+  // list above is the reordered copy.
+  detector.detect(image);
+  const std::vector<float> own = detector.last_on_gpu().list->download_f32();
+  bool own_border_seen = false, own_out_of_order = false;
+  for (int i = 0; i < on_gpu.count; ++i) {
+    KeyPoint k;
+    k.x = own[4 * static_cast<size_t>(i)], k.y = own[4 * static_cast<size_t>(i) + 1];
+    k.size = std::abs(own[4 * static_cast<size_t>(i) + 2]);
+    const bool inside = cpu::orientation_inside(k, image.width, image.height);
+    own_out_of_order = own_out_of_order || (own_border_seen && inside);
+    own_border_seen = own_border_seen || !inside;
+  }
+  CHECK(own_out_of_order);
+}
+
 }  // TEST_SUITE

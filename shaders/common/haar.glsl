@@ -130,6 +130,33 @@ vec2 box_gradient(ivec2 base, vec2 p, int h, float d) {
   return g;
 }
 
+// box_gradient() where every box it reads lies inside the image with a
+// pixel to spare (cpu::orientation_inside holds for the keypoint, which the
+// caller vouches for): the four aligned boxes of each box are whole, of area
+// h^2, and their bilinear weights sum to 1, so a difference of box means is
+// the difference of the weighted box sums over h^2. The sums are taken
+// relative to one of them (exact integer differences, the weights' sum of 1
+// cancelling it), so that a flat patch gives exactly 0 as in box_gradient.
+// The same value as box_gradient() up to rounding, without its clipping
+// arithmetic.
+vec2 box_gradient_inside(ivec2 base, vec2 p, int h, float d) {
+  vec2 e = p - float(h) * 0.5 + 0.5;  // pixel-edge coordinates of the box's corner
+  vec2 g = vec2(0.0);
+  for (int axis = 0; axis < 2; ++axis) {
+    vec2 shift = axis == 0 ? vec2(d, 0.0) : vec2(0.0, d);
+    vec2 ahead = e + shift, behind = e - shift;
+    vec2 fa = ahead - floor(ahead), fb = behind - floor(behind);
+    ivec2 oa = base + ivec2(floor(ahead)), ob = base + ivec2(floor(behind));
+    // Box sums at the four shifts (shift (p, q) in lane p + 2 q, as the quads).
+    uvec4 sa = quad_at(oa + h) - quad_at(oa + ivec2(0, h)) - quad_at(oa + ivec2(h, 0)) + quad_at(oa);
+    uvec4 sb = quad_at(ob + h) - quad_at(ob + ivec2(0, h)) - quad_at(ob + ivec2(h, 0)) + quad_at(ob);
+    vec4 wa = vec4(1.0 - fa.x, fa.x, 1.0 - fa.x, fa.x) * vec4(1.0 - fa.y, 1.0 - fa.y, fa.y, fa.y);
+    vec4 wb = vec4(1.0 - fb.x, fb.x, 1.0 - fb.x, fb.x) * vec4(1.0 - fb.y, 1.0 - fb.y, fb.y, fb.y);
+    g[axis] = (dot(wa, vec4(ivec4(sa - sa.x))) - dot(wb, vec4(ivec4(sb - sa.x)))) / float(h * h);
+  }
+  return g;
+}
+
 // Even side nearest to `length`, at least 2 (Haar wavelets).
 int even_side(float length) { return max(2, 2 * int(floor(length * 0.5 + 0.5))); }
 // Side nearest to `length`, at least 2 (box gradients).

@@ -8,6 +8,11 @@
 // Defines:  SAMPLES       lattice points (cpu::kOrientationSamples)
 //           SAMPLE_TEXELS texels that hold them, two to a texel: (SAMPLES + 1) / 2
 //           SAMPLE_BLOCK  texels per keypoint, >= SAMPLE_TEXELS, divides 1024
+//           INSIDE        every keypoint of the draw has
+//                         cpu::orientation_inside, so its box means need no
+//                         clipping (box_gradient_inside: on llvmpipe the
+//                         clipping is about a sixth of the pass, and both
+//                         sides of a branch would run)
 // Inputs:   u_list      point list (RGBA32F: x, y, size * laplacian, response)
 //           u_quads     the integral image as quads (common/haar.glsl), and
 //                       u_quads_size their size
@@ -42,7 +47,12 @@ layout(location = 0) out vec4 o_sample;
 // (whole pixel `base`) of scale s.
 vec2 weighted_sample(vec4 k, ivec2 base, float s, int n) {
   vec3 point = texelFetch(u_lattice, ivec2(n, 0), 0).xyz;
-  vec2 g = box_gradient(base, (k.xy - vec2(base)) + (u_step * s) * point.xy, nearest_side(2.0 * s), u_offset * s);
+  vec2 p = (k.xy - vec2(base)) + (u_step * s) * point.xy;
+#ifdef INSIDE
+  vec2 g = box_gradient_inside(base, p, nearest_side(2.0 * s), u_offset * s);
+#else
+  vec2 g = box_gradient(base, p, nearest_side(2.0 * s), u_offset * s);
+#endif
   return g * point.z;
 }
 

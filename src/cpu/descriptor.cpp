@@ -192,6 +192,21 @@ float second_orientation(const std::vector<Sample>& samples, const std::vector<d
 
 }  // namespace
 
+bool orientation_inside(const KeyPoint& k, int width, int height) {
+  const double s = 1.2 * k.size / 9.0;
+  const int h = nearest_side(2 * s);
+  // A box mean at centre c takes the aligned boxes at whole corners o and
+  // o + 1, o = floor(c - h / 2 + 0.5), in integral coordinates o .. o + h + 1,
+  // which must lie in 0 .. width (height). The centres lie within `reach` of
+  // the keypoint on each axis.
+  const double reach = (kOrientationSteps * kOrientationStep + kOrientationOffset) * s;
+  const double spare = 2.0;  // the GPU's float32 positions and scale (a side one larger)
+  const auto fits = [&](double centre, int extent) {
+    return centre - reach - 0.5 * h + 0.5 >= spare && centre + reach + 0.5 * h + 1.5 <= extent - spare;
+  };
+  return fits(k.x, width) && fits(k.y, height);
+}
+
 Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool find_runner_up, double second_ratio) {
   const double s = 1.2 * k.size / 9.0;
   const int h = nearest_side(2 * s);

@@ -208,7 +208,11 @@ void DescribeStage::regroup(gl::PassRunner& runner, IntegralStage& integral_stag
       samples.push_back("LINEAR_FETCH");
       describe.push_back("LINEAR_FETCH");
     }
-    if (!config_.upright) samples_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_samples.frag", samples);
+    if (!config_.upright) {
+      samples_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_samples.frag", samples);
+      samples.push_back("INSIDE");
+      samples_inside_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_samples.frag", samples);
+    }
     describe_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/descriptor.frag", describe);
     quads_in_buffer_ = buffer;
   }
@@ -225,17 +229,19 @@ void DescribeStage::regroup(gl::PassRunner& runner, IntegralStage& integral_stag
   quads_generation_ = integral_stage.generation();
 }
 
+void DescribeStage::prepare(gl::PassRunner& runner, IntegralStage& integral) { regroup(runner, integral); }
+
 void DescribeStage::orient(gl::PassRunner& runner, const gl::Texture& list, IntegralStage& integral,
-                           int count) {
+                           int count, int inside) {
   GLSURF_EXPECTS(capacity_ > 0, "configure() before run()");
   GLSURF_EXPECTS(count >= 0 && count <= capacity_, "more keypoints than configured");
   if (count == 0) return;
   if (!config_.upright) regroup(runner, integral);
-  orient_passes(runner, list, count);
+  orient_passes(runner, list, count, inside);
   gl::check_gl_errors("orientation");
 }
 
-void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& list, int count) {
+void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& list, int count, int inside) {
   const auto rows = [](int texels) { return gl::PassRunner::Region{0, 0, kWidth, rows_for(texels)}; };
   if (config_.upright) {
     runner.clear(angles_target_, glm::vec4(0.0f));
@@ -243,16 +249,26 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
   }
   for (int first = 0; first < count; first += kChunk) {
     const int n = std::min(kChunk, count - first);
-    runner.run_in(rows(n * kSampleBlock), "describe_orient_samples", samples_, samples_target_,
-                  {{"u_list", list}, {"u_quads", quads()}, {"u_lattice", lattice_}},
-                  {{"u_count", n},
-                   {"u_first", first},
-                   {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())},
-                   {"u_step", static_cast<float>(cpu::kOrientationStep)},
-                   {"u_offset", static_cast<float>(cpu::kOrientationOffset)}});
+    // The rows whose blocks all belong to list entries below `inside` take
+    // the clipping-free program, the others (from the row that holds the
+    // first entry past them) the clipping one.
+    const int inside_rows = std::clamp(inside - first, 0, n) * kSampleBlock / kWidth;
+    const int sample_rows = rows_for(n * kSampleBlock);
+    for (const bool clipped : {false, true}) {
+      const gl::PassRunner::Region region =
+          clipped ? gl::PassRunner::Region{0, inside_rows, kWidth, sample_rows - inside_rows}
+                  : gl::PassRunner::Region{0, 0, kWidth, inside_rows};
+      if (region.height == 0) continue;
+      runner.run_in(region, "describe_orient_samples", clipped ? samples_ : samples_inside_, samples_target_,
+                    {{"u_list", list}, {"u_quads", quads()}, {"u_lattice", lattice_}},
+                    {{"u_count", n},
+                     {"u_first", first},
+                     {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())},
+                     {"u_step", static_cast<float>(cpu::kOrientationStep)},
+                     {"u_offset", static_cast<float>(cpu::kOrientationOffset)}});
+    }
     const gl::Texture* samples = &orient_samples_;
     if (orient_samples_linear_) {
-      const int sample_rows = rows_for(n * kSampleBlock);
       orient_samples_linear_.copy_rows(orient_samples_, 0, sample_rows);
       runner.after_transfer();
       samples = &orient_samples_linear_;
@@ -290,7 +306,7 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
 }
 
 int DescribeStage::run(gl::PassRunner& runner, const gl::Texture& list, IntegralStage& integral, int count,
-                       SecondOrientations* second) {
+                       SecondOrientations* second, int inside) {
   GLSURF_EXPECTS(capacity_ > 0, "configure() before run()");
   GLSURF_EXPECTS(count >= 0 && count <= capacity_, "more keypoints than configured");
   primary_ = count;
@@ -298,7 +314,7 @@ int DescribeStage::run(gl::PassRunner& runner, const gl::Texture& list, Integral
   if (second) *second = SecondOrientations{};
   if (count == 0) return 0;
   regroup(runner, integral);
-  orient_passes(runner, list, count);
+  orient_passes(runner, list, count, inside);
   if (second && second_orientation()) {
     // The one wait: which keypoints have a second orientation.
     const std::vector<float> angles = angles_target_.read_f32(1, 0, 0, kWidth, rows_for(count));

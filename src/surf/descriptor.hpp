@@ -8,7 +8,9 @@
 //                    run of the integral stage)
 //   orient_samples   253 weighted box gradients (box ~2s, lattice 2s/3) per
 //                    keypoint, two to a texel (the passes after it take
-//                    their directions)
+//                    their directions); the rows of keypoints with
+//                    cpu::orientation_inside (run()'s `inside`) without
+//                    the clipping arithmetic, the others with it
 //   orient_windows   the window sums around 32 candidate directions (64
 //                    with second orientations), the largest of each 32
 //                    neighbouring ones
@@ -83,15 +85,25 @@ class DescribeStage {
   // second_orientation), the keypoints that have a second orientation are
   // described again at it, as entries count, count + 1, ...; `second` says
   // which. Returns the number of descriptor entries.
+  // List entries 0 .. inside - 1 must have cpu::orientation_inside: their
+  // orientation samples are taken without clipping (whole rows of their
+  // blocks), the others' with it.
   int run(gl::PassRunner& runner, const gl::Texture& list, IntegralStage& integral, int count,
-          SecondOrientations* second = nullptr);
+          SecondOrientations* second = nullptr, int inside = 0);
   // Descriptors of list entries 0 .. angles.size() - 1 at the given angles
   // (degrees ccw), which angles() then holds: no orientation passes
   // (Angles::Keep).
   void run_at(gl::PassRunner& runner, const gl::Texture& list, IntegralStage& integral,
               const std::vector<float>& angles);
-  // Orientation only (angles(); 0 everywhere when upright).
-  void orient(gl::PassRunner& runner, const gl::Texture& list, IntegralStage& integral, int count);
+  // Orientation only (angles(); 0 everywhere when upright); `inside` as for
+  // run().
+  void orient(gl::PassRunner& runner, const gl::Texture& list, IntegralStage& integral, int count,
+              int inside = 0);
+  // The integral image regrouped for the passes (also the first thing run()
+  // and orient() do, and then not again for the same integral image). Where
+  // the quads are copied into a buffer texture, that copy waits for the work
+  // issued before it.
+  void prepare(gl::PassRunner& runner, IntegralStage& integral);
   // Angle per list entry, degrees ccw (R32F, 1024 wide).
   const gl::Texture& angles() const { return angles_; }
   // With second orientations, the second angle per list entry of the last
@@ -122,7 +134,7 @@ class DescribeStage {
   gl::ShaderSource shaders_;  // samples_ and describe_ are rebuilt for the quads' kind
   // -> quads_, unless they hold this result of `integral` (generation()).
   void regroup(gl::PassRunner& runner, IntegralStage& integral);
-  void orient_passes(gl::PassRunner& runner, const gl::Texture& list, int count);
+  void orient_passes(gl::PassRunner& runner, const gl::Texture& list, int count, int inside);
   // The descriptor and normalisation passes for list entries 0 .. count - 1
   // at angles_ and the second orientations in second_source_ and extra_;
   // returns the number of descriptor entries.
@@ -137,6 +149,7 @@ class DescribeStage {
 
   gl::Program quads_program_, quads_linear_program_, samples_, windows_, best_, norms_, normalize_, gather_,
       gather_signs_;
+  gl::Program samples_inside_;  // samples_ for keypoints with cpu::orientation_inside
   gl::Program describe_;
   int capacity_ = 0;
   gl::Texture quads_;  // the integral image regrouped, sized at each run

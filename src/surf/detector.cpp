@@ -37,8 +37,10 @@ double software_bytes_per_pixel(const DetectorConfig& config) {
 }
 
 double software_list_bytes(const DetectorConfig& config, double entries, double measured_entries) {
-  // The point list and its positions: two RGBA32F texels per entry (compact.hpp).
-  const auto per_entry = [](const DetectorConfig& c) { return 32.0 + DescribeStage::bytes_per_entry(c); };
+  // The point list and its positions: two RGBA32F texels per entry
+  // (compact.hpp); the list reordered for description (detect_and_compute):
+  // a third, and its host copy for the upload.
+  const auto per_entry = [](const DetectorConfig& c) { return 64.0 + DescribeStage::bytes_per_entry(c); };
   return std::max(0.0, entries * per_entry(config) - measured_entries * per_entry(DetectorConfig{}));
 }
 
@@ -222,17 +224,56 @@ std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
 Detector::OnGpu Detector::detect_on_gpu(const GrayImage& image) {
   const int listed = find(image);
   describe_.orient(runner_, compact_.list(), integral_, listed);
+  list_uploaded_ = false;
   oriented_ = true;
   return last_on_gpu();
 }
 
+void Detector::upload_list(const KeyPoint* keypoints, int n) {
+  constexpr int kWidth = CompactStage::kListWidth;
+  const int rows = (n + kWidth - 1) / kWidth;
+  if (uploaded_list_.height() < rows) uploaded_list_ = gl::Texture(kWidth, rows, gl::Format::RGBA32F, "uploaded_list");
+  // The point list's layout (compact.hpp): x, y, size * laplacian, response.
+  std::vector<float> list(static_cast<size_t>(4) * kWidth * static_cast<size_t>(uploaded_list_.height()), 0.0f);
+  for (int i = 0; i < n; ++i) {
+    const KeyPoint& k = keypoints[i];
+    float* texel = &list[4 * static_cast<size_t>(i)];
+    texel[0] = k.x;
+    texel[1] = k.y;
+    texel[2] = k.laplacian < 0 ? -k.size : k.size;
+    texel[3] = k.response;
+  }
+  uploaded_list_.upload(list.data());
+  runner_.after_transfer();
+}
+
+const gl::Texture& Detector::inside_first(std::vector<KeyPoint>& keypoints, int width, int height, int& inside) {
+  inside = 0;
+  if (config_.upright) return compact_.list();  // no orientation samples
+  const auto is_inside = [&](const KeyPoint& k) { return cpu::orientation_inside(k, width, height); };
+  const bool in_order = std::is_partitioned(keypoints.begin(), keypoints.end(), is_inside);
+  inside = static_cast<int>(std::stable_partition(keypoints.begin(), keypoints.end(), is_inside) - keypoints.begin());
+  if (in_order) return compact_.list();
+  upload_list(keypoints.data(), static_cast<int>(keypoints.size()));
+  return uploaded_list_;
+}
+
 Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures* resident) {
   const int listed = find(image);
-  DescribeStage::SecondOrientations second;
-  const int entries = describe_.run(runner_, compact_.list(), integral_, listed, &second);
-  oriented_ = true;
   Features f;
+  // The point list is read before description: the keypoints whose
+  // orientation samples need no clipping (cpu::orientation_inside; most of
+  // them) go first and are described without the clipping arithmetic.
+  // The quads' buffer copy, the first of description's work, waits for the
+  // list anyway, so reading it then costs no wait of its own.
+  if (listed > 0) describe_.prepare(runner_, integral_);
   f.keypoints = read_keypoints(listed);
+  int inside = 0;
+  const gl::Texture& list = inside_first(f.keypoints, image.width, image.height, inside);
+  list_uploaded_ = &list == &uploaded_list_;
+  DescribeStage::SecondOrientations second;
+  const int entries = describe_.run(runner_, list, integral_, listed, &second, inside);
+  oriented_ = true;
   // With `resident` the descriptors stay on the GPU only: not read back.
   f.descriptor_size = resident ? 0 : descriptor_size(config_);
   std::vector<float> angles, descriptors;
@@ -251,7 +292,7 @@ Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures
     f.descriptors.resize(f.keypoints.size() * static_cast<size_t>(f.descriptor_size));
     order.resize(f.keypoints.size());
   }
-  if (resident) describe_.gather(runner_, compact_.list(), order, *resident);
+  if (resident) describe_.gather(runner_, list, order, *resident);
   return f;
 }
 
@@ -279,32 +320,18 @@ Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoin
   upload_image(image);
   runner_.after_transfer();
   integral_.run(runner_, image_);
-  constexpr int kWidth = CompactStage::kListWidth;
   const int chunk = describe_.capacity();
   std::vector<float> chunk_angles, descriptors;
   for (size_t first = 0; first < keypoints.size(); first += static_cast<size_t>(chunk)) {
     const int n = static_cast<int>(std::min(keypoints.size() - first, static_cast<size_t>(chunk)));
-    const int rows = (n + kWidth - 1) / kWidth;
-    if (given_.height() < rows) given_ = gl::Texture(kWidth, rows, gl::Format::RGBA32F, "given keypoints");
-    // The point list's layout (compact.hpp): x, y, size * laplacian, response.
-    std::vector<float> list(static_cast<size_t>(4) * kWidth * static_cast<size_t>(given_.height()), 0.0f);
-    for (int i = 0; i < n; ++i) {
-      const KeyPoint& k = keypoints[first + static_cast<size_t>(i)];
-      float* texel = &list[4 * static_cast<size_t>(i)];
-      texel[0] = k.x;
-      texel[1] = k.y;
-      texel[2] = k.laplacian < 0 ? -k.size : k.size;
-      texel[3] = k.response;
-    }
-    given_.upload(list.data());
-    runner_.after_transfer();
+    upload_list(&keypoints[first], n);
     if (angles == Angles::Keep) {
       chunk_angles.resize(static_cast<size_t>(n));
       for (int i = 0; i < n; ++i)
         chunk_angles[static_cast<size_t>(i)] = keypoints[first + static_cast<size_t>(i)].angle;
-      describe_.run_at(runner_, given_, integral_, chunk_angles);
+      describe_.run_at(runner_, uploaded_list_, integral_, chunk_angles);
     } else {
-      describe_.run(runner_, given_, integral_, n);
+      describe_.run(runner_, uploaded_list_, integral_, n);
     }
     describe_.read(n, chunk_angles, descriptors, /*with_descriptors=*/true);
     if (angles == Angles::Compute) {  // kept angles are already the keypoints'

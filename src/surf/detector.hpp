@@ -116,9 +116,9 @@ class Detector {
   // Throws glsurf::Error with size_problem's answer for an image it refuses.
   std::vector<KeyPoint> detect(const GrayImage& image);
   // detect, then orientation (unless config.upright) and descriptors on the
-  // GPU. The results are read back once every pass has been issued: the
-  // first read (the point list) waits for the GPU, and the angles and
-  // descriptors follow without another wait. With `resident`,
+  // GPU. The point list is read back before description (which takes the
+  // keypoints whose orientation samples need no clipping first), the angles
+  // and descriptors once every pass has been issued. With `resident`,
   // the descriptors stay on the GPU instead, in the returned keypoints' order,
   // for Matcher::match: they are not read back (the Features come without
   // them, descriptor_size 0).
@@ -151,7 +151,8 @@ class Detector {
   // angles and second_angles are nullptr; after compute() too, and the
   // count is 0.
   OnGpu last_on_gpu() const {
-    return {&compact_.list(), oriented_ ? &describe_.angles() : nullptr, listed_,
+    return {oriented_ && list_uploaded_ ? &uploaded_list_ : &compact_.list(),
+            oriented_ ? &describe_.angles() : nullptr, listed_,
             oriented_ ? describe_.second_angles() : nullptr};
   }
 
@@ -184,6 +185,13 @@ class Detector {
   // Everything up to the filled point list; returns the entries to read.
   int find(const GrayImage& image);
   std::vector<KeyPoint> read_keypoints(int listed) const;
+  // Into uploaded_list_: n keypoints in the point list's layout.
+  void upload_list(const KeyPoint* keypoints, int n);
+  // Moves the keypoints with cpu::orientation_inside in a width x height
+  // image ahead of the others (keeping the order within each; `inside` of
+  // them), and returns the point list in that order: the detector's own when
+  // it already was, else uploaded_list_. Upright: the list as it is, inside 0.
+  const gl::Texture& inside_first(std::vector<KeyPoint>& keypoints, int width, int height, int& inside);
 
   DetectorConfig config_;
   gl::PassRunner runner_;
@@ -195,7 +203,10 @@ class Detector {
   DescribeStage describe_;
   gl::Texture image_;  // R8, or packed RGBA8 for the 1-D integral image (integral.hpp)
   std::vector<std::uint8_t> packing_scratch_;  // rows padded for packing
-  gl::Texture given_;  // compute(): a chunk of the given keypoints as a point list
+  // A point list from the host: compute()'s chunk of given keypoints, or
+  // detect_and_compute()'s reordered by inside_first.
+  gl::Texture uploaded_list_;
+  bool list_uploaded_ = false;  // the last orientation's list was uploaded_list_ (last_on_gpu)
   bool host_textures_ = false;  // a software renderer: textures live in host memory
   gl::ContextTag context_;      // every call checks that it is current
   int width_ = 0, height_ = 0;                    // every stage is configured for this size
