@@ -970,6 +970,66 @@ TEST_CASE("GPU extended descriptors agree with the CPU's on images constant alon
   }
 }
 
+// compute() too takes the orientation samples of the keypoints clear of
+// the border (cpu::orientation_inside) without clipping, and the others with
+// it. Keypoints placed from 3 px outside to 3 px inside that limit, on a
+// smooth image whose orientations are well conditioned, take the same angles
+// as on the CPU whichever path they go, and on a flat patch angle 0 and a
+// zero descriptor. With the limit 3 px looser, boxes that reach past the
+// border go the clipping-free way, which reads them clamped: the flat patch
+// then gets gradients and this fails (the smooth image's angles hardly
+// move: those boxes lie where the Gaussian weight is small).
+TEST_CASE("GPU orientations at the edge of the clipping-free samples agree with the CPU reference") {
+  GrayImage smooth(220, 170);
+  for (int y = 0; y < smooth.height; ++y)
+    for (int x = 0; x < smooth.width; ++x)
+      smooth.at(x, y) = static_cast<std::uint8_t>(std::lround(128 + 60 * std::sin(x / 7.0 + y / 11.0) +
+                                                               40 * std::cos(x / 13.0 - y / 5.0)));
+  std::vector<KeyPoint> given;
+  int inside = 0;
+  for (const float size : {9.0f, 13.3f, 20.0f}) {
+    const double s = 1.2 * size / 9.0;
+    const int h = std::max(2, static_cast<int>(std::floor(2 * s + 0.5)));  // common/haar.glsl, nearest_side
+    // cpu::orientation_inside's limit, from each side's edge.
+    const double limit = (cpu::kOrientationSteps * cpu::kOrientationStep + cpu::kOrientationOffset) * s + 0.5 * h + 1.5;
+    for (const double off : {-3.0, -1.5, -0.5, 0.5, 1.5, 3.0}) {
+      for (int side = 0; side < 4; ++side) {
+        KeyPoint k;
+        k.size = size;
+        k.laplacian = 1;
+        const double in = limit + off + (side & 1 ? 1.0 : 0.0);  // the far sides' limit is a pixel farther in
+        k.x = static_cast<float>(side == 0 ? in : side == 1 ? smooth.width - in : 110.3);
+        k.y = static_cast<float>(side == 2 ? in : side == 3 ? smooth.height - in : 85.6);
+        given.push_back(k);
+        inside += cpu::orientation_inside(k, smooth.width, smooth.height);
+      }
+    }
+  }
+  INFO(inside << " of " << given.size() << " keypoints clear of the border");
+  REQUIRE(inside > 0);  // both paths
+  REQUIRE(inside < static_cast<int>(given.size()));
+  Detector detector(test::headless_context(), DetectorConfig{});
+  const Features gpu = detector.compute(smooth, given);
+  const Features cpu = cpu::compute(smooth, given, DetectorConfig{});
+  double largest = 0;
+  for (size_t i = 0; i < given.size(); ++i) {
+    CHECK(gpu.keypoints[i].x == given[i].x);  // in the given order
+    const double difference = std::remainder(double{gpu.keypoints[i].angle} - cpu.keypoints[i].angle, 360.0);
+    largest = std::max(largest, std::abs(difference));
+  }
+  MESSAGE("edge of the clipping-free orientation samples: largest angle difference " << largest << " degrees");
+  CHECK(largest < 0.01);
+
+  const GrayImage flat(220, 170, 77);
+  const Features f = detector.compute(flat, given);
+  int zero = 0;
+  for (size_t i = 0; i < given.size(); ++i) {
+    const float* d = f.descriptor(i);
+    zero += f.keypoints[i].angle == 0.0f && std::all_of(d, d + 64, [](float v) { return v == 0.0f; });
+  }
+  CHECK(zero == static_cast<int>(given.size()));
+}
+
 TEST_CASE("GPU compute(): a flat patch has angle 0 and a zero descriptor, as on the CPU") {
   // Before box means were weighted about the first one (common/haar.glsl),
   // float32 rounding noise in the orientation samples gave such keypoints

@@ -122,14 +122,14 @@ inline double orientation_weight(const LatticePoint& p) {
   return std::exp(-r2 / (2.0 * kOrientationSigma * kOrientationSigma));
 }
 
-// Whether every box of keypoint k's orientation samples (box_gradient, side
-// nearest 2s, kOrientationOffset s either side of the lattice points within
-// kOrientationSteps steps) lies inside a width x height image with a pixel
-// to spare, so that no box mean needs clipping, with 2 pixels more for the
-// GPU's float32 positions and scale. The GPU's orientation samples take
-// such keypoints' box means without the clipping arithmetic
-// (shaders/common/haar.glsl, box_gradient_inside); it does not change the
-// rule.
+// Whether no box mean of keypoint k's orientation samples (box_gradient,
+// side nearest 2s, kOrientationOffset s either side of the lattice points
+// within kOrientationSteps steps) needs clipping in a width x height image:
+// each box, and the box a pixel further on that its sub-pixel mean also
+// takes, lies inside, with 2 pixels to spare for the GPU's float32
+// positions and scale. The GPU's orientation samples take such keypoints'
+// box means without the clipping arithmetic (shaders/common/haar.glsl,
+// box_gradient_inside); it does not change the rule.
 bool orientation_inside(const KeyPoint& k, int width, int height);
 
 struct Orientation {

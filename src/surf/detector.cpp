@@ -5,6 +5,7 @@
 #include "surf/memory.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <cmath>
 #include <string>
 
@@ -247,15 +248,12 @@ void Detector::upload_list(const KeyPoint* keypoints, int n) {
   runner_.after_transfer();
 }
 
-const gl::Texture& Detector::inside_first(std::vector<KeyPoint>& keypoints, int width, int height, int& inside) {
-  inside = 0;
-  if (config_.upright) return compact_.list();  // no orientation samples
-  const auto is_inside = [&](const KeyPoint& k) { return cpu::orientation_inside(k, width, height); };
-  const bool in_order = std::is_partitioned(keypoints.begin(), keypoints.end(), is_inside);
-  inside = static_cast<int>(std::stable_partition(keypoints.begin(), keypoints.end(), is_inside) - keypoints.begin());
-  if (in_order) return compact_.list();
-  upload_list(keypoints.data(), static_cast<int>(keypoints.size()));
-  return uploaded_list_;
+int Detector::inside_first(const KeyPoint* keypoints, int n, int width, int height, std::vector<int>& order) const {
+  order.resize(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  if (config_.upright) return 0;  // no orientation samples
+  const auto is_inside = [&](int i) { return cpu::orientation_inside(keypoints[i], width, height); };
+  return static_cast<int>(std::stable_partition(order.begin(), order.end(), is_inside) - order.begin());
 }
 
 Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures* resident) {
@@ -264,13 +262,21 @@ Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures
   // The point list is read before description: the keypoints whose
   // orientation samples need no clipping (cpu::orientation_inside; most of
   // them) go first and are described without the clipping arithmetic.
-  // The quads' buffer copy, the first of description's work, waits for the
-  // list anyway, so reading it then costs no wait of its own.
+  // Read after the quads pass is issued: where the quads are copied into a
+  // buffer texture (llvmpipe), that copy waits for the list anyway; on a
+  // GPU the read is one wait more, before description.
   if (listed > 0) describe_.prepare(runner_, integral_);
   f.keypoints = read_keypoints(listed);
-  int inside = 0;
-  const gl::Texture& list = inside_first(f.keypoints, image.width, image.height, inside);
-  list_uploaded_ = &list == &uploaded_list_;
+  std::vector<int> inside_order;
+  const int inside = inside_first(f.keypoints.data(), listed, image.width, image.height, inside_order);
+  list_uploaded_ = !std::is_sorted(inside_order.begin(), inside_order.end());
+  if (list_uploaded_) {
+    std::vector<KeyPoint> reordered(f.keypoints.size());
+    for (size_t i = 0; i < reordered.size(); ++i) reordered[i] = f.keypoints[static_cast<size_t>(inside_order[i])];
+    f.keypoints = std::move(reordered);
+    upload_list(f.keypoints.data(), listed);
+  }
+  const gl::Texture& list = list_uploaded_ ? uploaded_list_ : compact_.list();
   DescribeStage::SecondOrientations second;
   const int entries = describe_.run(runner_, list, integral_, listed, &second, inside);
   oriented_ = true;
@@ -315,31 +321,42 @@ Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoin
   oriented_ = false;
   Features f;
   f.descriptor_size = descriptor_size(config_);
-  f.descriptors.reserve(keypoints.size() * static_cast<size_t>(f.descriptor_size));
   if (keypoints.empty()) return f;
   upload_image(image);
   runner_.after_transfer();
   integral_.run(runner_, image_);
   const int chunk = describe_.capacity();
+  const size_t size = static_cast<size_t>(f.descriptor_size);
+  f.descriptors.resize(keypoints.size() * size);
   std::vector<float> chunk_angles, descriptors;
+  std::vector<int> order;
+  std::vector<KeyPoint> reordered;
   for (size_t first = 0; first < keypoints.size(); first += static_cast<size_t>(chunk)) {
     const int n = static_cast<int>(std::min(keypoints.size() - first, static_cast<size_t>(chunk)));
-    upload_list(&keypoints[first], n);
     if (angles == Angles::Keep) {
+      upload_list(&keypoints[first], n);
       chunk_angles.resize(static_cast<size_t>(n));
       for (int i = 0; i < n; ++i)
         chunk_angles[static_cast<size_t>(i)] = keypoints[first + static_cast<size_t>(i)].angle;
       describe_.run_at(runner_, uploaded_list_, integral_, chunk_angles);
-    } else {
-      describe_.run(runner_, uploaded_list_, integral_, n);
+      describe_.read(n, chunk_angles, descriptors, /*with_descriptors=*/true);
+      std::copy(descriptors.begin(), descriptors.end(), &f.descriptors[first * size]);
+      continue;
     }
+    // Described with those whose orientation samples need no clipping
+    // first, as detect_and_compute does; the results go back to the
+    // keypoints' own order.
+    const int inside = inside_first(&keypoints[first], n, image.width, image.height, order);
+    reordered.resize(static_cast<size_t>(n));
+    for (size_t i = 0; i < reordered.size(); ++i) reordered[i] = keypoints[first + static_cast<size_t>(order[i])];
+    upload_list(reordered.data(), n);
+    describe_.run(runner_, uploaded_list_, integral_, n, nullptr, inside);
     describe_.read(n, chunk_angles, descriptors, /*with_descriptors=*/true);
-    if (angles == Angles::Compute) {  // kept angles are already the keypoints'
-      for (int i = 0; i < n; ++i) {
-        keypoints[first + static_cast<size_t>(i)].angle = chunk_angles[static_cast<size_t>(i)];
-      }
+    for (int i = 0; i < n; ++i) {
+      const size_t k = first + static_cast<size_t>(order[static_cast<size_t>(i)]);
+      keypoints[k].angle = chunk_angles[static_cast<size_t>(i)];
+      std::copy_n(&descriptors[static_cast<size_t>(i) * size], size, &f.descriptors[k * size]);
     }
-    f.descriptors.insert(f.descriptors.end(), descriptors.begin(), descriptors.end());
   }
   f.keypoints = std::move(keypoints);
   return f;

@@ -147,7 +147,9 @@ class Detector {
   };
   OnGpu detect_on_gpu(const GrayImage& image);
   // The point list and angles of the last detection (list entries, before
-  // any trimming to max_features). After detect(), which orients nothing,
+  // any trimming to max_features). After detect_and_compute the list is in
+  // the order it was described in (the keypoints whose orientation samples
+  // need no clipping first), which can differ from detect_on_gpu's. After detect(), which orients nothing,
   // angles and second_angles are nullptr; after compute() too, and the
   // count is 0.
   OnGpu last_on_gpu() const {
@@ -187,11 +189,11 @@ class Detector {
   std::vector<KeyPoint> read_keypoints(int listed) const;
   // Into uploaded_list_: n keypoints in the point list's layout.
   void upload_list(const KeyPoint* keypoints, int n);
-  // Moves the keypoints with cpu::orientation_inside in a width x height
-  // image ahead of the others (keeping the order within each; `inside` of
-  // them), and returns the point list in that order: the detector's own when
-  // it already was, else uploaded_list_. Upright: the list as it is, inside 0.
-  const gl::Texture& inside_first(std::vector<KeyPoint>& keypoints, int width, int height, int& inside);
+  // The order that puts the n keypoints with cpu::orientation_inside in a
+  // width x height image ahead of the others, keeping the order within
+  // each (order[i]: the keypoint to describe i-th); returns how many have
+  // it. Upright (no orientation samples): the keypoints' own order, 0.
+  int inside_first(const KeyPoint* keypoints, int n, int width, int height, std::vector<int>& order) const;
 
   DetectorConfig config_;
   gl::PassRunner runner_;
