@@ -5,8 +5,8 @@
 #include "surf/memory.hpp"
 
 #include <algorithm>
-#include <numeric>
 #include <cmath>
+#include <numeric>
 #include <string>
 
 namespace glsurf {
