@@ -8,12 +8,12 @@
 // Prints the keypoint and match counts, the homography taking A's pixels to
 // B's, and with TRUTH (a homography file, Oxford text or OpenCV XML) the
 // largest distance between A's corners mapped by the two.
-#include "gl/context.hpp"
-#include "gl/error.hpp"
-#include "io/image.hpp"
-#include "match/homography.hpp"
-#include "match/matcher.hpp"
-#include "surf/detector.hpp"
+#include "glsurf/gl/context.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/image.hpp"
+#include "glsurf/match/homography.hpp"
+#include "glsurf/match/matcher.hpp"
+#include "glsurf/surf/detector.hpp"
 
 #include <cstdio>
 #include <vector>

@@ -2,10 +2,10 @@
 // an exact comparison of integral tables that reports the first difference.
 #pragma once
 
-#include "cpu/integral.hpp"
-#include "gl/context.hpp"
-#include "io/image.hpp"
-#include "surf/keypoint.hpp"
+#include "glsurf/cpu/integral.hpp"
+#include "glsurf/gl/context.hpp"
+#include "glsurf/io/image.hpp"
+#include "glsurf/surf/keypoint.hpp"
 
 #include <cstdint>
 #include <filesystem>

@@ -3,10 +3,10 @@
 // rotations.
 #include <doctest/doctest.h>
 
-#include "cpu/descriptor.hpp"
-#include "cpu/detector.hpp"
-#include "gl/error.hpp"
-#include "io/image.hpp"
+#include "glsurf/cpu/descriptor.hpp"
+#include "glsurf/cpu/detector.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/image.hpp"
 #include "support.hpp"
 
 #include <algorithm>

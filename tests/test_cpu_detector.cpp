@@ -2,8 +2,8 @@
 // Gaussian blobs of known position and scale, degenerate inputs.
 #include <doctest/doctest.h>
 
-#include "cpu/detector.hpp"
-#include "gl/error.hpp"
+#include "glsurf/cpu/detector.hpp"
+#include "glsurf/gl/error.hpp"
 
 #include <algorithm>
 #include <cmath>

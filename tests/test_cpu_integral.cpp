@@ -3,10 +3,10 @@
 // rescaling, colour to grey, and its errors (truncated, bad header, too large).
 #include <doctest/doctest.h>
 
-#include "cpu/integral.hpp"
-#include "gl/error.hpp"
-#include "io/exif.hpp"
-#include "io/image.hpp"
+#include "glsurf/cpu/integral.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/exif.hpp"
+#include "glsurf/io/image.hpp"
 #include "support.hpp"
 
 #include <cmath>

@@ -3,11 +3,11 @@
 // graf1 -> graf3 pair against its ground-truth homography.
 #include <doctest/doctest.h>
 
-#include "cpu/descriptor.hpp"
-#include "cpu/matcher.hpp"
-#include "gl/error.hpp"
-#include "io/image.hpp"
-#include "match/homography.hpp"
+#include "glsurf/cpu/descriptor.hpp"
+#include "glsurf/cpu/matcher.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/image.hpp"
+#include "glsurf/match/homography.hpp"
 
 #include <algorithm>
 #include <cmath>

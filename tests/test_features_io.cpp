@@ -2,9 +2,9 @@
 // (KeyPoint aggregates below: x, y, size, angle, response, octave, laplacian.)
 #include <doctest/doctest.h>
 
-#include "gl/error.hpp"
-#include "io/features.hpp"
-#include "io/output.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/features.hpp"
+#include "glsurf/io/output.hpp"
 
 #include <cerrno>
 #include <csignal>

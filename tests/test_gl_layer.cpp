@@ -2,14 +2,14 @@
 // runner's refusals, shader errors with file and line.
 #include <doctest/doctest.h>
 
-#include "gl/error.hpp"
-#include "gl/framebuffer.hpp"
-#include "gl/gl.hpp"
-#include "gl/pass.hpp"
-#include "gl/program.hpp"
-#include "gl/timer.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/gl/framebuffer.hpp"
+#include "glsurf/gl/gl.hpp"
+#include "glsurf/gl/pass.hpp"
+#include "glsurf/gl/program.hpp"
+#include "glsurf/gl/timer.hpp"
 #include "support.hpp"
-#include "surf/detector.hpp"
+#include "glsurf/surf/detector.hpp"
 
 #include <chrono>
 

@@ -21,13 +21,13 @@
 // for >= 99 %.
 #include <doctest/doctest.h>
 
-#include "cpu/descriptor.hpp"
-#include "cpu/detector.hpp"
-#include "gl/error.hpp"
-#include "gl/gl.hpp"
-#include "io/warp.hpp"
+#include "glsurf/cpu/descriptor.hpp"
+#include "glsurf/cpu/detector.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/gl/gl.hpp"
+#include "glsurf/io/warp.hpp"
 #include "support.hpp"
-#include "surf/detector.hpp"
+#include "glsurf/surf/detector.hpp"
 
 #include <algorithm>
 #include <array>

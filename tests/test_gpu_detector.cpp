@@ -15,15 +15,15 @@
 #include <map>
 #include <thread>
 
-#include "cpu/detector.hpp"
-#include "gl/error.hpp"
-#include "gl/pass.hpp"
-#include "match/matcher.hpp"
+#include "glsurf/cpu/detector.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/gl/pass.hpp"
+#include "glsurf/match/matcher.hpp"
 #include "support.hpp"
-#include "surf/detector.hpp"
-#include "surf/extrema.hpp"
-#include "surf/hessian.hpp"
-#include "surf/integral.hpp"
+#include "glsurf/surf/detector.hpp"
+#include "glsurf/surf/extrema.hpp"
+#include "glsurf/surf/hessian.hpp"
+#include "glsurf/surf/integral.hpp"
 
 using namespace glsurf;
 

@@ -9,12 +9,12 @@
 // value's own terms, recomputed here from hessian_at.
 #include <doctest/doctest.h>
 
-#include "cpu/detector.hpp"
-#include "gl/error.hpp"
-#include "gl/pass.hpp"
+#include "glsurf/cpu/detector.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/gl/pass.hpp"
 #include "support.hpp"
-#include "surf/hessian.hpp"
-#include "surf/integral.hpp"
+#include "glsurf/surf/hessian.hpp"
+#include "glsurf/surf/integral.hpp"
 
 #include <algorithm>
 #include <cmath>

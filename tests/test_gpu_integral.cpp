@@ -7,11 +7,11 @@
 
 #include <climits>
 
-#include "gl/error.hpp"
-#include "gl/pass.hpp"
-#include "io/image.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/gl/pass.hpp"
+#include "glsurf/io/image.hpp"
 #include "support.hpp"
-#include "surf/integral.hpp"
+#include "glsurf/surf/integral.hpp"
 
 using namespace glsurf;
 

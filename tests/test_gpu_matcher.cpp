@@ -4,11 +4,11 @@
 // filtered match sets; and the real graf1 -> graf3 pair.
 #include <doctest/doctest.h>
 
-#include "cpu/matcher.hpp"
-#include "gl/error.hpp"
-#include "io/image.hpp"
-#include "match/matcher.hpp"
-#include "surf/detector.hpp"
+#include "glsurf/cpu/matcher.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/image.hpp"
+#include "glsurf/match/matcher.hpp"
+#include "glsurf/surf/detector.hpp"
 #include "support.hpp"
 
 #include <algorithm>

@@ -5,8 +5,8 @@
 // restart intervals, baseline with restart markers; see tests/data/README.md).
 #include <doctest/doctest.h>
 
-#include "gl/error.hpp"
-#include "io/jpeg_check.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/jpeg_check.hpp"
 
 #include <cstdint>
 #include <fstream>

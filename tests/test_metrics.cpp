@@ -1,7 +1,7 @@
 // Evaluation metrics on hand-built cases whose values are worked out by hand.
 #include <doctest/doctest.h>
 
-#include "eval/metrics.hpp"
+#include "glsurf/eval/metrics.hpp"
 
 #include <cmath>
 

@@ -2,8 +2,8 @@
 // bookkeeping and the mapping of driver logs back to file:line.
 #include <doctest/doctest.h>
 
-#include "gl/error.hpp"
-#include "gl/shader_source.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/gl/shader_source.hpp"
 #include "support.hpp"
 
 using namespace glsurf;

@@ -2,11 +2,11 @@
 // keypoints the detector reports, and nowhere else.
 #include <doctest/doctest.h>
 
-#include "app/viewer.hpp"
-#include "gl/error.hpp"
-#include "io/image.hpp"
+#include "glsurf/app/viewer.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/image.hpp"
 #include "support.hpp"
-#include "surf/detector.hpp"
+#include "glsurf/surf/detector.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 // exact pixel permutations and against analytic images.
 #include <doctest/doctest.h>
 
-#include "io/warp.hpp"
+#include "glsurf/io/warp.hpp"
 #include "support.hpp"
 
 #include <algorithm>

@@ -9,19 +9,19 @@
 #include <random>
 #include <sstream>
 
-#include "app/cli.hpp"
-#include "cpu/detector.hpp"
-#include "cpu/integral.hpp"
-#include "gl/context.hpp"
-#include "gl/error.hpp"
-#include "gl/timer.hpp"
-#include "io/image.hpp"
-#include "cpu/descriptor.hpp"
-#include "cpu/matcher.hpp"
-#include "io/output.hpp"
-#include "match/matcher.hpp"
-#include "surf/detector.hpp"
-#include "surf/integral.hpp"
+#include "glsurf/app/cli.hpp"
+#include "glsurf/cpu/detector.hpp"
+#include "glsurf/cpu/integral.hpp"
+#include "glsurf/gl/context.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/gl/timer.hpp"
+#include "glsurf/io/image.hpp"
+#include "glsurf/cpu/descriptor.hpp"
+#include "glsurf/cpu/matcher.hpp"
+#include "glsurf/io/output.hpp"
+#include "glsurf/match/matcher.hpp"
+#include "glsurf/surf/detector.hpp"
+#include "glsurf/surf/integral.hpp"
 
 namespace glsurf::app {
 

@@ -4,12 +4,12 @@
 #include <string>
 #include <vector>
 
-#include "gl/context.hpp"
-#include "gl/error.hpp"
-#include "io/image.hpp"
-#include "io/output.hpp"
-#include "match/types.hpp"
-#include "surf/keypoint.hpp"
+#include "glsurf/gl/context.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/image.hpp"
+#include "glsurf/io/output.hpp"
+#include "glsurf/match/types.hpp"
+#include "glsurf/surf/keypoint.hpp"
 
 namespace glsurf {
 class Detector;

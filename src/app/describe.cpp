@@ -2,14 +2,14 @@
 // feature file, as detect writes it, or from another detector) in one image,
 // on the GPU or the CPU reference: OpenCV's compute() beside detect's
 // detectAndCompute().
-#include "app/cli.hpp"
-#include "cpu/descriptor.hpp"
-#include "gl/context.hpp"
-#include "gl/error.hpp"
-#include "io/features.hpp"
-#include "io/image.hpp"
-#include "io/output.hpp"
-#include "surf/detector.hpp"
+#include "glsurf/app/cli.hpp"
+#include "glsurf/cpu/descriptor.hpp"
+#include "glsurf/gl/context.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/features.hpp"
+#include "glsurf/io/image.hpp"
+#include "glsurf/io/output.hpp"
+#include "glsurf/surf/detector.hpp"
 
 #include <cerrno>
 #include <chrono>

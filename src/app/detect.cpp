@@ -1,13 +1,13 @@
 // glsurf detect — keypoints of one image or a batch, on the GPU or the CPU
 // reference. Bad files are reported and skipped; the exit status says whether
 // any failed.
-#include "app/cli.hpp"
-#include "gl/context.hpp"
-#include "gl/error.hpp"
-#include "io/features.hpp"
-#include "io/image.hpp"
-#include "io/output.hpp"
-#include "surf/detector.hpp"
+#include "glsurf/app/cli.hpp"
+#include "glsurf/gl/context.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/features.hpp"
+#include "glsurf/io/image.hpp"
+#include "glsurf/io/output.hpp"
+#include "glsurf/surf/detector.hpp"
 
 #include <cerrno>
 #include <chrono>

@@ -1,17 +1,17 @@
 // glsurf warp — synthetic sequences in the Oxford format with exact
 // homographies; glsurf eval — the Mikolajczyk protocol on such a sequence.
-#include "app/cli.hpp"
-#include "cpu/matcher.hpp"
-#include "eval/metrics.hpp"
-#include "gl/context.hpp"
-#include "gl/error.hpp"
-#include "io/draw.hpp"
-#include "io/image.hpp"
-#include "io/output.hpp"
-#include "io/warp.hpp"
-#include "match/homography.hpp"
-#include "match/matcher.hpp"
-#include "surf/detector.hpp"
+#include "glsurf/app/cli.hpp"
+#include "glsurf/cpu/matcher.hpp"
+#include "glsurf/eval/metrics.hpp"
+#include "glsurf/gl/context.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/draw.hpp"
+#include "glsurf/io/image.hpp"
+#include "glsurf/io/output.hpp"
+#include "glsurf/io/warp.hpp"
+#include "glsurf/match/homography.hpp"
+#include "glsurf/match/matcher.hpp"
+#include "glsurf/surf/detector.hpp"
 
 #include <algorithm>
 #include <cctype>

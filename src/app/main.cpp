@@ -1,11 +1,11 @@
 // glsurf — SURF on the GPU through OpenGL. Command-line entry point.
-#include "app/cli.hpp"
-#include "cpu/descriptor.hpp"
-#include "gl/context.hpp"
-#include "gl/error.hpp"
-#include "io/image.hpp"
-#include "io/output.hpp"
-#include "surf/detector.hpp"
+#include "glsurf/app/cli.hpp"
+#include "glsurf/cpu/descriptor.hpp"
+#include "glsurf/gl/context.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/image.hpp"
+#include "glsurf/io/output.hpp"
+#include "glsurf/surf/detector.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,16 +1,16 @@
 // glsurf match — the main job: detect, describe and match two images, verify
 // with a homography, and report.
-#include "app/cli.hpp"
-#include "cpu/matcher.hpp"
-#include "gl/context.hpp"
-#include "gl/error.hpp"
-#include "io/draw.hpp"
-#include "io/features.hpp"
-#include "io/image.hpp"
-#include "io/output.hpp"
-#include "match/homography.hpp"
-#include "match/matcher.hpp"
-#include "surf/detector.hpp"
+#include "glsurf/app/cli.hpp"
+#include "glsurf/cpu/matcher.hpp"
+#include "glsurf/gl/context.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/draw.hpp"
+#include "glsurf/io/features.hpp"
+#include "glsurf/io/image.hpp"
+#include "glsurf/io/output.hpp"
+#include "glsurf/match/homography.hpp"
+#include "glsurf/match/matcher.hpp"
+#include "glsurf/surf/detector.hpp"
 
 #include <chrono>
 #include <cmath>

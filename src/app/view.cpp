@@ -1,14 +1,14 @@
 // glsurf view — images as a sequence in a window (or offscreen), with their
 // keypoints drawn from the GPU as they are found.
-#include "app/cli.hpp"
-#include "app/viewer.hpp"
-#include "gl/context.hpp"
-#include "gl/error.hpp"
-#include "io/image.hpp"
-#include "io/output.hpp"
-#include "match/homography.hpp"
-#include "match/matcher.hpp"
-#include "surf/detector.hpp"
+#include "glsurf/app/cli.hpp"
+#include "glsurf/app/viewer.hpp"
+#include "glsurf/gl/context.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/image.hpp"
+#include "glsurf/io/output.hpp"
+#include "glsurf/match/homography.hpp"
+#include "glsurf/match/matcher.hpp"
+#include "glsurf/surf/detector.hpp"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>

@@ -1,8 +1,8 @@
-#include "app/viewer.hpp"
+#include "glsurf/app/viewer.hpp"
 
-#include "gl/error.hpp"
-#include "gl/gl.hpp"
-#include "io/draw.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/gl/gl.hpp"
+#include "glsurf/io/draw.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -5,12 +5,12 @@
 // screenshot writes, so windowed and headless pictures are the same pixels.
 #pragma once
 
-#include "gl/framebuffer.hpp"
-#include "gl/pass.hpp"
-#include "gl/program.hpp"
-#include "gl/shader_source.hpp"
-#include "gl/texture.hpp"
-#include "surf/detector.hpp"
+#include "glsurf/gl/framebuffer.hpp"
+#include "glsurf/gl/pass.hpp"
+#include "glsurf/gl/program.hpp"
+#include "glsurf/gl/shader_source.hpp"
+#include "glsurf/gl/texture.hpp"
+#include "glsurf/surf/detector.hpp"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
-#include "cpu/descriptor.hpp"
+#include "glsurf/cpu/descriptor.hpp"
 
-#include "cpu/detector.hpp"
-#include "gl/error.hpp"
+#include "glsurf/cpu/detector.hpp"
+#include "glsurf/gl/error.hpp"
 
 #include <algorithm>
 #include <cmath>

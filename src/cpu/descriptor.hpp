@@ -63,8 +63,8 @@
 // the CPU's extended descriptors had cosine 0 at some keypoints.
 #pragma once
 
-#include "cpu/integral.hpp"
-#include "surf/keypoint.hpp"
+#include "glsurf/cpu/integral.hpp"
+#include "glsurf/surf/keypoint.hpp"
 
 #include <array>
 #include <cmath>

@@ -1,7 +1,7 @@
-#include "cpu/detector.hpp"
+#include "glsurf/cpu/detector.hpp"
 
-#include "gl/error.hpp"
-#include "surf/memory.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/surf/memory.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -24,8 +24,8 @@
 // dropped, as OpenSURF and Sommer do; OpenCV allows 1).
 #pragma once
 
-#include "cpu/integral.hpp"
-#include "surf/keypoint.hpp"
+#include "glsurf/cpu/integral.hpp"
+#include "glsurf/surf/keypoint.hpp"
 
 #include <string>
 #include <vector>

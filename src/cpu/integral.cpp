@@ -1,6 +1,6 @@
-#include "cpu/integral.hpp"
+#include "glsurf/cpu/integral.hpp"
 
-#include "gl/error.hpp"
+#include "glsurf/gl/error.hpp"
 
 namespace glsurf::cpu {
 

@@ -13,7 +13,7 @@
 // however large the image and however far the corner values have wrapped.
 #pragma once
 
-#include "io/image.hpp"
+#include "glsurf/io/image.hpp"
 
 #include <cstdint>
 #include <vector>

@@ -1,6 +1,6 @@
-#include "cpu/matcher.hpp"
+#include "glsurf/cpu/matcher.hpp"
 
-#include "gl/error.hpp"
+#include "glsurf/gl/error.hpp"
 
 namespace glsurf::cpu {
 

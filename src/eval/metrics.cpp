@@ -1,4 +1,4 @@
-#include "eval/metrics.hpp"
+#include "glsurf/eval/metrics.hpp"
 
 #include <algorithm>
 #include <array>

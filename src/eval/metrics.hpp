@@ -30,9 +30,9 @@
 //                     estimated and by the true homography
 #pragma once
 
-#include "match/homography.hpp"
-#include "match/types.hpp"
-#include "surf/keypoint.hpp"
+#include "glsurf/match/homography.hpp"
+#include "glsurf/match/types.hpp"
+#include "glsurf/surf/keypoint.hpp"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
-#include "gl/context.hpp"
+#include "glsurf/gl/context.hpp"
 
-#include "gl/error.hpp"
-#include "gl/gl.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/gl/gl.hpp"
 
 #define EGL_NO_X11
 #include <EGL/egl.h>

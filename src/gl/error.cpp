@@ -1,6 +1,6 @@
-#include "gl/error.hpp"
+#include "glsurf/gl/error.hpp"
 
-#include "gl/gl.hpp"
+#include "glsurf/gl/gl.hpp"
 
 #include <algorithm>
 

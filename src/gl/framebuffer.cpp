@@ -1,8 +1,8 @@
-#include "gl/framebuffer.hpp"
+#include "glsurf/gl/framebuffer.hpp"
 
-#include "gl/error.hpp"
-#include "gl/gl.hpp"
-#include "gl/state.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/gl/gl.hpp"
+#include "glsurf/gl/state.hpp"
 
 #include <algorithm>
 #include <utility>

@@ -4,7 +4,7 @@
 // naming every attached texture and its format.
 #pragma once
 
-#include "gl/texture.hpp"
+#include "glsurf/gl/texture.hpp"
 
 #include <cstdint>
 #include <string>

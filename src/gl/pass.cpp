@@ -1,8 +1,8 @@
-#include "gl/pass.hpp"
+#include "glsurf/gl/pass.hpp"
 
-#include "gl/error.hpp"
-#include "gl/gl.hpp"
-#include "gl/state.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/gl/gl.hpp"
+#include "glsurf/gl/state.hpp"
 
 #include <chrono>
 #include <utility>

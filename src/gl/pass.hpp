@@ -14,9 +14,9 @@
 // builds) it drains the GL error queue after each pass and names the pass.
 #pragma once
 
-#include "gl/framebuffer.hpp"
-#include "gl/program.hpp"
-#include "gl/texture.hpp"
+#include "glsurf/gl/framebuffer.hpp"
+#include "glsurf/gl/program.hpp"
+#include "glsurf/gl/texture.hpp"
 
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>

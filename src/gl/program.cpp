@@ -1,7 +1,7 @@
-#include "gl/program.hpp"
+#include "glsurf/gl/program.hpp"
 
-#include "gl/error.hpp"
-#include "gl/gl.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/gl/gl.hpp"
 
 #include <algorithm>
 #include <sstream>

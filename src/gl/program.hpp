@@ -4,7 +4,7 @@
 // the driver's log with every location mapped back to file:line.
 #pragma once
 
-#include "gl/shader_source.hpp"
+#include "glsurf/gl/shader_source.hpp"
 
 #include <string>
 #include <unordered_map>

@@ -1,6 +1,6 @@
-#include "gl/shader_source.hpp"
+#include "glsurf/gl/shader_source.hpp"
 
-#include "gl/error.hpp"
+#include "glsurf/gl/error.hpp"
 
 #include <cstdlib>
 #include <fstream>

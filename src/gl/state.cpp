@@ -1,6 +1,6 @@
-#include "gl/state.hpp"
+#include "glsurf/gl/state.hpp"
 
-#include "gl/gl.hpp"
+#include "glsurf/gl/gl.hpp"
 
 namespace glsurf::gl {
 

@@ -1,8 +1,8 @@
-#include "gl/texture.hpp"
+#include "glsurf/gl/texture.hpp"
 
-#include "gl/error.hpp"
-#include "gl/gl.hpp"
-#include "gl/state.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/gl/gl.hpp"
+#include "glsurf/gl/state.hpp"
 
 #include <utility>
 

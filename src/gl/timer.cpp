@@ -1,7 +1,7 @@
-#include "gl/timer.hpp"
+#include "glsurf/gl/timer.hpp"
 
-#include "gl/error.hpp"
-#include "gl/gl.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/gl/gl.hpp"
 
 #include <cstdint>
 #include <utility>

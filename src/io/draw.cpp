@@ -1,7 +1,7 @@
-#include "io/draw.hpp"
+#include "glsurf/io/draw.hpp"
 
-#include "gl/error.hpp"
-#include "io/output.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/output.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -3,10 +3,10 @@
 // into B by a homography. Written as PNG (stb_image_write), atomically.
 #pragma once
 
-#include "io/image.hpp"
-#include "match/homography.hpp"
-#include "match/types.hpp"
-#include "surf/keypoint.hpp"
+#include "glsurf/io/image.hpp"
+#include "glsurf/match/homography.hpp"
+#include "glsurf/match/types.hpp"
+#include "glsurf/surf/keypoint.hpp"
 
 #include <cstdint>
 #include <iosfwd>

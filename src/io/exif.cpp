@@ -1,4 +1,4 @@
-#include "io/exif.hpp"
+#include "glsurf/io/exif.hpp"
 
 #include <cstdint>
 #include <cstring>

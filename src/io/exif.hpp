@@ -6,7 +6,7 @@
 // refer to the upright image a viewer shows.
 #pragma once
 
-#include "io/image.hpp"
+#include "glsurf/io/image.hpp"
 
 #include <cstddef>
 

@@ -1,7 +1,7 @@
-#include "io/features.hpp"
+#include "glsurf/io/features.hpp"
 
-#include "gl/error.hpp"
-#include "io/output.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/output.hpp"
 
 #include <algorithm>
 #include <cerrno>

@@ -12,7 +12,7 @@
 // partial file.
 #pragma once
 
-#include "surf/keypoint.hpp"
+#include "glsurf/surf/keypoint.hpp"
 
 #include <cstddef>
 #include <iosfwd>

@@ -1,8 +1,8 @@
-#include "io/image.hpp"
+#include "glsurf/io/image.hpp"
 
-#include "gl/error.hpp"
-#include "io/exif.hpp"
-#include "io/jpeg_check.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/exif.hpp"
+#include "glsurf/io/jpeg_check.hpp"
 
 #include <algorithm>
 #include <array>

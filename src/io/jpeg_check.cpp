@@ -1,6 +1,6 @@
-#include "io/jpeg_check.hpp"
+#include "glsurf/io/jpeg_check.hpp"
 
-#include "gl/error.hpp"
+#include "glsurf/gl/error.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,6 @@
-#include "io/output.hpp"
+#include "glsurf/io/output.hpp"
 
-#include "gl/error.hpp"
+#include "glsurf/gl/error.hpp"
 
 #include <atomic>
 #include <cerrno>

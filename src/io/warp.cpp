@@ -1,6 +1,6 @@
-#include "io/warp.hpp"
+#include "glsurf/io/warp.hpp"
 
-#include "gl/error.hpp"
+#include "glsurf/gl/error.hpp"
 
 #include <algorithm>
 #include <cmath>

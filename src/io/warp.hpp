@@ -26,8 +26,8 @@
 // levels next to edges.
 #pragma once
 
-#include "io/image.hpp"
-#include "match/homography.hpp"
+#include "glsurf/io/image.hpp"
+#include "glsurf/match/homography.hpp"
 
 #include <vector>
 

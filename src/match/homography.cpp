@@ -1,4 +1,4 @@
-#include "match/homography.hpp"
+#include "glsurf/match/homography.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,8 +13,8 @@
 #include <random>
 #include <sstream>
 
-#include "gl/error.hpp"
-#include "io/output.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/io/output.hpp"
 
 namespace glsurf {
 

@@ -1,6 +1,6 @@
-#include "match/matcher.hpp"
+#include "glsurf/match/matcher.hpp"
 
-#include "gl/error.hpp"
+#include "glsurf/gl/error.hpp"
 
 #include <algorithm>
 #include <string>

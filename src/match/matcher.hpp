@@ -19,15 +19,15 @@
 // the others are never read, and real pairs keep a small fraction of them.
 #pragma once
 
-#include "gl/context.hpp"
-#include "gl/framebuffer.hpp"
-#include "gl/pass.hpp"
-#include "gl/program.hpp"
-#include "gl/shader_source.hpp"
-#include "gl/texture.hpp"
-#include "match/types.hpp"
-#include "surf/descriptor.hpp"
-#include "surf/keypoint.hpp"
+#include "glsurf/gl/context.hpp"
+#include "glsurf/gl/framebuffer.hpp"
+#include "glsurf/gl/pass.hpp"
+#include "glsurf/gl/program.hpp"
+#include "glsurf/gl/shader_source.hpp"
+#include "glsurf/gl/texture.hpp"
+#include "glsurf/match/types.hpp"
+#include "glsurf/surf/descriptor.hpp"
+#include "glsurf/surf/keypoint.hpp"
 
 #include <array>
 #include <cstddef>

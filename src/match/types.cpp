@@ -1,7 +1,7 @@
-#include "match/types.hpp"
+#include "glsurf/match/types.hpp"
 
-#include "gl/error.hpp"
-#include "surf/keypoint.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/surf/keypoint.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
-#include "surf/compact.hpp"
+#include "glsurf/surf/compact.hpp"
 
-#include "gl/error.hpp"
+#include "glsurf/gl/error.hpp"
 
 #include <algorithm>
 #include <string>

@@ -19,7 +19,7 @@
 // (deterministic) order, not sorted.
 #pragma once
 
-#include "surf/extrema.hpp"
+#include "glsurf/surf/extrema.hpp"
 
 namespace glsurf {
 

@@ -1,7 +1,7 @@
-#include "surf/descriptor.hpp"
+#include "glsurf/surf/descriptor.hpp"
 
-#include "cpu/descriptor.hpp"
-#include "gl/error.hpp"
+#include "glsurf/cpu/descriptor.hpp"
+#include "glsurf/gl/error.hpp"
 
 #include <algorithm>
 #include <cstdio>

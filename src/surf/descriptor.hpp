@@ -34,14 +34,14 @@
 // keypoint (docs/NOTES.md: Orientation and descriptors); normalize writes runs.
 #pragma once
 
-#include "cpu/descriptor.hpp"
-#include "gl/framebuffer.hpp"
-#include "gl/pass.hpp"
-#include "gl/program.hpp"
-#include "gl/shader_source.hpp"
-#include "gl/texture.hpp"
-#include "surf/integral.hpp"
-#include "surf/keypoint.hpp"
+#include "glsurf/cpu/descriptor.hpp"
+#include "glsurf/gl/framebuffer.hpp"
+#include "glsurf/gl/pass.hpp"
+#include "glsurf/gl/program.hpp"
+#include "glsurf/gl/shader_source.hpp"
+#include "glsurf/gl/texture.hpp"
+#include "glsurf/surf/integral.hpp"
+#include "glsurf/surf/keypoint.hpp"
 
 #include <cstdint>
 #include <vector>

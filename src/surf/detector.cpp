@@ -1,8 +1,8 @@
-#include "surf/detector.hpp"
+#include "glsurf/surf/detector.hpp"
 
-#include "cpu/descriptor.hpp"
-#include "gl/error.hpp"
-#include "surf/memory.hpp"
+#include "glsurf/cpu/descriptor.hpp"
+#include "glsurf/gl/error.hpp"
+#include "glsurf/surf/memory.hpp"
 
 #include <algorithm>
 #include <cmath>

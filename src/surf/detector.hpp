@@ -21,16 +21,16 @@
 // the list's own (deterministic) order.
 #pragma once
 
-#include "gl/context.hpp"
-#include "gl/pass.hpp"
-#include "io/image.hpp"
-#include "surf/compact.hpp"
-#include "surf/descriptor.hpp"
-#include "surf/extrema.hpp"
-#include "surf/hessian.hpp"
-#include "surf/integral.hpp"
-#include "surf/keypoint.hpp"
-#include "surf/select.hpp"
+#include "glsurf/gl/context.hpp"
+#include "glsurf/gl/pass.hpp"
+#include "glsurf/io/image.hpp"
+#include "glsurf/surf/compact.hpp"
+#include "glsurf/surf/descriptor.hpp"
+#include "glsurf/surf/extrema.hpp"
+#include "glsurf/surf/hessian.hpp"
+#include "glsurf/surf/integral.hpp"
+#include "glsurf/surf/keypoint.hpp"
+#include "glsurf/surf/select.hpp"
 
 #include <memory>
 #include <vector>

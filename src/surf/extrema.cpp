@@ -1,10 +1,10 @@
-#include "surf/extrema.hpp"
+#include "glsurf/surf/extrema.hpp"
 
 #include <algorithm>
 
 #include <glm/common.hpp>
 
-#include "gl/error.hpp"
+#include "glsurf/gl/error.hpp"
 
 namespace glsurf {
 

@@ -41,7 +41,7 @@
 // 2026-11-22, docs/NOTES.md "Detector speed").
 #pragma once
 
-#include "surf/hessian.hpp"
+#include "glsurf/surf/hessian.hpp"
 
 #include <algorithm>
 #include <string>

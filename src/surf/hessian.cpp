@@ -1,6 +1,6 @@
-#include "surf/hessian.hpp"
+#include "glsurf/surf/hessian.hpp"
 
-#include "gl/error.hpp"
+#include "glsurf/gl/error.hpp"
 
 #include <algorithm>
 #include <string>

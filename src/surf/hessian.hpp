@@ -30,13 +30,13 @@
 //     32 look-ups (hessian_single.frag): the test oracle and the baseline.
 #pragma once
 
-#include "gl/framebuffer.hpp"
-#include "gl/pass.hpp"
-#include "gl/program.hpp"
-#include "gl/shader_source.hpp"
-#include "gl/texture.hpp"
-#include "surf/integral.hpp"
-#include "surf/keypoint.hpp"
+#include "glsurf/gl/framebuffer.hpp"
+#include "glsurf/gl/pass.hpp"
+#include "glsurf/gl/program.hpp"
+#include "glsurf/gl/shader_source.hpp"
+#include "glsurf/gl/texture.hpp"
+#include "glsurf/surf/integral.hpp"
+#include "glsurf/surf/keypoint.hpp"
 
 #include <glm/vec2.hpp>
 #include <glm/vec4.hpp>

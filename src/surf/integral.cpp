@@ -1,6 +1,6 @@
-#include "surf/integral.hpp"
+#include "glsurf/surf/integral.hpp"
 
-#include "gl/error.hpp"
+#include "glsurf/gl/error.hpp"
 
 #include <algorithm>
 #include <atomic>

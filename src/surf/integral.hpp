@@ -53,12 +53,12 @@
 // and framebuffer and checks them), then run() per frame with no allocation.
 #pragma once
 
-#include "gl/framebuffer.hpp"
-#include "gl/pass.hpp"
-#include "gl/program.hpp"
-#include "gl/shader_source.hpp"
-#include "gl/texture.hpp"
-#include "io/image.hpp"
+#include "glsurf/gl/framebuffer.hpp"
+#include "glsurf/gl/pass.hpp"
+#include "glsurf/gl/program.hpp"
+#include "glsurf/gl/shader_source.hpp"
+#include "glsurf/gl/texture.hpp"
+#include "glsurf/io/image.hpp"
 
 #include <glm/vec2.hpp>
 

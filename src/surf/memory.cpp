@@ -1,4 +1,4 @@
-#include "surf/memory.hpp"
+#include "glsurf/surf/memory.hpp"
 
 #include <cstdio>
 #include <fstream>

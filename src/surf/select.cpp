@@ -1,6 +1,6 @@
-#include "surf/select.hpp"
+#include "glsurf/surf/select.hpp"
 
-#include "gl/error.hpp"
+#include "glsurf/gl/error.hpp"
 
 namespace glsurf {
 
