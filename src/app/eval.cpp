@@ -257,26 +257,39 @@ int warp(Args args) {
       throw Error(out + ": exists and is not an empty directory; warp writes a new sequence directory");
     }
     // The missing parents, made one level at a time so that only those this
-    // run made are counted as its own.
-    std::vector<fs::path> missing;
-    for (fs::path p = target.parent_path(); !p.empty() && !fs::exists(fs::symlink_status(p, ec)); p = p.parent_path()) {
-      missing.push_back(p);
-      if (p == p.parent_path()) break;
-    }
-    for (auto p = missing.rbegin(); p != missing.rend(); ++p) {
-      if (::mkdir(p->c_str(), 0777) != 0) {
-        if (errno == EEXIST) continue;  // made meanwhile by someone else
-        break;                          // mkdtemp below names the reason
-      }
-      made.push_back(*p);
-      held_made.emplace_back(p->string(), RemoveOnSignal::Created);
-    }
+    // run made are counted as its own. Another run that made a parent this
+    // one found already there may remove it again (it failed, and the parent
+    // was empty) before the staging directory is made in it: then the
+    // parents are looked for and made again.
     // A name no other run has, even a killed one with the same process id
     // (an interrupted run removes its staging directory, but one killed
     // outright leaves it behind, and nothing can tell it from a live run's in
     // another container).
-    std::string name = (target.parent_path() / ".glsurf_warp.XXXXXX").string();
-    if (!::mkdtemp(name.data())) throw Error(out + ": cannot create directory (" + std::strerror(errno) + ")");
+    std::string name;
+    for (int attempt = 0;; ++attempt) {
+      std::vector<fs::path> missing;
+      int mkdir_error = 0;
+      for (fs::path p = target.parent_path(); !p.empty() && !fs::exists(fs::symlink_status(p, ec));
+           p = p.parent_path()) {
+        missing.push_back(p);
+        if (p == p.parent_path()) break;
+      }
+      for (auto p = missing.rbegin(); p != missing.rend(); ++p) {
+        if (::mkdir(p->c_str(), 0777) != 0) {
+          if (errno == EEXIST) continue;  // made meanwhile by someone else
+          mkdir_error = errno;
+          break;
+        }
+        made.push_back(*p);
+        held_made.emplace_back(p->string(), RemoveOnSignal::Created);
+      }
+      name = (target.parent_path() / ".glsurf_warp.XXXXXX").string();
+      if (mkdir_error == 0 && ::mkdtemp(name.data())) break;
+      const int error = mkdir_error != 0 ? mkdir_error : errno;
+      if (error != ENOENT || attempt == 2) {
+        throw Error(out + ": cannot create directory (" + std::strerror(error) + ")");
+      }
+    }
     held = RemoveOnSignal(name, RemoveOnSignal::Directory);
     dir = name;
     const mode_t mask = ::umask(0);  // mkdtemp makes it 0700; OUTDIR gets the usual mode
