@@ -155,6 +155,25 @@ mkdir "$work/none"
 err=$("$glsurf" detect "$work/none" -o "$work/none_out" --backend cpu 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "no images" || fail "an empty directory: $err"
 [ ! -e "$work/none_out" ] || fail "an empty directory made an output directory"
+# An empty directory beside images is an error too (named, exit 1), and the
+# images are still detected.
+err=$("$glsurf" detect "$work/none" "$assets/box.png" -o "$work/beside_out" 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "^glsurf: error: $work/none: no images in this directory$" &&
+  echo "$err" | grep -q "^1 image, 0 failed; 1 directory without images$" || fail "an empty directory beside an image: $err"
+cmp -s "$work/beside_out/box.txt" "$work/c.dat" || fail "an empty directory beside an image: box.txt not written"
+# A batch of which every image fails leaves no output directory of its own
+# making (nor the parents it made), and keeps one that was there.
+err=$("$glsurf" detect "$work/in/2.png" "$work/in/3.png" -o "$work/made/deeper" --backend cpu 2>&1)
+[ $? -eq 1 ] && echo "$err" | grep -q "2 images, 2 failed" || fail "a batch of bad images: $err"
+[ ! -e "$work/made" ] || fail "a batch of bad images left $(ls -R "$work/made")"
+mkdir "$work/there"
+"$glsurf" detect "$work/in/2.png" "$work/in/3.png" -o "$work/there" --backend cpu 2>/dev/null
+[ $? -eq 1 ] && [ -d "$work/there" ] || fail "a batch of bad images removed the directory that was there"
+# A directory holding a single image is a batch: the usage error says so.
+mkdir "$work/single"
+cp "$assets/box.png" "$work/single/"
+err=$("$glsurf" detect "$work/single" --backend cpu 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "a directory's images need -o DIRECTORY" || fail "a directory of one image: $err"
 
 # More keypoints than the GPU's point list holds (65,536): a warning naming
 # the file (noise at threshold 0: about 2.4 % of the pixels are keypoints).

@@ -108,13 +108,15 @@ void check_png_name(const std::string& option, const std::string& path);
 using glsurf::one_line;
 
 // Image names from the command line, each directory replaced by its images
-// (images_in_directory; a warning on stderr when it has none and others have
-// some), and "-" by
-// /dev/stdin (an encoded image piped in). Other names are kept as given, to
-// be reported when they are loaded. `listed`, if given,
-// says for each name returned whether it came from a directory.
+// (images_in_directory), and "-" by /dev/stdin (an encoded image piped in).
+// Other names are kept as given, to be reported when they are loaded.
+// `listed`, if given, says for each name returned whether it came from a
+// directory. The directories without images go to `empty_directories` if
+// given, and are otherwise named in a warning on stderr when other names
+// gave images.
 std::vector<std::string> expand_image_arguments(const std::vector<std::string>& names,
-                                                std::vector<bool>* listed = nullptr);
+                                                std::vector<bool>* listed = nullptr,
+                                                std::vector<std::string>* empty_directories = nullptr);
 
 // The detector's settings as a JSON object (one line), so that a JSON record
 // says which settings produced it.

@@ -18,6 +18,8 @@
 #include <memory>
 #include <new>
 
+#include <unistd.h>
+
 namespace glsurf::app {
 
 namespace fs = std::filesystem;
@@ -32,13 +34,15 @@ int detect(Args args) {
   args.finish();
   if (names.empty()) throw UsageError("detect needs at least one image or directory");
 
-  const std::vector<std::string> files = expand_image_arguments(names);
+  std::vector<std::string> empty_directories;  // named, as the README says, errors
+  const std::vector<std::string> files = expand_image_arguments(names, nullptr, &empty_directories);
   if (files.empty()) throw Error("no images to detect in " + names.front() + (names.size() > 1 ? " ..." : ""));
   // An existing directory as OUT takes NAME.txt|.bin also for one image
   // (a glob that matched one file).
   const bool batch = files.size() != 1 || fs::is_directory(names.front()) || (out != "-" && fs::is_directory(out));
   if (batch && (out.empty() || out == "-" || standard_stream_of(out) != 0)) {
-    throw UsageError("several images need -o DIRECTORY for their feature files");
+    throw UsageError(files.size() > 1 ? "several images need -o DIRECTORY for their feature files"
+                                      : "a directory's images need -o DIRECTORY for their feature files");
   }
   // A name ending in .bin picks the format of one image's file, not of a batch's directory.
   const std::string format_name = feature_format(format_given, batch ? "" : out);
@@ -51,6 +55,7 @@ int detect(Args args) {
   const auto target_of = [&](const std::string& file) {
     return batch ? (fs::path(out) / (fs::path(file).stem().string() + "." + format_name)).string() : out;
   };
+  std::vector<fs::path> made;
   if (batch) {
     // Every feature file against every input, and against the others,
     // before any is written.
@@ -65,9 +70,21 @@ int detect(Args args) {
                          "; rename one or detect them in separate runs");
       }
     }
+    // The directories made for OUT, deepest first, are removed again (those
+    // left empty) when no feature file is written.
     std::error_code ec;
+    fs::path missing = fs::absolute(out, ec);
+    if (!missing.has_filename()) missing = missing.parent_path();  // "new/"
+    for (; !missing.empty() && !fs::exists(fs::symlink_status(missing, ec)); missing = missing.parent_path()) {
+      made.push_back(missing);
+      if (missing == missing.parent_path()) break;
+    }
     fs::create_directories(out, ec);
     if (!fs::is_directory(out)) throw Error(out + ": cannot create output directory");
+  }
+
+  for (const std::string& name : empty_directories) {
+    std::fprintf(stderr, "glsurf: error: %s: no images in this directory\n", one_line(name).c_str());
   }
 
   std::unique_ptr<gl::Context> context;
@@ -119,10 +136,18 @@ int detect(Args args) {
       after_failure();
     }
   }
-  if (files.size() > 1) {
-    std::fprintf(stderr, "%zu images, %d failed\n", files.size(), failures);
+  if (failures == static_cast<int>(files.size())) {
+    for (const fs::path& directory : made) ::rmdir(directory.c_str());  // only if empty
   }
-  return failures == 0 ? 0 : 1;
+  if (files.size() > 1 || !empty_directories.empty()) {
+    const size_t empty = empty_directories.size();
+    std::string summary = std::to_string(files.size()) + (files.size() == 1 ? " image, " : " images, ") +
+                          std::to_string(failures) + " failed";
+    if (empty > 0) summary += "; " + std::to_string(empty) + (empty == 1 ? " directory" : " directories") +
+                              " without images";
+    std::fprintf(stderr, "%s\n", summary.c_str());
+  }
+  return failures == 0 && empty_directories.empty() ? 0 : 1;
 }
 
 }  // namespace glsurf::app

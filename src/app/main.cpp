@@ -409,7 +409,8 @@ void check_png_name(const std::string& option, const std::string& path) {
   }
 }
 
-std::vector<std::string> expand_image_arguments(const std::vector<std::string>& names, std::vector<bool>* listed) {
+std::vector<std::string> expand_image_arguments(const std::vector<std::string>& names, std::vector<bool>* listed,
+                                                std::vector<std::string>* empty_directories) {
   std::vector<std::string> files, empty;
   for (const std::string& name : names) {
     std::error_code ec;
@@ -423,10 +424,12 @@ std::vector<std::string> expand_image_arguments(const std::vector<std::string>& 
     files.insert(files.end(), found.begin(), found.end());
     if (listed) listed->insert(listed->end(), found.size(), true);
   }
-  // With nothing at all to read the caller's error says so, in one line.
-  if (!files.empty())
+  if (empty_directories) {
+    *empty_directories = empty;
+  } else if (!files.empty()) {  // with nothing at all to read the caller's error says so, in one line
     for (const std::string& name : empty)
       std::fprintf(stderr, "glsurf: warning: %s: no images in this directory\n", one_line(name).c_str());
+  }
   return files;
 }
 
