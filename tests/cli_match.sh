@@ -149,6 +149,13 @@ err=$("$glsurf" match "$work/huge.txt" "$work/box.txt" --backend cpu 2>&1)
 err=$(cat "$work/box.txt" | "$glsurf" match - "$work/scene.bin" 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "a piped input is read as an image: give a feature file by name" ||
   fail "a feature file piped to match: $err"
+# Two feature files are matched as they are: an option of the detector or
+# the loader would do nothing, so it is a usage error naming it.
+for option in "--extended" "--threshold 5000" "--ignore-orientation"; do
+  err=$("$glsurf" match "$work/box.txt" "$work/scene.bin" $option 2>&1)
+  [ $? -eq 2 ] && echo "$err" | grep -q -- "${option%% *} applies to images; both inputs are feature files" ||
+    fail "$option with two feature files: $err"
+done
 printf '1 0\n10 10 12 0 500 1 0\n' > "$work/bare.txt"
 err=$("$glsurf" match "$work/bare.txt" "$work/scene.bin" 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "bare.txt: keypoints without descriptors" || fail "a feature file without descriptors: $err"

@@ -45,6 +45,8 @@ class Args {
   // Words left that are not options: call after every option has been taken.
   std::vector<std::string> positionals();
   void finish() const;  // throws glsurf::Error naming an unknown option
+  // The options and flags read so far that were given, in the order read.
+  const std::vector<std::string>& taken() const { return taken_; }
 
  private:
   std::vector<std::string> words_;

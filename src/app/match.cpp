@@ -30,14 +30,18 @@ constexpr float kMaxDescriptorValue = 1e12f;
 
 int match(Args args) {
   const std::string backend = backend_option(args);
+  // The detector's and the loader's options given, refused below when both
+  // inputs are feature files (which are matched as they are).
+  std::vector<std::string> image_options = args.taken();
   const DetectorConfig detector_config = detector_options(args);
+  const LoadOptions load = load_options(args);
+  image_options.assign(args.taken().begin() + static_cast<std::ptrdiff_t>(image_options.size()), args.taken().end());
   const MatchConfig match_config = match_options(args);
   const std::string matches_path = args.option("-o", "");
   const std::string homography_path = args.option("--homography", "");
   const std::string draw_path = args.option("--draw", "");
   if (!draw_path.empty()) check_png_name("--draw", draw_path);
   std::string truth_path = args.option("--truth", "");
-  const LoadOptions load = load_options(args);
   std::vector<std::string> images = args.positionals();
   args.finish();
   if (images.empty()) {  // the bundled pair, with its ground truth
@@ -68,6 +72,9 @@ int match(Args args) {
   // describe wrote it), matched as it is: its keypoints are not found again.
   const bool file_a = is_feature_file(images[0]), file_b = is_feature_file(images[1]);
   if ((file_a || file_b) && !draw_path.empty()) throw UsageError("--draw needs two images, not feature files");
+  if (file_a && file_b && !image_options.empty()) {
+    throw UsageError(image_options.front() + " applies to images; both inputs are feature files, matched as they are");
+  }
   GrayImage a, b;  // empty for a feature file
   Features fa, fb;
   const auto read_described = [](const std::string& path) {
