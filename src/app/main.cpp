@@ -114,7 +114,9 @@ const char* kUsage =
     "        [--second-orientation R] [--ratio R] [--no-mutual] [--no-sign] [--max-distance D]\n"
     "        [--ignore-orientation]  (matching as in match; images as in detect)\n"
     "                         (--json -: the JSON on standard output, the table on standard error)\n"
-    "  help [COMMAND]         this text, or a command's part of it (also glsurf COMMAND --help)\n";
+    "  help [COMMAND]         this text, or a command's part of it (also glsurf COMMAND --help;\n"
+    "                         bench's parts: help bench detect, glsurf bench detect --help)\n"
+    "  version                glsurf's version (also --version)\n";
 
 // The entries of kUsage for `command` ("bench" has several): each entry is
 // a line "  NAME ..." and the lines under it, up to the next entry.
@@ -505,13 +507,20 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string command = argv[1];
+  // The help topic for `command` followed by `next`: bench's sub-command
+  // ("bench detect") where `next` names one, else the command itself.
+  const auto topic_of = [](const std::string& command, const char* next) {
+    const std::string part = next ? command + " " + next : "";
+    return command == "bench" && next && next[0] != '-' && !app::usage_of(part).empty() ? part : command;
+  };
   // --help anywhere (no option's value starts with --), -h only right after
   // the command (elsewhere it may be a value: -o -h).
   for (int i = 2; i < argc && command != "help"; ++i) {
     const std::string word = argv[i];
     if ((word == "--help" || (word == "-h" && i == 2)) && !app::usage_of(command).empty()) {
+      const std::string topic = topic_of(command, argc > 2 ? argv[2] : nullptr);
       errno = 0;  // a failed write's reason, read at once below
-      std::printf("usage: glsurf %s ...\n%s", command.c_str(), app::usage_of(command).c_str());
+      std::printf("usage: glsurf %s ...\n%s", topic.c_str(), app::usage_of(topic).c_str());
       if (!std::ferror(stdout) && std::fflush(stdout) == 0) return 0;
       std::fprintf(stderr, "glsurf: error: %s\n", write_failed("standard output", errno).c_str());
       return 1;
@@ -528,16 +537,23 @@ int main(int argc, char** argv) {
     else if (command == "view") status = app::view(std::move(args));
     else if (command == "warp") status = app::warp(std::move(args));
     else if (command == "eval") status = app::eval(std::move(args));
-    else if (command == "help" || command == "--help" || command == "-h") {
-      const std::string topic = argc > 2 ? argv[2] : "";
+    else if (command == "version" || command == "--version") {
+      args.finish();
+      errno = 0;  // a failed write's reason, read at once below
+      std::printf("glsurf %s\n", GLSURF_VERSION);
+      if (std::ferror(stdout)) throw Error(write_failed("standard output", errno));
+      status = 0;
+    } else if (command == "help" || command == "--help" || command == "-h") {
+      const std::string topic = argc > 2 ? topic_of(argv[2], argc > 3 ? argv[3] : nullptr) : "";
       const std::string part = app::usage_of(topic);
       if (!topic.empty() && part.empty()) {
         std::fprintf(stderr, "glsurf: error: no command '%s' (see glsurf help)\n", app::one_line(topic).c_str());
         return 2;
       }
-      if (argc > 3) {
+      const int extra = topic.find(' ') == std::string::npos ? 3 : 4;  // argv's first word past the topic
+      if (argc > extra) {
         std::fprintf(stderr, "glsurf: error: help takes one command, got '%s' too (see glsurf help)\n",
-                     app::one_line(argv[3]).c_str());
+                     app::one_line(argv[extra]).c_str());
         return 2;
       }
       errno = 0;  // a failed write's reason, read at once below
