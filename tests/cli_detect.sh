@@ -11,10 +11,12 @@ cmp -s "$work/a.txt" "$work/b.txt" || fail "two runs differ"
 "$glsurf" detect "$assets/box.png" -o "$work/b.bin" --format bin 2>/dev/null || fail "detect bin again"
 cmp -s "$work/a.bin" "$work/b.bin" || fail "two binary runs differ"
 head -c 8 "$work/a.bin" | grep -q GLSURF01 || fail "binary magic"
-# Without --format the name picks it: .bin is binary, anything else text;
-# --format wins over the name.
+# Without --format the name picks it: .bin (any case) is binary, anything
+# else text; --format wins over the name.
 "$glsurf" detect "$assets/box.png" -o "$work/c.bin" 2>/dev/null || fail "detect -o c.bin"
 cmp -s "$work/a.bin" "$work/c.bin" || fail "-o c.bin without --format is not the binary format"
+"$glsurf" detect "$assets/box.png" -o "$work/c.BIN" 2>/dev/null || fail "detect -o c.BIN"
+cmp -s "$work/a.bin" "$work/c.BIN" || fail "-o c.BIN without --format is not the binary format"
 "$glsurf" detect "$assets/box.png" -o "$work/c.dat" 2>/dev/null || fail "detect -o c.dat"
 head -n 1 "$work/c.dat" | grep -q '^[0-9]* 64$' || fail "-o c.dat without --format is not text"
 "$glsurf" detect "$assets/box.png" -o "$work/t.bin" --format txt 2>/dev/null || fail "detect --format txt -o t.bin"
@@ -57,6 +59,10 @@ err=$("$glsurf" detect "$assets/box.png" --threshold 10 --threshold 20 -o "$work
 err=$("$glsurf" detect "$assets/box.png" --upright --backend cpu --upright -o "$work/z.txt" 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q "option --upright given twice" || fail "--upright twice: $err"
 [ ! -e "$work/z.txt" ] || fail "no output for an option given twice"
+# --option=value is not a form glsurf reads; the error shows the one it does.
+err=$("$glsurf" detect "$assets/box.png" --threshold=200 -o "$work/z.txt" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "unexpected argument '--threshold=200' (an option's value is the next word: --threshold 200)" ||
+  fail "--threshold=200: $err"
 
 # Devices are written, never replaced (as root a rename would turn /dev/null
 # into a file); a full standard output is an error, not a silent success.

@@ -106,6 +106,12 @@ void check_not_an_input(const std::string& option, const std::string& output, co
 // name; a name without one (out) is taken as it is.
 void check_png_name(const std::string& option, const std::string& path);
 
+// "1 keypoint", "0 keypoints", "733 keypoints": `n` and the noun, in the
+// plural (by default the noun and an s) unless n is 1.
+inline std::string counted(size_t n, const std::string& noun, const std::string& plural = "") {
+  return std::to_string(n) + " " + (n == 1 ? noun : plural.empty() ? noun + "s" : plural);
+}
+
 // one_line (io/output.hpp): a message naming a file keeps to one line.
 using glsurf::one_line;
 

@@ -82,8 +82,8 @@ int describe(Args args) {
   } else {
     write_features_file(out, features, format);
   }
-  std::fprintf(stderr, "%s: %zu keypoints described, %dx%d, %.1f ms (%s)\n", one_line(image_name).c_str(),
-               features.keypoints.size(), image.width, image.height, ms, backend.c_str());
+  std::fprintf(stderr, "%s: %s described, %dx%d, %.1f ms (%s)\n", one_line(image_name).c_str(),
+               counted(features.keypoints.size(), "keypoint").c_str(), image.width, image.height, ms, backend.c_str());
   return 0;
 }
 

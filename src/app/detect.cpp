@@ -124,7 +124,7 @@ int detect(Args args) {
       } else {
         write_features_file(target_of(file), features, format);
       }
-      std::fprintf(stderr, "%s: %zu keypoints, %dx%d, %.1f ms (%s)\n", one_line(file).c_str(), keypoints.size(),
+      std::fprintf(stderr, "%s: %s, %dx%d, %.1f ms (%s)\n", one_line(file).c_str(), counted(keypoints.size(), "keypoint").c_str(),
                    image.width, image.height, ms, backend.c_str());
     } catch (const Error& e) {
       const std::string what = e.what();
@@ -141,8 +141,7 @@ int detect(Args args) {
   }
   if (files.size() > 1 || !empty_directories.empty()) {
     const size_t empty = empty_directories.size();
-    std::string summary = std::to_string(files.size()) + (files.size() == 1 ? " image, " : " images, ") +
-                          std::to_string(failures) + " failed";
+    std::string summary = counted(files.size(), "image") + ", " + std::to_string(failures) + " failed";
     if (empty > 0) summary += "; " + std::to_string(empty) + (empty == 1 ? " directory" : " directories") +
                               " without images";
     std::fprintf(stderr, "%s\n", summary.c_str());

@@ -366,7 +366,11 @@ int warp(Args args) {
   }
   // The report first: one that cannot be written fails the run, and a failed
   // run leaves no sequence behind.
-  std::printf("%s: img1..img%zu with H1to2p..H1to%zup\n", out.c_str(), steps + 1, steps + 1);
+  if (steps == 1) {
+    std::printf("%s: img1, img2 with H1to2p\n", out.c_str());
+  } else {
+    std::printf("%s: img1..img%zu with H1to2p..H1to%zup\n", out.c_str(), steps + 1, steps + 1);
+  }
   flush_standard_output();
   if (!exists) {
     fs::rename(dir, target, ec);

@@ -326,7 +326,7 @@ std::string format_option(Args& args) {
 
 std::string feature_format(const std::string& given, const std::string& out_file) {
   if (!given.empty()) return given;
-  return std::filesystem::path(out_file).extension() == ".bin" ? "bin" : "txt";
+  return strcasecmp(std::filesystem::path(out_file).extension().c_str(), ".bin") == 0 ? "bin" : "txt";
 }
 
 DetectorConfig detector_options(Args& args) {
@@ -490,7 +490,14 @@ void Args::finish() const {
     }
   }
   for (size_t i = 0; i < words_.size(); ++i) {
-    if (!used_[i]) throw UsageError("unexpected argument '" + words_[i] + "'");
+    if (used_[i]) continue;
+    const std::string& word = words_[i];
+    const size_t equals = word.find('=');
+    if (word.rfind("--", 0) == 0 && equals != std::string::npos) {  // --threshold=200
+      throw UsageError("unexpected argument '" + word + "' (an option's value is the next word: " +
+                       word.substr(0, equals) + " " + word.substr(equals + 1) + ")");
+    }
+    throw UsageError("unexpected argument '" + word + "'");
   }
 }
 

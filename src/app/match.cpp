@@ -217,8 +217,9 @@ int match(Args args) {
     output_on_stdout = output_on_stdout || (!path.empty() && standard_stream_of(path) == 1);
   }
   FILE* const summary = output_on_stdout ? stderr : stdout;
-  std::fprintf(summary, "%s: %zu features, %s: %zu features, %zu matches, %s, %.0f ms (%s)\n", images[0].c_str(),
-               fa.keypoints.size(), images[1].c_str(), fb.keypoints.size(), matches.size(), verdict, ms,
+  std::fprintf(summary, "%s: %s, %s: %s, %s, %s, %.0f ms (%s)\n", one_line(images[0]).c_str(),
+               counted(fa.keypoints.size(), "feature").c_str(), one_line(images[1]).c_str(),
+               counted(fb.keypoints.size(), "feature").c_str(), counted(matches.size(), "match", "matches").c_str(), verdict, ms,
                backend.c_str());
   if (truth) {
     int correct = 0;
