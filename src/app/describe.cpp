@@ -62,7 +62,7 @@ int describe(Args args) {
     // Only the driver's limits: describing needs no detection stages, so it
     // takes images smaller than the smallest filter, as the CPU does.
     if (const std::string why = detector->compute_size_problem(image.width, image.height); !why.empty()) {
-      throw Error(image_name + ": " + why);
+      throw Error(input_path(image_name) + ": " + why);
     }
   }
   const auto t0 = std::chrono::steady_clock::now();
@@ -71,7 +71,7 @@ int describe(Args args) {
     features = detector ? detector->compute(image, std::move(keypoints), angles)
                         : cpu::compute(image, std::move(keypoints), config, angles);
   } catch (const Error& e) {
-    throw Error(image_name + ": " + e.what());  // the keypoints were checked above
+    throw Error(input_path(image_name) + ": " + e.what());  // the keypoints were checked above
   }
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   if (out.empty()) {
@@ -82,7 +82,8 @@ int describe(Args args) {
   } else {
     write_features_file(out, features, format);
   }
-  std::fprintf(stderr, "%s: %s described, %dx%d, %.1f ms (%s)\n", one_line(image_name).c_str(),
+  // As the commands that load it name it: a piped image is /dev/stdin.
+  std::fprintf(stderr, "%s: %s described, %dx%d, %.1f ms (%s)\n", one_line(input_path(image_name)).c_str(),
                counted(features.keypoints.size(), "keypoint").c_str(), image.width, image.height, ms, backend.c_str());
   return 0;
 }
