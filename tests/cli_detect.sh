@@ -63,6 +63,11 @@ err=$("$glsurf" detect "$assets/box.png" --upright --backend cpu --upright -o "$
 err=$("$glsurf" detect "$assets/box.png" --threshold=200 -o "$work/z.txt" 2>&1)
 [ $? -eq 2 ] && echo "$err" | grep -q "unexpected argument '--threshold=200' (an option's value is the next word: --threshold 200)" ||
   fail "--threshold=200: $err"
+err=$("$glsurf" detect "$assets/box.png" --upright=yes -o "$work/z.txt" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "unexpected argument '--upright=yes' (--upright takes no value)" ||
+  fail "--upright=yes: $err"
+err=$("$glsurf" detect "$assets/box.png" --frob=3 -o "$work/z.txt" 2>&1)
+[ $? -eq 2 ] && [ "$err" = "glsurf: error: unexpected argument '--frob=3' (see glsurf help)" ] || fail "--frob=3: $err"
 
 # Devices are written, never replaced (as root a rename would turn /dev/null
 # into a file); a full standard output is an error, not a silent success.
@@ -175,11 +180,27 @@ err=$("$glsurf" detect "$work/in/2.png" "$work/in/3.png" -o "$work/made/deeper" 
 mkdir "$work/there"
 "$glsurf" detect "$work/in/2.png" "$work/in/3.png" -o "$work/there" --backend cpu 2>/dev/null
 [ $? -eq 1 ] && [ -d "$work/there" ] || fail "a batch of bad images removed the directory that was there"
-# A directory holding a single image is a batch: the usage error says so.
+# Only what the run made itself: new/../there makes new, not there.
+"$glsurf" detect "$work/in/2.png" "$work/in/3.png" -o "$work/new/../there" --backend cpu 2>/dev/null
+[ $? -eq 1 ] && [ -d "$work/there" ] && [ ! -e "$work/new" ] ||
+  fail "a batch of bad images into new/../there: $(ls -d "$work/there" "$work/new" 2>&1)"
+# Also when the run fails before any image: here no OpenGL (glvnd given no
+# EGL vendor), if this machine's libEGL honours that.
+err=$(__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent.json "$glsurf" detect "$assets/box.png" "$assets/graf1.png" \
+      -o "$work/nogl/out" 2>&1)
+if [ $? -eq 1 ] && echo "$err" | grep -q "no OpenGL 3.3 context could be created"; then
+  [ ! -e "$work/nogl" ] || fail "a batch without OpenGL left $(ls -R "$work/nogl")"
+else
+  echo "skipped: a batch that fails before any image (this libEGL found a vendor anyway: $err)"
+fi
+# A directory among the inputs makes a batch, whatever its count or place:
+# the usage error says so.
 mkdir "$work/single"
 cp "$assets/box.png" "$work/single/"
 err=$("$glsurf" detect "$work/single" --backend cpu 2>&1)
-[ $? -eq 2 ] && echo "$err" | grep -q "a directory's images need -o DIRECTORY" || fail "a directory of one image: $err"
+[ $? -eq 2 ] && echo "$err" | grep -q "a directory as input needs -o DIRECTORY" || fail "a directory of one image: $err"
+err=$("$glsurf" detect "$assets/box.png" "$work/none" --backend cpu 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "a directory as input needs -o DIRECTORY" || fail "an image, then an empty directory: $err"
 
 # More keypoints than the GPU's point list holds (65,536): a warning naming
 # the file (noise at threshold 0: about 2.4 % of the pixels are keypoints).

@@ -233,21 +233,22 @@ err=$(cd "$work/limited" && ulimit -f 20 && "$glsurf" warp "$assets/graf1.png" n
 [ -z "$(ls -A "$work/limited")" ] || fail "warp into new/deeper past ulimit -f left $(ls -A "$work/limited")"
 # A parent that cannot be made is refused with its own reason, not with the
 # "No such file or directory" that the staging directory inside it then gets.
-# Needs a user without root's rights: setpriv, run as root, and a glsurf that
-# user can run.
-if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
-   setpriv --reuid=65534 --regid=65534 --clear-groups "$glsurf" help >/dev/null 2>&1; then
-  mkdir "$work/open" "$work/open/closed"
-  chmod 755 "$work" "$work/open"
-  cp "$work/small.pgm" "$work/open/"
-  err=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
-        "$glsurf" warp "$work/open/small.pgm" "$work/open/closed/new/seq" --rotate 10 2>&1)
+# Needs a user without root's rights: run as root, setpriv, and a glsurf and
+# an input that user can reach (not under a private TMPDIR).
+mkdir "$work/open" "$work/open/closed"
+chmod 755 "$work" "$work/open" "$work/open/closed"  # whatever the umask
+cp "$work/small.pgm" "$work/open/"
+chmod 644 "$work/open/small.pgm"
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && as_nobody "$glsurf" help >/dev/null 2>&1 &&
+   as_nobody test -r "$work/open/small.pgm" && ! as_nobody test -w "$work/open/closed"; then
+  err=$(as_nobody "$glsurf" warp "$work/open/small.pgm" "$work/open/closed/new/seq" --rotate 10 2>&1)
   [ $? -eq 1 ] && [ "$err" = "glsurf: error: $work/open/closed/new/seq: cannot create directory (Permission denied)" ] ||
     fail "warp under a directory it cannot write: $err"
-  chmod 700 "$work"
 else
-  echo "skipped: warp under a directory it cannot write (needs root, setpriv and a glsurf that nobody can run)"
+  echo "skipped: warp under a directory it cannot write (needs root, setpriv, and a glsurf and $work that nobody can reach)"
 fi
+chmod 700 "$work"
 # An OUTDIR that is a link to nothing is refused before any work.
 ln -s "$work/nowhere" "$work/dangling"
 err=$("$glsurf" warp "$assets/graf1.png" "$work/dangling" --rotate 10 2>&1)

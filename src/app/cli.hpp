@@ -52,6 +52,7 @@ class Args {
   std::vector<std::string> words_;
   std::vector<bool> used_;           // taken by flag(), option(), next_word() or positionals()
   std::vector<std::string> taken_;  // options and flags read
+  std::vector<std::string> options_, flags_;  // the names asked for, given or not
 };
 
 // The file an image argument names: "-" is an image piped in (/dev/stdin).

@@ -9,15 +9,18 @@
 #include "glsurf/io/output.hpp"
 #include "glsurf/surf/detector.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <new>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace glsurf::app {
@@ -37,12 +40,17 @@ int detect(Args args) {
   std::vector<std::string> empty_directories;  // named, as the README says, errors
   const std::vector<std::string> files = expand_image_arguments(names, nullptr, &empty_directories);
   if (files.empty()) throw Error("no images to detect in " + names.front() + (names.size() > 1 ? " ..." : ""));
-  // An existing directory as OUT takes NAME.txt|.bin also for one image
-  // (a glob that matched one file).
-  const bool batch = files.size() != 1 || fs::is_directory(names.front()) || (out != "-" && fs::is_directory(out));
+  // A directory among the inputs makes a batch whatever its count, and an
+  // existing directory as OUT takes NAME.txt|.bin also for one image (a glob
+  // that matched one file).
+  const bool directory_input = std::any_of(names.begin(), names.end(), [](const std::string& name) {
+    std::error_code ec;
+    return fs::is_directory(name, ec);
+  });
+  const bool batch = files.size() != 1 || directory_input || (out != "-" && fs::is_directory(out));
   if (batch && (out.empty() || out == "-" || standard_stream_of(out) != 0)) {
     throw UsageError(files.size() > 1 ? "several images need -o DIRECTORY for their feature files"
-                                      : "a directory's images need -o DIRECTORY for their feature files");
+                                      : "a directory as input needs -o DIRECTORY for the feature files");
   }
   // A name ending in .bin picks the format of one image's file, not of a batch's directory.
   const std::string format_name = feature_format(format_given, batch ? "" : out);
@@ -55,7 +63,16 @@ int detect(Args args) {
   const auto target_of = [&](const std::string& file) {
     return batch ? (fs::path(out) / (fs::path(file).stem().string() + "." + format_name)).string() : out;
   };
-  std::vector<fs::path> made;
+  // The directories this run makes for OUT, removed again (when empty) if
+  // it writes no feature file, however it ends.
+  struct RemoveMade {
+    std::vector<fs::path> made;
+    std::vector<RemoveOnSignal> held;  // and on SIGINT, SIGTERM, SIGHUP
+    bool keep = false;
+    ~RemoveMade() {
+      for (auto p = made.rbegin(); p != made.rend() && !keep; ++p) ::rmdir(p->c_str());  // only if empty
+    }
+  } remove_made;
   if (batch) {
     // Every feature file against every input, and against the others,
     // before any is written.
@@ -70,17 +87,23 @@ int detect(Args args) {
                          "; rename one or detect them in separate runs");
       }
     }
-    // The directories made for OUT, deepest first, are removed again (those
-    // left empty) when no feature file is written.
-    std::error_code ec;
-    fs::path missing = fs::absolute(out, ec);
-    if (!missing.has_filename()) missing = missing.parent_path();  // "new/"
-    for (; !missing.empty() && !fs::exists(fs::symlink_status(missing, ec)); missing = missing.parent_path()) {
-      made.push_back(missing);
-      if (missing == missing.parent_path()) break;
+    // Made one level at a time, so that only what this run's mkdir made
+    // counts as its own: not a directory that was there ("a/../there" with a
+    // new a) or that another run made meanwhile (EEXIST).
+    fs::path at;
+    for (const fs::path& part : fs::path(out)) {
+      at /= part;
+      const bool root = part == at.root_name() || part == at.root_directory();
+      if (part.empty() || part == "." || part == ".." || root) continue;
+      if (::mkdir(at.c_str(), 0777) == 0) {
+        remove_made.made.push_back(at);
+        remove_made.held.emplace_back(at.string(), RemoveOnSignal::Created);
+      } else if (errno != EEXIST) {
+        throw Error(out + ": cannot create output directory (" + std::strerror(errno) + ")");
+      }
     }
-    fs::create_directories(out, ec);
-    if (!fs::is_directory(out)) throw Error(out + ": cannot create output directory");
+    std::error_code ec;
+    if (!fs::is_directory(out, ec)) throw Error(out + ": cannot create output directory (not a directory)");
   }
 
   for (const std::string& name : empty_directories) {
@@ -123,8 +146,10 @@ int detect(Args args) {
         if (!std::cout) throw Error(write_failed("standard output", errno));
       } else {
         write_features_file(target_of(file), features, format);
+        remove_made.keep = true;
       }
-      std::fprintf(stderr, "%s: %s, %dx%d, %.1f ms (%s)\n", one_line(file).c_str(), counted(keypoints.size(), "keypoint").c_str(),
+      std::fprintf(stderr, "%s: %s, %dx%d, %.1f ms (%s)\n", one_line(file).c_str(),
+                   counted(keypoints.size(), "keypoint").c_str(),
                    image.width, image.height, ms, backend.c_str());
     } catch (const Error& e) {
       const std::string what = e.what();
@@ -135,9 +160,6 @@ int detect(Args args) {
       std::fprintf(stderr, "glsurf: error: %s: out of memory\n", one_line(file).c_str());
       after_failure();
     }
-  }
-  if (failures == static_cast<int>(files.size())) {
-    for (const fs::path& directory : made) ::rmdir(directory.c_str());  // only if empty
   }
   if (files.size() > 1 || !empty_directories.empty()) {
     const size_t empty = empty_directories.size();

@@ -158,6 +158,7 @@ bool option_like(const std::string& word) { return word.size() > 1 && word[0] ==
 }  // namespace
 
 bool Args::flag(const std::string& name) {
+  flags_.push_back(name);
   for (size_t i = 0; i < words_.size(); ++i) {
     if (!used_[i] && words_[i] == name) {
       used_[i] = true;
@@ -169,6 +170,7 @@ bool Args::flag(const std::string& name) {
 }
 
 std::string Args::option(const std::string& name, const std::string& fallback) {
+  options_.push_back(name);
   for (size_t i = 0; i < words_.size(); ++i) {
     if (used_[i] || words_[i] != name) continue;
     // The next word on the command line, unless it is gone (taken as a flag)
@@ -492,10 +494,18 @@ void Args::finish() const {
   for (size_t i = 0; i < words_.size(); ++i) {
     if (used_[i]) continue;
     const std::string& word = words_[i];
+    // --threshold=200 for an option this command reads: the form it takes.
     const size_t equals = word.find('=');
-    if (word.rfind("--", 0) == 0 && equals != std::string::npos) {  // --threshold=200
-      throw UsageError("unexpected argument '" + word + "' (an option's value is the next word: " +
-                       word.substr(0, equals) + " " + word.substr(equals + 1) + ")");
+    const std::string name = word.substr(0, equals), value = equals == std::string::npos ? "" : word.substr(equals + 1);
+    const auto asked = [&](const std::vector<std::string>& names) {
+      return std::find(names.begin(), names.end(), name) != names.end();
+    };
+    if (equals != std::string::npos && asked(options_) && !value.empty()) {
+      throw UsageError("unexpected argument '" + word + "' (an option's value is the next word: " + name + " " +
+                       value + ")");
+    }
+    if (equals != std::string::npos && asked(flags_)) {
+      throw UsageError("unexpected argument '" + word + "' (" + name + " takes no value)");
     }
     throw UsageError("unexpected argument '" + word + "'");
   }
@@ -513,7 +523,7 @@ int main(int argc, char** argv) {
     std::fputs(app::kUsage, stderr);
     return 2;
   }
-  const std::string command = argv[1];
+  const std::string command = std::string(argv[1]) == "--version" ? "version" : argv[1];
   // The help topic for `command` followed by `next`: bench's sub-command
   // ("bench detect") where `next` names one, else the command itself.
   const auto topic_of = [](const std::string& command, const char* next) {
@@ -544,7 +554,7 @@ int main(int argc, char** argv) {
     else if (command == "view") status = app::view(std::move(args));
     else if (command == "warp") status = app::warp(std::move(args));
     else if (command == "eval") status = app::eval(std::move(args));
-    else if (command == "version" || command == "--version") {
+    else if (command == "version") {
       args.finish();
       errno = 0;  // a failed write's reason, read at once below
       std::printf("glsurf %s\n", GLSURF_VERSION);
@@ -557,7 +567,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "glsurf: error: no command '%s' (see glsurf help)\n", app::one_line(topic).c_str());
         return 2;
       }
-      const int extra = topic.find(' ') == std::string::npos ? 3 : 4;  // argv's first word past the topic
+      const int extra = argc > 2 && topic == argv[2] ? 3 : 4;  // argv's first word past the topic
+      if (topic == "bench" && argc > 3) {
+        std::fprintf(stderr, "glsurf: error: no benchmark '%s' (see glsurf help bench)\n",
+                     app::one_line(argv[3]).c_str());
+        return 2;
+      }
       if (argc > extra) {
         std::fprintf(stderr, "glsurf: error: help takes one command, got '%s' too (see glsurf help)\n",
                      app::one_line(argv[extra]).c_str());
