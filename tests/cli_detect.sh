@@ -271,6 +271,11 @@ err=$(cd "$work/limited" && ulimit -f 4 && "$glsurf" detect --backend cpu "$asse
 "$glsurf" detect "$assets/box.png" --backend cpu -o "$work/dc.txt" 2>/dev/null || fail "detect for describe"
 "$glsurf" describe "$assets/box.png" "$work/dc.txt" --backend cpu -o "$work/dd.txt" 2>/dev/null || fail "describe cpu"
 cmp -s "$work/dc.txt" "$work/dd.txt" || fail "describe --backend cpu differs from detect --backend cpu"
+# One keypoint is one, and a piped image is named as the other commands
+# name it (/dev/stdin).
+head -n 2 "$work/dc.txt" | awk 'NR == 1 { print 1, $2; next } { print }' > "$work/d1.txt"
+err=$("$glsurf" describe - "$work/d1.txt" --backend cpu -o "$work/d1out.txt" < "$assets/box.png" 2>&1)
+[ $? -eq 0 ] && echo "$err" | grep -q "^/dev/stdin: 1 keypoint described, 324x223" || fail "describe of one piped keypoint: $err"
 # Describing needs no detection filter: both backends take a 10 x 10 image.
 { printf 'P5\n10 10\n255\n'; head -c 100 /dev/urandom; } > "$work/tiny.pgm"
 printf '2 0\n4.5 4.5 9 0 1 1 0\n2.2 7.1 5 0 1 -1 0\n' > "$work/tiny_k.txt"

@@ -216,7 +216,8 @@ for bad in "--scale 0" "--rotate nan" "--blur -1" "--noise inf" "--scale 1e-200"
   [ ! -e "$work/bad" ] || fail "warp $bad wrote files"
 done
 # A subnormal number is a number (std::stod called it out of range).
-"$glsurf" warp "$work/small.pgm" "$work/tiny_blur" --blur 1e-320 >/dev/null 2>&1 || fail "warp --blur 1e-320 (a blur all the same)"
+out=$("$glsurf" warp "$work/small.pgm" "$work/tiny_blur" --blur 1e-320 2>/dev/null) || fail "warp --blur 1e-320 (a blur all the same)"
+[ "$out" = "$work/tiny_blur: img1, img2 with H1to2p" ] || fail "a one-pair warp's line: $out"
 "$glsurf" warp "$work/small.pgm" "$work/huge_angle" --rotate 1e308 >/dev/null 2>&1 || fail "warp --rotate 1e308 (a rotation all the same)"
 "$glsurf" warp "$work/small.pgm" "$work/odd" --blur 1e9 --perspective 1.9 >/dev/null 2>&1 || fail "warp --blur 1e9 --perspective 1.9"
 [ -s "$work/odd/img2.png" ] && [ -s "$work/odd/H1to2p" ] || fail "warp --blur 1e9 wrote its image"
