@@ -1047,28 +1047,56 @@ TEST_CASE("GPU compute(): a flat patch has angle 0 and a zero descriptor, as on 
                        Error);
 }
 
-// detect_and_compute describes the keypoints whose orientation samples need
-// no clipping first (cpu::orientation_inside), from a reordered copy of the
-// point list; last_on_gpu() must then give that copy, whose entries the
-// angles belong to. box.png has keypoints near its border early in the
-// detector's own list, so the order does change.
-TEST_CASE("after detect_and_compute, last_on_gpu pairs each list entry with its own angle") {
+// The point list's compaction lists the keypoints whose orientation samples
+// need no clipping (cpu::orientation_inside, evaluated in the shaders) first,
+// inside_last_frame() of them, so that description takes them without the
+// clipping arithmetic with no read-back or upload of the list in between.
+// Checked against the CPU's test on the detector's own list: the first
+// inside_last_frame() entries have it and no later one does; box.png has
+// keypoints on both sides of the limit. last_on_gpu() pairs each entry with
+// its own angle after detect_and_compute.
+void check_inside_first(const Detector& detector, const GrayImage& image, int count) {
+  const std::vector<float> list = detector.last_on_gpu().list->download_f32();
+  const int inside = detector.inside_last_frame();
+  int leading = 0, later = 0;
+  for (int i = 0; i < count; ++i) {
+    KeyPoint k;
+    k.x = list[4 * static_cast<size_t>(i)], k.y = list[4 * static_cast<size_t>(i) + 1];
+    k.size = std::abs(list[4 * static_cast<size_t>(i) + 2]);
+    const bool has = cpu::orientation_inside(k, image.width, image.height);
+    leading += has && leading == i;
+    later += has && i >= inside;
+  }
+  INFO(inside << " listed first of " << count << ", " << leading << " leading entries inside, " << later
+              << " inside later");
+  CHECK(inside == leading);
+  CHECK(later == 0);
+  CHECK(inside > 0);
+  CHECK(inside < count);  // both kinds are there
+}
+
+TEST_CASE("the point list holds the keypoints clear of the border first; last_on_gpu pairs entries and angles") {
   const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
   Detector detector(test::headless_context(), DetectorConfig{});
+  const std::vector<KeyPoint> detected = detector.detect(image);
+  check_inside_first(detector, image, static_cast<int>(detected.size()));
+  // The same with a selection of the strongest, which the compaction also
+  // partitions.
+  DetectorConfig strongest;
+  strongest.max_features = 300;
+  Detector selecting(test::headless_context(), strongest);
+  selecting.detect(image);
+  check_inside_first(selecting, image, selecting.last_on_gpu().count);
+
   const Features f = detector.detect_and_compute(image);
   const Detector::OnGpu on_gpu = detector.last_on_gpu();
   REQUIRE(on_gpu.angles != nullptr);
   REQUIRE(on_gpu.count == static_cast<int>(f.keypoints.size()));
+  check_inside_first(detector, image, on_gpu.count);
   const std::vector<float> list = on_gpu.list->download_f32(), angles = on_gpu.angles->download_f32();
-  int found = 0, border_before_inside = 0;
-  bool border_seen = false;
+  int found = 0;
   for (int i = 0; i < on_gpu.count; ++i) {
     const float* e = &list[4 * static_cast<size_t>(i)];
-    KeyPoint k;
-    k.x = e[0], k.y = e[1], k.size = std::abs(e[2]);
-    const bool inside = cpu::orientation_inside(k, image.width, image.height);
-    border_before_inside += border_seen && inside;
-    border_seen = border_seen || !inside;
     for (const KeyPoint& m : f.keypoints) {
       if (m.x == e[0] && m.y == e[1] && m.size == std::abs(e[2]) && m.angle == angles[static_cast<size_t>(i)]) {
         ++found;
@@ -1078,22 +1106,6 @@ TEST_CASE("after detect_and_compute, last_on_gpu pairs each list entry with its 
   }
   INFO(found << " of " << on_gpu.count << " list entries found with their angle");
   CHECK(found == on_gpu.count);
-  CHECK(border_seen);                 // both kinds are there,
-  CHECK(border_before_inside == 0);   // in that order
-  // The detector's own order has border keypoints first somewhere, so the
-  // list above is the reordered copy.
-  detector.detect(image);
-  const std::vector<float> own = detector.last_on_gpu().list->download_f32();
-  bool own_border_seen = false, own_out_of_order = false;
-  for (int i = 0; i < on_gpu.count; ++i) {
-    KeyPoint k;
-    k.x = own[4 * static_cast<size_t>(i)], k.y = own[4 * static_cast<size_t>(i) + 1];
-    k.size = std::abs(own[4 * static_cast<size_t>(i) + 2]);
-    const bool inside = cpu::orientation_inside(k, image.width, image.height);
-    own_out_of_order = own_out_of_order || (own_border_seen && inside);
-    own_border_seen = own_border_seen || !inside;
-  }
-  CHECK(own_out_of_order);
 }
 
 }  // TEST_SUITE

@@ -15,6 +15,7 @@
 #include <map>
 #include <thread>
 
+#include "glsurf/cpu/descriptor.hpp"
 #include "glsurf/cpu/detector.hpp"
 #include "glsurf/gl/error.hpp"
 #include "glsurf/gl/pass.hpp"
@@ -448,6 +449,19 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
       Detector detector(test::headless_context(), config);
       const std::vector<KeyPoint> gpu = detector.detect(board);
       CHECK(detector.candidates_last_frame() > 65536);  // the ties did overflow the list
+      // The list's first inside_last_frame() entries, of the stronger part
+      // listed first, are clear of the border (the ties, listed after, are
+      // partitioned on their own).
+      const std::vector<float> list = detector.last_on_gpu().list->download_f32();
+      int inside = 0;
+      for (int i = 0; i < detector.inside_last_frame(); ++i) {
+        KeyPoint k;
+        k.x = list[4 * static_cast<size_t>(i)], k.y = list[4 * static_cast<size_t>(i) + 1];
+        k.size = std::abs(list[4 * static_cast<size_t>(i) + 2]);
+        inside += cpu::orientation_inside(k, board.width, board.height);
+      }
+      CHECK(inside == detector.inside_last_frame());
+      CHECK(inside >= 64);
       std::vector<KeyPoint> cpu = cpu::detect(board, config);
       const size_t n = max_features > 0 ? static_cast<size_t>(max_features) : 65536;
       REQUIRE(cpu.size() >= n);

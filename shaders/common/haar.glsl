@@ -14,6 +14,7 @@
 //        (common/linear_fetch.glsl, included here). u_quads_size: (W+2, H+2).
 
 #include "common/linear_fetch.glsl"
+#include "common/sides.glsl"
 
 uniform USAMPLER u_quads;
 uniform ivec2 u_quads_size;
@@ -157,7 +158,3 @@ vec2 box_gradient_inside(ivec2 base, vec2 p, int h, float d) {
   return g;
 }
 
-// Even side nearest to `length`, at least 2 (Haar wavelets).
-int even_side(float length) { return max(2, 2 * int(floor(length * 0.5 + 0.5))); }
-// Side nearest to `length`, at least 2 (box gradients).
-int nearest_side(float length) { return max(2, int(floor(length + 0.5))); }

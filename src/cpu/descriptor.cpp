@@ -199,7 +199,7 @@ bool orientation_inside(const KeyPoint& k, int width, int height) {
   // o + 1, o = floor(c - h / 2 + 0.5), in integral coordinates o .. o + h + 1,
   // which must lie in 0 .. width (height). The centres lie within `reach` of
   // the keypoint on each axis.
-  const double reach = (kOrientationSteps * kOrientationStep + kOrientationOffset) * s;
+  const double reach = kOrientationReach * s;
   const double spare = 2.0;  // the GPU's float32 positions and scale (a side one larger)
   const auto fits = [&](double centre, int extent) {
     return centre - reach - 0.5 * h + 0.5 >= spare && centre + reach + 0.5 * h + 1.5 <= extent - spare;

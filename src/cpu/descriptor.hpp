@@ -90,6 +90,9 @@ constexpr double kOrientationStep = 2.0 / 3.0;     // lattice spacing, in s
 constexpr int kOrientationSteps = 9;               // lattice radius in steps (6s)
 constexpr double kOrientationOffset = 0.35;        // central differences this many s either side
 constexpr double kOrientationSigma = 3.5;          // Gaussian weight of the samples, in s
+// How far the orientation samples' box centres lie from the keypoint along
+// each axis, in s: the lattice's radius and the difference offset.
+constexpr double kOrientationReach = kOrientationSteps * kOrientationStep + kOrientationOffset;
 constexpr double kSplitTolerance = 1e-4;           // extended descriptor's sign split, relative
 constexpr double kSecondSeparation = 1.0;          // degrees: a second orientation must settle farther away
 
@@ -129,7 +132,9 @@ inline double orientation_weight(const LatticePoint& p) {
 // takes, lies inside, with 2 pixels to spare for the GPU's float32
 // positions and scale. The GPU's orientation samples take such keypoints'
 // box means without the clipping arithmetic (shaders/common/haar.glsl,
-// box_gradient_inside); it does not change the rule.
+// box_gradient_inside); it does not change the rule. The point list's
+// compaction evaluates the same test in GLSL to list such keypoints first
+// (shaders/common/orientation_inside.glsl).
 bool orientation_inside(const KeyPoint& k, int width, int height);
 
 struct Orientation {

@@ -33,6 +33,7 @@ const char* gl_enum_name(unsigned value) {
     case GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS: return "GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS";
     case GL_R8: return "GL_R8";
     case GL_R32UI: return "GL_R32UI";
+    case GL_RG32UI: return "GL_RG32UI";
     case GL_RGBA32UI: return "GL_RGBA32UI";
     case GL_R32F: return "GL_R32F";
     case GL_RG32F: return "GL_RG32F";

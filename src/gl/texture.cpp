@@ -20,6 +20,7 @@ FormatInfo info(Format f) {
   switch (f) {
     case Format::R8: return {GL_R8, GL_RED, GL_UNSIGNED_BYTE, 1, false};
     case Format::R32UI: return {GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, 1, true};
+    case Format::RG32UI: return {GL_RG32UI, GL_RG_INTEGER, GL_UNSIGNED_INT, 2, true};
     case Format::RGBA32UI: return {GL_RGBA32UI, GL_RGBA_INTEGER, GL_UNSIGNED_INT, 4, true};
     case Format::R32F: return {GL_R32F, GL_RED, GL_FLOAT, 1, false};
     case Format::RG32F: return {GL_RG32F, GL_RG, GL_FLOAT, 2, false};

@@ -1,5 +1,6 @@
 #include "glsurf/surf/compact.hpp"
 
+#include "glsurf/cpu/descriptor.hpp"
 #include "glsurf/gl/error.hpp"
 
 #include <algorithm>
@@ -32,7 +33,7 @@ CompactStage::CompactStage(const gl::ShaderSource& shaders, int capacity)
   GLSURF_EXPECTS(capacity > 0, "capacity must be positive");
 }
 
-void CompactStage::configure(const ExtremaStage& extrema) {
+void CompactStage::configure(const ExtremaStage& extrema, int image_width, int image_height) {
   GLSURF_EXPECTS(extrema.rects().size() <= 32, "at most 32 candidate maps (MAX_RECTS in hp_traverse.frag)");
   std::vector<glm::ivec2> origins, sizes;
   glm::ivec2 size((extrema.atlas().width() + 3) / 4, (extrema.atlas().height() + 3) / 4);
@@ -47,8 +48,8 @@ void CompactStage::configure(const ExtremaStage& extrema) {
     size = glm::ivec2((size.x + 3) / 4, (size.y + 3) / 4);
   }
   if (packed[1].x == 0) packed[1] = glm::ivec2(1);  // a one-level pyramid has no odd level
-  gl::Texture even(packed[0].x, packed[0].y, gl::Format::R32UI, "histopyramid_even");
-  gl::Texture odd(packed[1].x, packed[1].y, gl::Format::R32UI, "histopyramid_odd");
+  gl::Texture even(packed[0].x, packed[0].y, gl::Format::RG32UI, "histopyramid_even");
+  gl::Texture odd(packed[1].x, packed[1].y, gl::Format::RG32UI, "histopyramid_odd");
   gl::Framebuffer even_target({&even}, "histopyramid_even");
   gl::Framebuffer odd_target({&odd}, "histopyramid_odd");
   const long long texels = static_cast<long long>(extrema.atlas().width()) * extrema.atlas().height();
@@ -69,22 +70,26 @@ void CompactStage::configure(const ExtremaStage& extrema) {
   list_where_ = std::move(where);
   list_target_ = std::move(list_target);
   list_entries_ = entries;
+  image_size_ = glm::ivec2(image_width, image_height);
 }
 
 int CompactStage::count(gl::PassRunner& runner, const ExtremaStage& extrema, Keep keep,
-                        const gl::Texture* selection) {
+                        const gl::Texture* selection, int* inside) {
   GLSURF_EXPECTS(!sizes_.empty(), "configure() first");
   GLSURF_EXPECTS((keep == Keep::All) == (selection == nullptr), "a selection goes with every keep but All");
   auto region = [&](size_t level) {
     return gl::PassRunner::Region{origins_[level].x, origins_[level].y, sizes_[level].x, sizes_[level].y};
   };
   const gl::Program& base = base_[static_cast<int>(keep)];
+  const std::initializer_list<gl::Uniform> uniforms = {
+      {"u_origin", origins_[0]},
+      {"u_image_size", image_size_},
+      {"u_orientation_reach", static_cast<float>(cpu::kOrientationReach)}};
   if (selection) {
     runner.run_in(region(0), "compact_hp_base", base, even_target_,
-                  {{"u_atlas", extrema.atlas()}, {"u_selection", *selection}}, {{"u_origin", origins_[0]}});
+                  {{"u_atlas", extrema.atlas()}, {"u_selection", *selection}}, uniforms);
   } else {
-    runner.run_in(region(0), "compact_hp_base", base, even_target_, {{"u_atlas", extrema.atlas()}},
-                  {{"u_origin", origins_[0]}});
+    runner.run_in(region(0), "compact_hp_base", base, even_target_, {{"u_atlas", extrema.atlas()}}, uniforms);
   }
   for (size_t level = 1; level < sizes_.size(); ++level) {
     const bool odd = level & 1;
@@ -97,7 +102,9 @@ int CompactStage::count(gl::PassRunner& runner, const ExtremaStage& extrema, Kee
   const size_t top = sizes_.size() - 1;
   const gl::Framebuffer& top_target = (top & 1) ? odd_target_ : even_target_;
   gl::check_gl_errors("histopyramid");
-  return static_cast<int>(top_target.read_u32(0, origins_[top].x, origins_[top].y, 1, 1)[0]);
+  const std::vector<std::uint32_t> totals = top_target.read_u32(0, origins_[top].x, origins_[top].y, 1, 1);
+  if (inside) *inside = static_cast<int>(totals[0]);
+  return static_cast<int>(totals[0] + totals[1]);
 }
 
 void CompactStage::write_list(gl::PassRunner& runner, const ExtremaStage& extrema, int total, Keep keep,
@@ -118,7 +125,10 @@ void CompactStage::write_list(gl::PassRunner& runner, const ExtremaStage& extrem
                                                        {"u_first", first},
                                                        {"u_rects", rects},
                                                        {"u_rect_count", static_cast<int>(rects.size())},
-                                                       {"u_maps_per_octave", extrema.maps_per_octave()}};
+                                                       {"u_maps_per_octave", extrema.maps_per_octave()},
+                                                       {"u_image_size", image_size_},
+                                                       {"u_orientation_reach",
+                                                        static_cast<float>(cpu::kOrientationReach)}};
   const gl::Program& traverse = traverse_[static_cast<int>(keep)];
   if (selection) {
     runner.run_in(rows, "compact_hp_traverse", traverse, list_target_,

@@ -10,13 +10,20 @@
 // level of the descent instead of 4.
 //
 // Levels have size ceil(previous / 4) (no power-of-two padding); even levels
-// are packed side by side in one R32UI texture and odd levels in another, so
+// are packed side by side in one RG32UI texture and odd levels in another, so
 // every reduction reads one texture and writes the other.
+//
+// The pyramid counts two classes of keypoints apart (RG): those for which
+// cpu::orientation_inside holds (common/orientation_inside.glsl), whose
+// orientation samples need no clipping, and the others. The list holds the
+// first class first, so that description can take those entries' samples
+// without the clipping arithmetic, with no read-back or upload of the list
+// in between.
 //
 // The list is a 2-D texture pair of `capacity` entries, `list_width` per row:
 // keypoints (RGBA32F: x, y, size * laplacian, response) and where they came
-// from (RGBA32F: octave, atlas x, atlas y, 0). Entries are in the pyramid's
-// (deterministic) order, not sorted.
+// from (RGBA32F: octave, atlas x, atlas y, 0). Within each class entries are
+// in the pyramid's (deterministic) order, not sorted.
 #pragma once
 
 #include "glsurf/surf/extrema.hpp"
@@ -35,11 +42,14 @@ class CompactStage {
   enum class Keep { All, AtOrAbove, Above, At };
 
   CompactStage(const gl::ShaderSource& shaders, int capacity);
-  void configure(const ExtremaStage& extrema);
-  // Builds the pyramid and reads back its total (the one small readback).
+  // For `extrema`'s atlas of an image_width x image_height image.
+  void configure(const ExtremaStage& extrema, int image_width, int image_height);
+  // Builds the pyramid and reads back its totals (the one small readback):
+  // returns how many keypoints it counts, and puts in `inside` (if given) how
+  // many of them are of the first class, which write_list() lists first.
   // `selection` is needed with every `keep` but All.
   int count(gl::PassRunner& runner, const ExtremaStage& extrema, Keep keep = Keep::All,
-            const gl::Texture* selection = nullptr);
+            const gl::Texture* selection = nullptr, int* inside = nullptr);
   // Lists the pyramid's keypoints (`total` of them, as count() returned) from
   // list entry `first` on, as many as fit below capacity(); entries before
   // `first` and rows past the last are not shaded. The same `keep` and
@@ -57,6 +67,7 @@ class CompactStage {
  private:
   gl::Program base_[4], reduce_, traverse_[4];  // indexed by Keep
   int capacity_ = 0, list_entries_ = 0;
+  glm::ivec2 image_size_{0};
   std::vector<glm::ivec2> origins_, sizes_;  // per level
   gl::Texture even_, odd_;
   gl::Framebuffer even_target_, odd_target_;

@@ -229,8 +229,6 @@ void DescribeStage::regroup(gl::PassRunner& runner, IntegralStage& integral_stag
   quads_generation_ = integral_stage.generation();
 }
 
-void DescribeStage::prepare(gl::PassRunner& runner, IntegralStage& integral) { regroup(runner, integral); }
-
 void DescribeStage::orient(gl::PassRunner& runner, const gl::Texture& list, IntegralStage& integral,
                            int count, int inside) {
   GLSURF_EXPECTS(capacity_ > 0, "configure() before run()");

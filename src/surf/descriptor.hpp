@@ -99,11 +99,6 @@ class DescribeStage {
   // run().
   void orient(gl::PassRunner& runner, const gl::Texture& list, IntegralStage& integral, int count,
               int inside = 0);
-  // The integral image regrouped for the passes (also the first thing run()
-  // and orient() do, and then not again for the same integral image). Where
-  // the quads are copied into a buffer texture, that copy waits for the work
-  // issued before it.
-  void prepare(gl::PassRunner& runner, IntegralStage& integral);
   // Angle per list entry, degrees ccw (R32F, 1024 wide).
   const gl::Texture& angles() const { return angles_; }
   // With second orientations, the second angle per list entry of the last

@@ -39,8 +39,8 @@ double software_bytes_per_pixel(const DetectorConfig& config) {
 
 double software_list_bytes(const DetectorConfig& config, double entries, double measured_entries) {
   // The point list and its positions: two RGBA32F texels per entry
-  // (compact.hpp); the list reordered for description (detect_and_compute):
-  // a third, and its host copy for the upload.
+  // (compact.hpp); a list uploaded for description (compute()): a third, and
+  // its host copy.
   const auto per_entry = [](const DetectorConfig& c) { return 64.0 + DescribeStage::bytes_per_entry(c); };
   return std::max(0.0, entries * per_entry(config) - measured_entries * per_entry(DetectorConfig{}));
 }
@@ -95,7 +95,7 @@ void Detector::configure(int width, int height) {
   configure_integral(width, height);
   hessian_.configure(width, height);
   extrema_.configure(hessian_, width, height);
-  compact_.configure(extrema_);
+  compact_.configure(extrema_, width, height);
   describe_.configure(compact_.capacity());
   width_ = stages_width_ = width;
   height_ = stages_height_ = height;
@@ -167,13 +167,14 @@ int Detector::find(const GrayImage& image) {
   using Keep = CompactStage::Keep;
   const gl::Texture* selection = nullptr;
   if (config_.max_features > 0) selection = &select_.run(runner_, extrema_.atlas(), config_.max_features);
-  candidates_ = compact_.count(runner_, extrema_, selection ? Keep::AtOrAbove : Keep::All, selection);
+  int inside = 0;
+  candidates_ = compact_.count(runner_, extrema_, selection ? Keep::AtOrAbove : Keep::All, selection, &inside);
   runner_.after_transfer();  // count() read the total back
   truncated_ = false;
   if (candidates_ > compact_.capacity() && !selection) {
     // More than the list holds: keep the strongest that fit (a second count).
     selection = &select_.run(runner_, extrema_.atlas(), compact_.capacity());
-    candidates_ = compact_.count(runner_, extrema_, Keep::AtOrAbove, selection);
+    candidates_ = compact_.count(runner_, extrema_, Keep::AtOrAbove, selection, &inside);
     runner_.after_transfer();
     truncated_ = true;
   }
@@ -185,7 +186,9 @@ int Detector::find(const GrayImage& image) {
     // for. The list's own order would drop stronger keypoints as readily as
     // ties, so the strictly stronger ones (fewer than N <= capacity) are
     // listed first and the ties fill the rest, in the list's order.
-    const int stronger = compact_.count(runner_, extrema_, Keep::Above, selection);
+    // Each part lists its own keypoints clear of the border first: the
+    // first part's are the list's first entries.
+    const int stronger = compact_.count(runner_, extrema_, Keep::Above, selection, &inside);
     runner_.after_transfer();
     compact_.write_list(runner_, extrema_, stronger, Keep::Above, selection);
     const int ties = compact_.count(runner_, extrema_, Keep::At, selection);
@@ -193,6 +196,7 @@ int Detector::find(const GrayImage& image) {
     compact_.write_list(runner_, extrema_, ties, Keep::At, selection, stronger);
   }
   listed_ = listed;
+  inside_listed_ = std::min(inside, listed);
   oriented_ = false;
   return listed;
 }
@@ -224,7 +228,7 @@ std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
 
 Detector::OnGpu Detector::detect_on_gpu(const GrayImage& image) {
   const int listed = find(image);
-  describe_.orient(runner_, compact_.list(), integral_, listed);
+  describe_.orient(runner_, compact_.list(), integral_, listed, config_.upright ? 0 : inside_listed_);
   list_uploaded_ = false;
   oriented_ = true;
   return last_on_gpu();
@@ -258,28 +262,15 @@ int Detector::inside_first(const KeyPoint* keypoints, int n, int width, int heig
 
 Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures* resident) {
   const int listed = find(image);
-  Features f;
-  // The point list is read before description: the keypoints whose
-  // orientation samples need no clipping (cpu::orientation_inside; most of
-  // them) go first and are described without the clipping arithmetic.
-  // Read after the quads pass is issued: where the quads are copied into a
-  // buffer texture (llvmpipe), that copy waits for the list anyway; on a
-  // GPU the read is one wait more, before description.
-  if (listed > 0) describe_.prepare(runner_, integral_);
-  f.keypoints = read_keypoints(listed);
-  std::vector<int> inside_order;
-  const int inside = inside_first(f.keypoints.data(), listed, image.width, image.height, inside_order);
-  list_uploaded_ = !std::is_sorted(inside_order.begin(), inside_order.end());
-  if (list_uploaded_) {
-    std::vector<KeyPoint> reordered(f.keypoints.size());
-    for (size_t i = 0; i < reordered.size(); ++i) reordered[i] = f.keypoints[static_cast<size_t>(inside_order[i])];
-    f.keypoints = std::move(reordered);
-    upload_list(f.keypoints.data(), listed);
-  }
-  const gl::Texture& list = list_uploaded_ ? uploaded_list_ : compact_.list();
+  // The list's first inside_listed_ entries (most of them) are described
+  // without the clipping arithmetic in their orientation samples.
+  const gl::Texture& list = compact_.list();
+  list_uploaded_ = false;
   DescribeStage::SecondOrientations second;
-  const int entries = describe_.run(runner_, list, integral_, listed, &second, inside);
+  const int entries = describe_.run(runner_, list, integral_, listed, &second, config_.upright ? 0 : inside_listed_);
   oriented_ = true;
+  Features f;
+  f.keypoints = read_keypoints(listed);
   // With `resident` the descriptors stay on the GPU only: not read back.
   f.descriptor_size = resident ? 0 : descriptor_size(config_);
   std::vector<float> angles, descriptors;

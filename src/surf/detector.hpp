@@ -116,9 +116,10 @@ class Detector {
   // Throws glsurf::Error with size_problem's answer for an image it refuses.
   std::vector<KeyPoint> detect(const GrayImage& image);
   // detect, then orientation (unless config.upright) and descriptors on the
-  // GPU. The point list is read back before description (which takes the
-  // keypoints whose orientation samples need no clipping first), the angles
-  // and descriptors once every pass has been issued. With `resident`,
+  // GPU, straight from the point list (whose first entries, the keypoints
+  // whose orientation samples need no clipping, are oriented without it);
+  // the list, angles and descriptors are read back once every pass has been
+  // issued. With `resident`,
   // the descriptors stay on the GPU instead, in the returned keypoints' order,
   // for Matcher::match: they are not read back (the Features come without
   // them, descriptor_size 0).
@@ -147,11 +148,10 @@ class Detector {
   };
   OnGpu detect_on_gpu(const GrayImage& image);
   // The point list and angles of the last detection (list entries, before
-  // any trimming to max_features). After detect_and_compute the list is in
-  // the order it was described in (the keypoints whose orientation samples
-  // need no clipping first), which can differ from detect_on_gpu's. After detect(), which orients nothing,
-  // angles and second_angles are nullptr; after compute() too, and the
-  // count is 0.
+  // any trimming to max_features; the keypoints whose orientation samples
+  // need no clipping first, inside_last_frame() of them). After detect(),
+  // which orients nothing, angles and second_angles are nullptr; after
+  // compute() too, and the count is 0.
   OnGpu last_on_gpu() const {
     return {oriented_ && list_uploaded_ ? &uploaded_list_ : &compact_.list(),
             oriented_ ? &describe_.angles() : nullptr, listed_,
@@ -171,6 +171,9 @@ class Detector {
     width_ = height_ = integral_width_ = integral_height_ = 0;  // configure again
   }
   int candidates_last_frame() const { return candidates_; }  // before trimming ties
+  // How many of the last detection's first list entries have
+  // cpu::orientation_inside (and were, or will be, oriented without clipping).
+  int inside_last_frame() const { return inside_listed_; }
   bool truncated_last_frame() const { return truncated_; }
 
  private:
@@ -185,6 +188,8 @@ class Detector {
   enum class Stages { All, Integral };
   void check_host_memory(int width, int height, Stages stages) const;
   // Everything up to the filled point list; returns the entries to read.
+  // Its first inside_listed_ entries have cpu::orientation_inside (the
+  // compaction lists them first).
   int find(const GrayImage& image);
   std::vector<KeyPoint> read_keypoints(int listed) const;
   // Into uploaded_list_: n keypoints in the point list's layout.
@@ -205,8 +210,8 @@ class Detector {
   DescribeStage describe_;
   gl::Texture image_;  // R8, or packed RGBA8 for the 1-D integral image (integral.hpp)
   std::vector<std::uint8_t> packing_scratch_;  // rows padded for packing
-  // A point list from the host: compute()'s chunk of given keypoints, or
-  // detect_and_compute()'s reordered by inside_first.
+  // A point list from the host: compute()'s chunk of given keypoints,
+  // reordered by inside_first.
   gl::Texture uploaded_list_;
   bool list_uploaded_ = false;  // the last orientation's list was uploaded_list_ (last_on_gpu)
   bool host_textures_ = false;  // a software renderer: textures live in host memory
@@ -216,6 +221,7 @@ class Detector {
   int stages_width_ = 0, stages_height_ = 0;      // the detection stages' textures were last made for
   int candidates_ = 0;
   int listed_ = 0;
+  int inside_listed_ = 0;  // the first entries of the list that have cpu::orientation_inside
   bool oriented_ = false;  // the angles are the listed entries'
   bool truncated_ = false;
 };
