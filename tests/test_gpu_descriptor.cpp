@@ -1053,24 +1053,36 @@ TEST_CASE("GPU compute(): a flat patch has angle 0 and a zero descriptor, as on 
 // clipping arithmetic with no read-back or upload of the list in between.
 // Checked against the CPU's test on the detector's own list: the first
 // inside_last_frame() entries have it and no later one does; box.png has
-// keypoints on both sides of the limit. last_on_gpu() pairs each entry with
-// its own angle after detect_and_compute.
-void check_inside_first(const Detector& detector, const GrayImage& image, int count) {
+// keypoints on both sides of the limit. A keypoint so close to the limit
+// that float32 and float64 could class it apart (the test flips when the
+// keypoint moves by 1e-3 px or its size by 1e-4 of itself) is not counted
+// against either. last_on_gpu() pairs each entry with its own angle after
+// detect_and_compute.
+static void check_inside_first(const Detector& detector, const GrayImage& image, int count) {
   const std::vector<float> list = detector.last_on_gpu().list->download_f32();
   const int inside = detector.inside_last_frame();
-  int leading = 0, later = 0;
+  int wrong_first = 0, wrong_later = 0, near = 0;
   for (int i = 0; i < count; ++i) {
     KeyPoint k;
     k.x = list[4 * static_cast<size_t>(i)], k.y = list[4 * static_cast<size_t>(i) + 1];
     k.size = std::abs(list[4 * static_cast<size_t>(i) + 2]);
     const bool has = cpu::orientation_inside(k, image.width, image.height);
-    leading += has && leading == i;
-    later += has && i >= inside;
+    bool steady = true;
+    for (const float d : {-1e-3f, 1e-3f}) {
+      for (const glm::vec3 move : {glm::vec3(d, d, 0), glm::vec3(d, -d, 0), glm::vec3(0, 0, 0.1f * d * k.size)}) {
+        KeyPoint m = k;
+        m.x += move.x, m.y += move.y, m.size += move.z;
+        steady = steady && cpu::orientation_inside(m, image.width, image.height) == has;
+      }
+    }
+    near += !steady;
+    wrong_first += steady && i < inside && !has;
+    wrong_later += steady && i >= inside && has;
   }
-  INFO(inside << " listed first of " << count << ", " << leading << " leading entries inside, " << later
-              << " inside later");
-  CHECK(inside == leading);
-  CHECK(later == 0);
+  INFO(inside << " listed first of " << count << ": " << wrong_first << " of them not clear of the border, "
+              << wrong_later << " later ones clear of it; " << near << " at the limit");
+  CHECK(wrong_first == 0);
+  CHECK(wrong_later == 0);
   CHECK(inside > 0);
   CHECK(inside < count);  // both kinds are there
 }

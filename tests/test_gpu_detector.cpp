@@ -449,19 +449,24 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
       Detector detector(test::headless_context(), config);
       const std::vector<KeyPoint> gpu = detector.detect(board);
       CHECK(detector.candidates_last_frame() > 65536);  // the ties did overflow the list
-      // The list's first inside_last_frame() entries, of the stronger part
-      // listed first, are clear of the border (the ties, listed after, are
-      // partitioned on their own).
+      // The list's first inside_last_frame() entries are clear of the border,
+      // and all of the stronger part, listed first: the ties, listed after
+      // it and partitioned on their own, are clear of the border too, but
+      // come after the stronger part's others.
       const std::vector<float> list = detector.last_on_gpu().list->download_f32();
-      int inside = 0;
-      for (int i = 0; i < detector.inside_last_frame(); ++i) {
+      const int inside = detector.inside_last_frame();
+      int clear = 0, above = 0;
+      for (int i = 0; i < detector.last_on_gpu().count; ++i) {
         KeyPoint k;
         k.x = list[4 * static_cast<size_t>(i)], k.y = list[4 * static_cast<size_t>(i) + 1];
         k.size = std::abs(list[4 * static_cast<size_t>(i) + 2]);
-        inside += cpu::orientation_inside(k, board.width, board.height);
+        clear += i < inside && cpu::orientation_inside(k, board.width, board.height);
+        above += list[4 * static_cast<size_t>(i) + 3] > gpu.back().response;
       }
-      CHECK(inside == detector.inside_last_frame());
+      INFO(inside << " listed first as clear of the border, " << above << " stronger than the ties");
+      CHECK(clear == inside);
       CHECK(inside >= 64);
+      CHECK(inside <= above);
       std::vector<KeyPoint> cpu = cpu::detect(board, config);
       const size_t n = max_features > 0 ? static_cast<size_t>(max_features) : 65536;
       REQUIRE(cpu.size() >= n);

@@ -8,10 +8,10 @@
 // top's first count), then the others, each class in the pyramid's order.
 //
 // Inputs:   u_even, u_odd   the pyramid's even and odd levels (RG32UI)
+//           u_masks         hp_base.frag's class masks of level 0's blocks,
+//                           which say which atlas texels the pyramid counted
+//                           (with a selection too)
 //           u_atlas         candidate atlas (RGBA32F)
-//           u_selection     (variants SELECT, SELECT_ABOVE, SELECT_AT) as in
-//                           hp_base.frag: the same test (common/keep.glsl)
-//                           decides which atlas texels the pyramid counted
 // Uniforms: u_top           index of the 1x1 top level
 //           u_origins[], u_sizes[]  where each level is, and its size
 //           u_list_width    entries per row of the list
@@ -19,8 +19,6 @@
 //                           (entries before it are discarded)
 //           u_rects[], u_rect_count   atlas rectangle (x, y, w, h) of each map,
 //                           octave by octave, u_maps_per_octave of them each
-//           u_image_size, u_orientation_reach  common/orientation_inside.glsl,
-//                           as for hp_base.frag
 // Output:   location 0: RGBA32F (x, y, size * laplacian, response), a copy of
 //           the atlas texel; location 1: RGBA32F (octave, atlas x, atlas y, 0).
 //           Entries before u_first or at or past u_first + the pyramid's
@@ -42,10 +40,7 @@ uniform int u_first;
 uniform ivec4 u_rects[MAX_RECTS];
 uniform int u_rect_count;
 uniform int u_maps_per_octave;
-uniform ivec2 u_image_size;
-uniform float u_orientation_reach;
-#include "common/keep.glsl"
-#include "common/orientation_inside.glsl"
+uniform usampler2D u_masks;
 
 layout(location = 0) out vec4 o_keypoint;
 layout(location = 1) out vec4 o_where;
@@ -83,21 +78,21 @@ void main() {
       k -= c;
     }
   }
-  // Level 0 counts 4x4 blocks of the atlas: find the k-th keypoint in its block.
-  ivec2 atlas_size = textureSize(u_atlas, 0);
+  // Level 0 counts 4x4 blocks of the atlas: the k-th of the class's texels
+  // in its block, by the block's mask (hp_base.frag), which the counts came
+  // from.
+  uint masks = texelFetch(u_masks, pos, 0).r;
+  uint mask = first_class ? (masks & 0xFFFFu) : (masks >> 16);
   ivec2 found = ivec2(-1);
   for (int d = 0; d < 16; ++d) {
-    ivec2 q = 4 * pos + ivec2(d & 3, d >> 2);
-    if (any(greaterThanEqual(q, atlas_size))) continue;
-    vec4 texel = texelFetch(u_atlas, q, 0);
-    if (!keep(texel.a) || orientation_inside(texel) != first_class) continue;
+    if (((mask >> uint(d)) & 1u) == 0u) continue;
     if (k == 0u) {
-      found = q;
+      found = 4 * pos + ivec2(d & 3, d >> 2);
       break;
     }
     k -= 1u;
   }
-  if (found.x < 0) discard;  // cannot happen with a consistent pyramid
+  if (found.x < 0) discard;  // cannot happen: the counts are the masks' bits
 
   int octave = -1;
   for (int i = 0; i < u_rect_count; ++i) {

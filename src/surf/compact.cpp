@@ -25,10 +25,7 @@ CompactStage::CompactStage(const gl::ShaderSource& shaders, int capacity)
             variant(shaders, "compact/hp_base.frag", Keep::Above),
             variant(shaders, "compact/hp_base.frag", Keep::At)},
       reduce_(shaders, "common/fullscreen.vert", "compact/hp_reduce.frag"),
-      traverse_{variant(shaders, "compact/hp_traverse.frag", Keep::All),
-                variant(shaders, "compact/hp_traverse.frag", Keep::AtOrAbove),
-                variant(shaders, "compact/hp_traverse.frag", Keep::Above),
-                variant(shaders, "compact/hp_traverse.frag", Keep::At)},
+      traverse_(shaders, "common/fullscreen.vert", "compact/hp_traverse.frag"),
       capacity_(capacity) {
   GLSURF_EXPECTS(capacity > 0, "capacity must be positive");
 }
@@ -50,6 +47,10 @@ void CompactStage::configure(const ExtremaStage& extrema, int image_width, int i
   if (packed[1].x == 0) packed[1] = glm::ivec2(1);  // a one-level pyramid has no odd level
   gl::Texture even(packed[0].x, packed[0].y, gl::Format::RG32UI, "histopyramid_even");
   gl::Texture odd(packed[1].x, packed[1].y, gl::Format::RG32UI, "histopyramid_odd");
+  // As large as the even texture, whose framebuffer it shares with it for
+  // level 0 (at its origin); the rest is not used.
+  gl::Texture masks(packed[0].x, packed[0].y, gl::Format::R32UI, "histopyramid_masks");
+  gl::Framebuffer base_target({&even, &masks}, "histopyramid_base");
   gl::Framebuffer even_target({&even}, "histopyramid_even");
   gl::Framebuffer odd_target({&odd}, "histopyramid_odd");
   const long long texels = static_cast<long long>(extrema.atlas().width()) * extrema.atlas().height();
@@ -64,6 +65,8 @@ void CompactStage::configure(const ExtremaStage& extrema, int image_width, int i
   sizes_ = std::move(sizes);
   even_ = std::move(even);
   odd_ = std::move(odd);
+  masks_ = std::move(masks);
+  base_target_ = std::move(base_target);
   even_target_ = std::move(even_target);
   odd_target_ = std::move(odd_target);
   list_keypoints_ = std::move(keypoints);
@@ -86,10 +89,10 @@ int CompactStage::count(gl::PassRunner& runner, const ExtremaStage& extrema, Kee
       {"u_image_size", image_size_},
       {"u_orientation_reach", static_cast<float>(cpu::kOrientationReach)}};
   if (selection) {
-    runner.run_in(region(0), "compact_hp_base", base, even_target_,
+    runner.run_in(region(0), "compact_hp_base", base, base_target_,
                   {{"u_atlas", extrema.atlas()}, {"u_selection", *selection}}, uniforms);
   } else {
-    runner.run_in(region(0), "compact_hp_base", base, even_target_, {{"u_atlas", extrema.atlas()}}, uniforms);
+    runner.run_in(region(0), "compact_hp_base", base, base_target_, {{"u_atlas", extrema.atlas()}}, uniforms);
   }
   for (size_t level = 1; level < sizes_.size(); ++level) {
     const bool odd = level & 1;
@@ -107,9 +110,7 @@ int CompactStage::count(gl::PassRunner& runner, const ExtremaStage& extrema, Kee
   return static_cast<int>(totals[0] + totals[1]);
 }
 
-void CompactStage::write_list(gl::PassRunner& runner, const ExtremaStage& extrema, int total, Keep keep,
-                              const gl::Texture* selection, int first) {
-  GLSURF_EXPECTS((keep == Keep::All) == (selection == nullptr), "a selection goes with every keep but All");
+void CompactStage::write_list(gl::PassRunner& runner, const ExtremaStage& extrema, int total, int first) {
   GLSURF_EXPECTS(first >= 0, "negative first list entry");
   const int n = std::min(total, list_entries_ - first);
   if (n <= 0) return;
@@ -125,19 +126,9 @@ void CompactStage::write_list(gl::PassRunner& runner, const ExtremaStage& extrem
                                                        {"u_first", first},
                                                        {"u_rects", rects},
                                                        {"u_rect_count", static_cast<int>(rects.size())},
-                                                       {"u_maps_per_octave", extrema.maps_per_octave()},
-                                                       {"u_image_size", image_size_},
-                                                       {"u_orientation_reach",
-                                                        static_cast<float>(cpu::kOrientationReach)}};
-  const gl::Program& traverse = traverse_[static_cast<int>(keep)];
-  if (selection) {
-    runner.run_in(rows, "compact_hp_traverse", traverse, list_target_,
-               {{"u_even", even_}, {"u_odd", odd_}, {"u_atlas", extrema.atlas()}, {"u_selection", *selection}},
-               uniforms);
-  } else {
-    runner.run_in(rows, "compact_hp_traverse", traverse, list_target_,
-               {{"u_even", even_}, {"u_odd", odd_}, {"u_atlas", extrema.atlas()}}, uniforms);
-  }
+                                                       {"u_maps_per_octave", extrema.maps_per_octave()}};
+  runner.run_in(rows, "compact_hp_traverse", traverse_, list_target_,
+                {{"u_even", even_}, {"u_odd", odd_}, {"u_masks", masks_}, {"u_atlas", extrema.atlas()}}, uniforms);
   gl::check_gl_errors("point list");
 }
 

@@ -7,7 +7,9 @@
 //
 // 4x4 rather than Ziegler's 2x2: half the levels (on llvmpipe each is a draw
 // with a fixed cost; docs/NOTES.md: Detector speed), for 16 counts read per
-// level of the descent instead of 4.
+// level of the descent instead of 4. Level 0 also keeps a mask per block of
+// which atlas texels it counted, in which class, and the descent's last step
+// reads it instead of the atlas.
 //
 // Levels have size ceil(previous / 4) (no power-of-two padding); even levels
 // are packed side by side in one RG32UI texture and odd levels in another, so
@@ -50,12 +52,10 @@ class CompactStage {
   // `selection` is needed with every `keep` but All.
   int count(gl::PassRunner& runner, const ExtremaStage& extrema, Keep keep = Keep::All,
             const gl::Texture* selection = nullptr, int* inside = nullptr);
-  // Lists the pyramid's keypoints (`total` of them, as count() returned) from
-  // list entry `first` on, as many as fit below capacity(); entries before
-  // `first` and rows past the last are not shaded. The same `keep` and
-  // `selection` as the count() that built the pyramid.
-  void write_list(gl::PassRunner& runner, const ExtremaStage& extrema, int total, Keep keep = Keep::All,
-                  const gl::Texture* selection = nullptr, int first = 0);
+  // Lists the keypoints of the pyramid that count() last built (`total` of
+  // them, as it returned) from list entry `first` on, as many as fit below
+  // capacity(); entries before `first` and rows past the last are not shaded.
+  void write_list(gl::PassRunner& runner, const ExtremaStage& extrema, int total, int first = 0);
   // Reads back the first n entries (keypoints, origins), n <= capacity.
   void read_list(int n, std::vector<float>& keypoints, std::vector<float>& where) const;
 
@@ -65,12 +65,13 @@ class CompactStage {
   const gl::Texture& list() const { return list_keypoints_; }
 
  private:
-  gl::Program base_[4], reduce_, traverse_[4];  // indexed by Keep
+  gl::Program base_[4], reduce_, traverse_;  // base_ indexed by Keep
   int capacity_ = 0, list_entries_ = 0;
   glm::ivec2 image_size_{0};
   std::vector<glm::ivec2> origins_, sizes_;  // per level
   gl::Texture even_, odd_;
-  gl::Framebuffer even_target_, odd_target_;
+  gl::Texture masks_;  // level 0's class masks (hp_base.frag)
+  gl::Framebuffer base_target_, even_target_, odd_target_;
   gl::Texture list_keypoints_, list_where_;
   gl::Framebuffer list_target_;
 };

@@ -180,7 +180,7 @@ int Detector::find(const GrayImage& image) {
   }
   const int listed = std::min(candidates_, compact_.capacity());
   if (candidates_ <= compact_.capacity()) {
-    compact_.write_list(runner_, extrema_, candidates_, selection ? Keep::AtOrAbove : Keep::All, selection);
+    compact_.write_list(runner_, extrema_, candidates_);
   } else {
     // More exact ties with the N-th strongest response than the list has room
     // for. The list's own order would drop stronger keypoints as readily as
@@ -190,10 +190,10 @@ int Detector::find(const GrayImage& image) {
     // first part's are the list's first entries.
     const int stronger = compact_.count(runner_, extrema_, Keep::Above, selection, &inside);
     runner_.after_transfer();
-    compact_.write_list(runner_, extrema_, stronger, Keep::Above, selection);
+    compact_.write_list(runner_, extrema_, stronger);
     const int ties = compact_.count(runner_, extrema_, Keep::At, selection);
     runner_.after_transfer();
-    compact_.write_list(runner_, extrema_, ties, Keep::At, selection, stronger);
+    compact_.write_list(runner_, extrema_, ties, stronger);
   }
   listed_ = listed;
   inside_listed_ = std::min(inside, listed);
@@ -229,7 +229,6 @@ std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
 Detector::OnGpu Detector::detect_on_gpu(const GrayImage& image) {
   const int listed = find(image);
   describe_.orient(runner_, compact_.list(), integral_, listed, config_.upright ? 0 : inside_listed_);
-  list_uploaded_ = false;
   oriented_ = true;
   return last_on_gpu();
 }
@@ -265,7 +264,6 @@ Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures
   // The list's first inside_listed_ entries (most of them) are described
   // without the clipping arithmetic in their orientation samples.
   const gl::Texture& list = compact_.list();
-  list_uploaded_ = false;
   DescribeStage::SecondOrientations second;
   const int entries = describe_.run(runner_, list, integral_, listed, &second, config_.upright ? 0 : inside_listed_);
   oriented_ = true;
@@ -308,7 +306,7 @@ Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoin
   }
   configure_integral(image.width, image.height);
   if (describe_.capacity() == 0) describe_.configure(kMinCapacity);
-  listed_ = 0;  // the point list no longer matches the angles
+  listed_ = inside_listed_ = 0;  // the point list no longer matches the angles
   oriented_ = false;
   Features f;
   f.descriptor_size = descriptor_size(config_);

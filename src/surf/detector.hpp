@@ -153,7 +153,7 @@ class Detector {
   // which orients nothing, angles and second_angles are nullptr; after
   // compute() too, and the count is 0.
   OnGpu last_on_gpu() const {
-    return {oriented_ && list_uploaded_ ? &uploaded_list_ : &compact_.list(),
+    return {&compact_.list(),
             oriented_ ? &describe_.angles() : nullptr, listed_,
             oriented_ ? describe_.second_angles() : nullptr};
   }
@@ -213,7 +213,6 @@ class Detector {
   // A point list from the host: compute()'s chunk of given keypoints,
   // reordered by inside_first.
   gl::Texture uploaded_list_;
-  bool list_uploaded_ = false;  // the last orientation's list was uploaded_list_ (last_on_gpu)
   bool host_textures_ = false;  // a software renderer: textures live in host memory
   gl::ContextTag context_;      // every call checks that it is current
   int width_ = 0, height_ = 0;                    // every stage is configured for this size
