@@ -20,8 +20,6 @@
 #include <memory>
 #include <new>
 
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace glsurf::app {
 
@@ -65,14 +63,7 @@ int detect(Args args) {
   };
   // The directories this run makes for OUT, removed again (when empty) if
   // it writes no feature file, however it ends.
-  struct RemoveMade {
-    std::vector<fs::path> made;
-    std::vector<RemoveOnSignal> held;  // and on SIGINT, SIGTERM, SIGHUP
-    bool keep = false;
-    ~RemoveMade() {
-      for (auto p = made.rbegin(); p != made.rend() && !keep; ++p) ::rmdir(p->c_str());  // only if empty
-    }
-  } remove_made;
+  MadeDirectories made;
   if (batch) {
     // Every feature file against every input, and against the others,
     // before any is written.
@@ -87,20 +78,8 @@ int detect(Args args) {
                          "; rename one or detect them in separate runs");
       }
     }
-    // Made one level at a time, so that only what this run's mkdir made
-    // counts as its own: not a directory that was there ("a/../there" with a
-    // new a) or that another run made meanwhile (EEXIST).
-    fs::path at;
-    for (const fs::path& part : fs::path(out)) {
-      at /= part;
-      const bool root = part == at.root_name() || part == at.root_directory();
-      if (part.empty() || part == "." || part == ".." || root) continue;
-      if (::mkdir(at.c_str(), 0777) == 0) {
-        remove_made.made.push_back(at);
-        remove_made.held.emplace_back(at.string(), RemoveOnSignal::Created);
-      } else if (errno != EEXIST) {
-        throw Error(out + ": cannot create output directory (" + std::strerror(errno) + ")");
-      }
+    if (const int error = made.make(out); error != 0) {
+      throw Error(out + ": cannot create output directory (" + std::strerror(error) + ")");
     }
     std::error_code ec;
     if (!fs::is_directory(out, ec)) throw Error(out + ": cannot create output directory (not a directory)");
@@ -146,7 +125,7 @@ int detect(Args args) {
         if (!std::cout) throw Error(write_failed("standard output", errno));
       } else {
         write_features_file(target_of(file), features, format);
-        remove_made.keep = true;
+        made.keep();
       }
       std::fprintf(stderr, "%s: %s, %dx%d, %.1f ms (%s)\n", one_line(file).c_str(),
                    counted(keypoints.size(), "keypoint").c_str(),

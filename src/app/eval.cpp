@@ -224,17 +224,9 @@ int warp(Args args) {
   // staging directory, or the files in the empty OUTDIR. Declared before
   // `cleanup`, so released only after that has run.
   RemoveOnSignal held;
-  // The parent directories this run made for a new OUTDIR, outermost first:
-  // a run that fails removes them again (those still empty).
-  std::vector<fs::path> made;
-  std::vector<RemoveOnSignal> held_made;
-  struct RemoveMade {
-    const std::vector<fs::path>& made;
-    bool keep = false;
-    ~RemoveMade() {
-      for (auto p = made.rbegin(); p != made.rend() && !keep; ++p) ::rmdir(p->c_str());  // only if empty
-    }
-  } remove_made{made};
+  // The parent directories this run makes for a new OUTDIR: a run that
+  // fails removes them again (those still empty).
+  MadeDirectories made;
   if (exists) held = RemoveOnSignal(out, RemoveOnSignal::DirectoryFiles);
   if (!exists) {
     // The directories above OUTDIR as the kernel finds them (a link
@@ -256,33 +248,17 @@ int warp(Args args) {
     if (fs::exists(there) && !(fs::is_directory(there) && fs::is_empty(target, ec))) {
       throw Error(out + ": exists and is not an empty directory; warp writes a new sequence directory");
     }
-    // The missing parents, made one level at a time so that only those this
-    // run made are counted as its own. Another run that made a parent this
-    // one found already there may remove it again (it failed, and the parent
-    // was empty) before the staging directory is made in it: then the
-    // parents are looked for and made again.
+    // The missing parents (MadeDirectories). Another run that made a parent
+    // this one found already there may remove it again (it failed, and the
+    // parent was empty) before the staging directory is made in it: then the
+    // parents are made again.
     // A name no other run has, even a killed one with the same process id
     // (an interrupted run removes its staging directory, but one killed
     // outright leaves it behind, and nothing can tell it from a live run's in
     // another container).
     std::string name;
     for (int attempt = 0;; ++attempt) {
-      std::vector<fs::path> missing;
-      int mkdir_error = 0;
-      for (fs::path p = target.parent_path(); !p.empty() && !fs::exists(fs::symlink_status(p, ec));
-           p = p.parent_path()) {
-        missing.push_back(p);
-        if (p == p.parent_path()) break;
-      }
-      for (auto p = missing.rbegin(); p != missing.rend(); ++p) {
-        if (::mkdir(p->c_str(), 0777) != 0) {
-          if (errno == EEXIST) continue;  // made meanwhile by someone else
-          mkdir_error = errno;
-          break;
-        }
-        made.push_back(*p);
-        held_made.emplace_back(p->string(), RemoveOnSignal::Created);
-      }
+      const int mkdir_error = made.make(target.parent_path());
       name = (target.parent_path() / ".glsurf_warp.XXXXXX").string();
       if (mkdir_error == 0 && ::mkdtemp(name.data())) break;
       const int error = mkdir_error != 0 ? mkdir_error : errno;
@@ -377,8 +353,7 @@ int warp(Args args) {
     if (ec) throw Error(out + ": cannot rename the sequence into place (" + ec.message() + ")");
   }
   held.release();  // complete: keep it
-  for (RemoveOnSignal& h : held_made) h.release();
-  remove_made.keep = true;
+  made.keep();
   cleanup.staging.clear();
   cleanup.written.clear();
   return 0;

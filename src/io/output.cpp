@@ -257,6 +257,31 @@ void RemoveOnSignal::release() {
   slot_ = -1;
 }
 
+MadeDirectories::~MadeDirectories() {
+  for (auto p = made_.rbegin(); p != made_.rend() && !keep_; ++p) ::rmdir(p->c_str());  // only if empty
+}
+
+int MadeDirectories::make(const fs::path& path) {
+  fs::path at;
+  for (const fs::path& part : path) {
+    at /= part;
+    const bool root = part == at.root_name() || part == at.root_directory();
+    if (part.empty() || part == "." || part == ".." || root) continue;
+    if (::mkdir(at.c_str(), 0777) == 0) {
+      made_.push_back(at);
+      held_.emplace_back(at.string(), RemoveOnSignal::Created);
+    } else if (errno != EEXIST) {
+      return errno;
+    }
+  }
+  return 0;
+}
+
+void MadeDirectories::keep() {
+  keep_ = true;
+  for (RemoveOnSignal& h : held_) h.release();
+}
+
 fs::path output_identity(const std::string& path) {
   // One standard stream cannot take two outputs: no reader could tell where
   // one ends (unless it is /dev/null). Standard error open on the same file

@@ -38,9 +38,9 @@ namespace glsurf {
 // itself is left alone. The handler unlinks the held files, then what is
 // directly in the held directories (their subdirectories stay), removes the
 // Directory ones, then the Created ones that are (then) empty, and ends the
-// process by the same signal. OutputFiles holds its temporaries; warp its
-// staging directory (or the files of the empty OUTDIR it writes into) and
-// the parent directories it made for it.
+// process by the same signal. OutputFiles holds its temporaries,
+// MadeDirectories the directories made for an output, and warp its staging
+// directory (or the files of the empty OUTDIR it writes into).
 //
 //   RemoveOnSignal staging(dir, RemoveOnSignal::Directory);
 //   ...
@@ -63,6 +63,28 @@ class RemoveOnSignal {
 
  private:
   int slot_ = -1;
+};
+
+// The directories a run makes for its output, made one level at a time so
+// that only those its own mkdir made count as its own: not one that was
+// there ("a/../there" with a new a), nor one another run made meanwhile
+// (EEXIST). Each is held as RemoveOnSignal::Created, and on destruction those
+// still empty are removed again, innermost first, unless keep() was called.
+class MadeDirectories {
+ public:
+  MadeDirectories() = default;
+  MadeDirectories(const MadeDirectories&) = delete;
+  MadeDirectories& operator=(const MadeDirectories&) = delete;
+  ~MadeDirectories();
+  // Makes every missing directory of `path` ("." and ".." are stepped
+  // through); returns 0, or the errno of the mkdir that failed.
+  int make(const std::filesystem::path& path);
+  void keep();  // the run succeeded: they stay, and are no longer held
+
+ private:
+  std::vector<std::filesystem::path> made_;
+  std::vector<RemoveOnSignal> held_;
+  bool keep_ = false;
 };
 
 class OutputFiles {

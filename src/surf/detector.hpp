@@ -153,8 +153,7 @@ class Detector {
   // which orients nothing, angles and second_angles are nullptr; after
   // compute() too, and the count is 0.
   OnGpu last_on_gpu() const {
-    return {&compact_.list(),
-            oriented_ ? &describe_.angles() : nullptr, listed_,
+    return {&compact_.list(), oriented_ ? &describe_.angles() : nullptr, listed_,
             oriented_ ? describe_.second_angles() : nullptr};
   }
 
