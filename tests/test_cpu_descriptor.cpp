@@ -30,26 +30,30 @@ double angle_difference(double a, double b) { return std::abs(std::remainder(a -
 
 // The integral-image coordinates that the GPU's orientation samples read
 // along x for keypoint k, as its float32 arithmetic finds them
-// (shaders/describe/orient_samples.frag, box_gradient in
+// (shaders/describe/orient_samples.frag, cross_gradient in
 // shaders/common/haar.glsl): each box mean takes the aligned boxes at whole
-// corners o and o + 1, so coordinates o .. o + h + 1, with o the floor of the
-// box's pixel-edge corner, over every lattice point and both shifts.
+// corners o and o + 1, so coordinates o .. o + w + 1 for a box side w along
+// the axis, with o the floor of the box's pixel-edge corner, over every
+// lattice point, both shifts and both of the cross's sides.
 // (Along y the same with k.y.)
 void gpu_orientation_span(float x, float size, int& lo, int& hi) {
   const float s = 1.2f * size / 9.0f;
   const float base = std::floor(x);
-  const int h = std::max(2, static_cast<int>(std::floor(2.0f * s + 0.5f)));
+  const int h = std::max(2, static_cast<int>(std::floor(2.0f * s + 0.5f)));  // common/sides.glsl
+  const cpu::OrientationCross cross = cpu::orientation_cross(h / 2.0);     // whose h is this one
   const float step = static_cast<float>(cpu::kOrientationStep) * s;
   const float d = static_cast<float>(cpu::kOrientationOffset) * s;
   lo = std::numeric_limits<int>::max();
   hi = std::numeric_limits<int>::min();
   for (const cpu::LatticePoint& p : cpu::kOrientationLattice) {
     for (const int i : {p.i, p.j}) {  // a lattice coordinate, either axis
-      const float e = (x - base) + step * static_cast<float>(i) - static_cast<float>(h) * 0.5f + 0.5f;
-      for (const float shift : {-d, 0.0f, d}) {
-        const int o = static_cast<int>(base) + static_cast<int>(std::floor(e + shift));
-        lo = std::min(lo, o);
-        hi = std::max(hi, o + h + 1);
+      for (const int w : {cross.long_side, cross.short_side}) {
+        const float e = (x - base) + step * static_cast<float>(i) - static_cast<float>(w) * 0.5f + 0.5f;
+        for (const float shift : {-d, 0.0f, d}) {
+          const int o = static_cast<int>(base) + static_cast<int>(std::floor(e + shift));
+          lo = std::min(lo, o);
+          hi = std::max(hi, o + w + 1);
+        }
       }
     }
   }
@@ -111,9 +115,11 @@ TEST_CASE("a second orientation where two edges cross, by hand") {
   const cpu::Orientation swapped = cpu::orientation(crossing(95, 100), k, false, 0.8);
   CHECK(angle_difference(swapped.angle, 270.0) < 10.0);
   CHECK(angle_difference(swapped.second_angle, 0.0) < 10.0);
-  // A weaker second edge: below the ratio 0.8, above 0.5.
-  CHECK(cpu::orientation(crossing(100, 60), k, false, 0.8).second_angle == -1.0f);
-  CHECK(angle_difference(cpu::orientation(crossing(100, 60), k, false, 0.5).second_angle, 270.0) < 10.0);
+  // A weaker second edge: below the ratio 0.8, above 0.5 (its peak is about
+  // 0.6 of the first; at contrast 60 it is under 0.5: the samples
+  // near the crossing count towards the stronger edge's peak).
+  CHECK(cpu::orientation(crossing(100, 70), k, false, 0.8).second_angle == -1.0f);
+  CHECK(angle_difference(cpu::orientation(crossing(100, 70), k, false, 0.5).second_angle, 270.0) < 10.0);
   // One edge has a single peak, however low the ratio; none is sought at 0.
   CHECK(cpu::orientation(crossing(100, 0), k, false, 0.01).second_angle == -1.0f);
   CHECK(cpu::orientation(crossing(100, 95), k).second_angle == -1.0f);

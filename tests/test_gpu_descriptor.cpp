@@ -1000,7 +1000,7 @@ TEST_CASE("GPU orientations at the edge of the clipping-free samples agree with 
   int inside = 0;
   for (const float size : {9.0f, 13.3f, 20.0f}) {
     const double s = 1.2 * size / 9.0;
-    const int h = std::max(2, static_cast<int>(std::floor(2 * s + 0.5)));  // common/haar.glsl, nearest_side
+    const int h = cpu::orientation_cross(s).long_side;
     // cpu::orientation_inside's limit, from each side's edge.
     const double limit = (cpu::kOrientationSteps * cpu::kOrientationStep + cpu::kOrientationOffset) * s + 0.5 * h + 1.5;
     for (const double off : {-3.0, -1.5, -0.5, 0.5, 1.5, 3.0}) {

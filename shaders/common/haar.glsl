@@ -114,12 +114,12 @@ vec2 haar_inside(ivec2 base, vec2 p, int h) {
   return vec2(dot(w, dx), dot(w, dy)) / float(c.m * h);
 }
 
-// The gradient of the image smoothed by an h x h box, by central differences
-// of box means d either side of the real point p (src/cpu/descriptor.cpp,
-// box_gradient). A box wholly outside the image makes that component 0.
-vec2 box_gradient(ivec2 base, vec2 p, int h, float d) {
-  vec2 e = p - float(h) * 0.5 + 0.5;  // pixel-edge coordinates of the box's corner
-  ivec2 size = ivec2(h);
+// The gradient of the image smoothed by a size.x x size.y box, by central
+// differences of box means d either side of the real point p
+// (src/cpu/descriptor.cpp, box_gradient). A box wholly outside the image
+// makes that component 0.
+vec2 box_gradient(ivec2 base, vec2 p, ivec2 size, float d) {
+  vec2 e = p - vec2(size) * 0.5 + 0.5;  // pixel-edge coordinates of the box's corner
   vec2 g = vec2(0.0);
   for (int axis = 0; axis < 2; ++axis) {
     vec2 shift = axis == 0 ? vec2(d, 0.0) : vec2(0.0, d);
@@ -133,15 +133,15 @@ vec2 box_gradient(ivec2 base, vec2 p, int h, float d) {
 
 // box_gradient() where every box it reads lies inside the image with a
 // pixel to spare (cpu::orientation_inside holds for the keypoint, which the
-// caller vouches for): the four aligned boxes of each box are whole, of area
-// h^2, and their bilinear weights sum to 1, so a difference of box means is
-// the difference of the weighted box sums over h^2. The sums are taken
-// relative to one of them (exact integer differences, the weights' sum of 1
-// cancelling it), so that a flat patch gives exactly 0 as in box_gradient.
-// The same value as box_gradient() up to rounding, without its clipping
-// arithmetic.
-vec2 box_gradient_inside(ivec2 base, vec2 p, int h, float d) {
-  vec2 e = p - float(h) * 0.5 + 0.5;  // pixel-edge coordinates of the box's corner
+// caller vouches for): the four aligned boxes of each box are whole, of the
+// same area, and their bilinear weights sum to 1, so a difference of box
+// means is the difference of the weighted box sums over the area. The sums
+// are taken relative to one of them (exact integer differences, the
+// weights' sum of 1 cancelling it), so that a flat patch gives exactly 0 as
+// in box_gradient. The same value as box_gradient() up to rounding, without
+// its clipping arithmetic.
+vec2 box_gradient_inside(ivec2 base, vec2 p, ivec2 size, float d) {
+  vec2 e = p - vec2(size) * 0.5 + 0.5;  // pixel-edge coordinates of the box's corner
   vec2 g = vec2(0.0);
   for (int axis = 0; axis < 2; ++axis) {
     vec2 shift = axis == 0 ? vec2(d, 0.0) : vec2(0.0, d);
@@ -149,12 +149,22 @@ vec2 box_gradient_inside(ivec2 base, vec2 p, int h, float d) {
     vec2 fa = ahead - floor(ahead), fb = behind - floor(behind);
     ivec2 oa = base + ivec2(floor(ahead)), ob = base + ivec2(floor(behind));
     // Box sums at the four shifts (shift (p, q) in lane p + 2 q, as the quads).
-    uvec4 sa = quad_at(oa + h) - quad_at(oa + ivec2(0, h)) - quad_at(oa + ivec2(h, 0)) + quad_at(oa);
-    uvec4 sb = quad_at(ob + h) - quad_at(ob + ivec2(0, h)) - quad_at(ob + ivec2(h, 0)) + quad_at(ob);
+    uvec4 sa = quad_at(oa + size) - quad_at(oa + ivec2(0, size.y)) - quad_at(oa + ivec2(size.x, 0)) + quad_at(oa);
+    uvec4 sb = quad_at(ob + size) - quad_at(ob + ivec2(0, size.y)) - quad_at(ob + ivec2(size.x, 0)) + quad_at(ob);
     vec4 wa = vec4(1.0 - fa.x, fa.x, 1.0 - fa.x, fa.x) * vec4(1.0 - fa.y, 1.0 - fa.y, fa.y, fa.y);
     vec4 wb = vec4(1.0 - fb.x, fb.x, 1.0 - fb.x, fb.x) * vec4(1.0 - fb.y, 1.0 - fb.y, fb.y, fb.y);
-    g[axis] = (dot(wa, vec4(ivec4(sa - sa.x))) - dot(wb, vec4(ivec4(sb - sa.x)))) / float(h * h);
+    g[axis] = (dot(wa, vec4(ivec4(sa - sa.x))) - dot(wb, vec4(ivec4(sb - sa.x)))) / float(size.x * size.y);
   }
   return g;
 }
 
+// The gradient of the image smoothed by the orientation's cross
+// (common/sides.glsl, orientation_cross: x long, y short): the mean of its
+// two boxes' gradients (src/cpu/descriptor.cpp, cross_gradient).
+vec2 cross_gradient(ivec2 base, vec2 p, ivec2 cross, float d) {
+  return 0.5 * (box_gradient(base, p, cross, d) + box_gradient(base, p, cross.yx, d));
+}
+
+vec2 cross_gradient_inside(ivec2 base, vec2 p, ivec2 cross, float d) {
+  return 0.5 * (box_gradient_inside(base, p, cross, d) + box_gradient_inside(base, p, cross.yx, d));
+}

@@ -11,7 +11,7 @@
 // `keypoint` as the point list holds it: (x, y, size * laplacian, response).
 bool orientation_inside(vec4 keypoint) {
   float s = 1.2 * abs(keypoint.z) / 9.0;
-  float h = float(nearest_side(2.0 * s));
+  float h = float(orientation_cross(s).x);  // the cross's longest side, on either axis
   float reach = u_orientation_reach * s;
   vec2 low = keypoint.xy - reach - 0.5 * h + 0.5;
   vec2 high = keypoint.xy + reach + 0.5 * h + 1.5;

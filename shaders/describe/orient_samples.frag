@@ -1,16 +1,17 @@
 #version 330 core
 // describe/orient_samples.frag — the samples of the orientation assignment:
 // for keypoint k and lattice point (i, j) (SAMPLES of them, u_lattice), the
-// box gradient (box side ~2s, differences u_offset s either side) at
-// (x, y) + u_step s (i, j), weighted by a Gaussian of sigma 3.5s, read with
-// the point (src/cpu/descriptor.hpp).
+// gradient smoothed by the orientation's cross (two boxes, sides about
+// 2.45s and 1.41s; differences u_offset s either side) at (x, y) + u_step s
+// (i, j), weighted by a Gaussian of sigma 3.25s, read with the point
+// (src/cpu/descriptor.hpp).
 //
 // Defines:  SAMPLES       lattice points (cpu::kOrientationSamples)
 //           SAMPLE_TEXELS texels that hold them, two to a texel: (SAMPLES + 1) / 2
 //           SAMPLE_BLOCK  texels per keypoint, >= SAMPLE_TEXELS, divides 1024
 //           INSIDE        every keypoint of the draw has
 //                         cpu::orientation_inside, so its box means need no
-//                         clipping (box_gradient_inside: on llvmpipe the
+//                         clipping (cross_gradient_inside: on llvmpipe the
 //                         clipping is about a sixth of the pass, and both
 //                         sides of a branch would run)
 // Inputs:   u_list      point list (RGBA32F: x, y, size * laplacian, response)
@@ -43,15 +44,15 @@ layout(location = 0) out vec4 o_sample;
 #include "common/blocks.glsl"
 #include "common/haar.glsl"
 
-// The weighted box gradient at lattice point n of the keypoint at k.xy
-// (whole pixel `base`) of scale s.
-vec2 weighted_sample(vec4 k, ivec2 base, float s, int n) {
+// The weighted cross gradient at lattice point n of the keypoint at k.xy
+// (whole pixel `base`) of scale s and cross `cross` (orientation_cross).
+vec2 weighted_sample(vec4 k, ivec2 base, float s, ivec2 cross, int n) {
   vec3 point = texelFetch(u_lattice, ivec2(n, 0), 0).xyz;
   vec2 p = (k.xy - vec2(base)) + (u_step * s) * point.xy;
 #ifdef INSIDE
-  vec2 g = box_gradient_inside(base, p, nearest_side(2.0 * s), u_offset * s);
+  vec2 g = cross_gradient_inside(base, p, cross, u_offset * s);
 #else
-  vec2 g = box_gradient(base, p, nearest_side(2.0 * s), u_offset * s);
+  vec2 g = cross_gradient(base, p, cross, u_offset * s);
 #endif
   return g * point.z;
 }
@@ -65,6 +66,7 @@ void main() {
   ivec2 base = ivec2(floor(k.xy));
   int n = 2 * kt.y;
   // With an odd count the last texel's second sample repeats the first, and is dropped.
-  vec2 second = weighted_sample(k, base, s, min(n + 1, SAMPLES - 1));
-  o_sample = vec4(weighted_sample(k, base, s, n), n + 1 < SAMPLES ? second : vec2(0.0));
+  ivec2 cross = orientation_cross(s);
+  vec2 second = weighted_sample(k, base, s, cross, min(n + 1, SAMPLES - 1));
+  o_sample = vec4(weighted_sample(k, base, s, cross, n), n + 1 < SAMPLES ? second : vec2(0.0));
 }

@@ -74,24 +74,43 @@ void haar(const IntegralImage& s, double px, double py, int h, double& dx, doubl
 int even_side(double length) { return std::max(2, 2 * static_cast<int>(std::floor(length / 2.0 + 0.5))); }
 int nearest_side(double length) { return std::max(2, static_cast<int>(std::floor(length + 0.5))); }
 
-// The gradient of the image smoothed by an h x h box (h ~ 2s, any side), by
-// central differences of box means d (kOrientationOffset s) either side of
-// the real point (px, py).
-// Unlike a Haar pair (whose dx smooths with a tent across x and a box along y,
-// and dy the other way round), both components differentiate the same smoothed
-// image, so for a straight edge the direction errs only through the finite
-// offset d and the rasterisation (tests/test_cpu_descriptor.cpp: at most 0.11
-// degrees from size 14 up, 0.30 at size 12). A box wholly outside the image
-// makes that component 0.
-void box_gradient(const IntegralImage& s, double px, double py, int h, double d, double& gx, double& gy) {
-  const double ex = px - h / 2.0 + 0.5, ey = py - h / 2.0 + 0.5;  // pixel-edge coordinates
+// The whole number nearest h sqrt(k) / 2, for k not a square (no ties):
+// (q + 1) / 2 with q = floor(h sqrt(k)), in integers, as the shaders.
+int nearest_root_half(int h, int k) {
+  const long long n = static_cast<long long>(k) * h * h;
+  long long q = static_cast<long long>(std::sqrt(static_cast<double>(n)));
+  while (q * q > n) --q;
+  while ((q + 1) * (q + 1) <= n) ++q;
+  return static_cast<int>((q + 1) / 2);
+}
+
+// The gradient of the image smoothed by a w x h box, by central differences
+// of box means d (kOrientationOffset s) either side of the real point
+// (px, py). A box wholly outside the image makes that component 0.
+void box_gradient(const IntegralImage& s, double px, double py, int w, int h, double d, double& gx, double& gy) {
+  const double ex = px - w / 2.0 + 0.5, ey = py - h / 2.0 + 0.5;  // pixel-edge coordinates
   bool in_a = false, in_b = false;
-  const double right = box_mean(s, ex + d, ey, h, h, in_a);
-  const double left = box_mean(s, ex - d, ey, h, h, in_b);
+  const double right = box_mean(s, ex + d, ey, w, h, in_a);
+  const double left = box_mean(s, ex - d, ey, w, h, in_b);
   gx = in_a && in_b ? right - left : 0.0;
-  const double below = box_mean(s, ex, ey + d, h, h, in_a);
-  const double above = box_mean(s, ex, ey - d, h, h, in_b);
+  const double below = box_mean(s, ex, ey + d, w, h, in_a);
+  const double above = box_mean(s, ex, ey - d, w, h, in_b);
   gy = in_a && in_b ? below - above : 0.0;
+}
+
+// The gradient of the image smoothed by the cross (orientation_cross): the
+// mean of the two boxes' gradients. Unlike a Haar pair (whose dx smooths
+// with a tent across x and a box along y, and dy the other way round), both
+// components differentiate the same smoothed image, so for a straight edge
+// the direction errs only through the finite offset d and the rasterisation
+// (tests/test_cpu_descriptor.cpp).
+void cross_gradient(const IntegralImage& s, double px, double py, const OrientationCross& cross, double d,
+                    double& gx, double& gy) {
+  double wide_x = 0, wide_y = 0, tall_x = 0, tall_y = 0;
+  box_gradient(s, px, py, cross.long_side, cross.short_side, d, wide_x, wide_y);
+  box_gradient(s, px, py, cross.short_side, cross.long_side, d, tall_x, tall_y);
+  gx = 0.5 * (wide_x + tall_x);
+  gy = 0.5 * (wide_y + tall_y);
 }
 
 struct Sample {
@@ -192,13 +211,18 @@ float second_orientation(const std::vector<Sample>& samples, const std::vector<d
 
 }  // namespace
 
+OrientationCross orientation_cross(double s) {
+  const int h = nearest_side(2 * s);
+  return {nearest_root_half(h, 6), nearest_root_half(h, 2)};
+}
+
 bool orientation_inside(const KeyPoint& k, int width, int height) {
   const double s = 1.2 * k.size / 9.0;
-  const int h = nearest_side(2 * s);
+  const int h = orientation_cross(s).long_side;
   // A box mean at centre c takes the aligned boxes at whole corners o and
   // o + 1, o = floor(c - h / 2 + 0.5), in integral coordinates o .. o + h + 1,
-  // which must lie in 0 .. width (height). The centres lie within `reach` of
-  // the keypoint on each axis.
+  // which must lie in 0 .. width (height); h is the cross's longest side, on
+  // either axis. The centres lie within `reach` of the keypoint on each axis.
   const double reach = kOrientationReach * s;
   const double spare = 2.0;  // the GPU's float32 positions and scale (a side one larger)
   const auto fits = [&](double centre, int extent) {
@@ -209,13 +233,13 @@ bool orientation_inside(const KeyPoint& k, int width, int height) {
 
 Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool find_runner_up, double second_ratio) {
   const double s = 1.2 * k.size / 9.0;
-  const int h = nearest_side(2 * s);
+  const OrientationCross cross = orientation_cross(s);
   std::vector<Sample> samples;
   samples.reserve(kOrientationLattice.size());
   for (const LatticePoint& p : kOrientationLattice) {
     double gx = 0, gy = 0;
-    box_gradient(integral, k.x + p.i * kOrientationStep * s, k.y + p.j * kOrientationStep * s, h,
-                 kOrientationOffset * s, gx, gy);
+    cross_gradient(integral, k.x + p.i * kOrientationStep * s, k.y + p.j * kOrientationStep * s, cross,
+                   kOrientationOffset * s, gx, gy);
     const double g = orientation_weight(p);
     const double n = std::hypot(gx, gy);
     samples.push_back({g * gx, g * gy, n > 0 ? gx / n : 0.0, n > 0 ? gy / n : 0.0});

@@ -14,9 +14,11 @@
 //
 // Orientation (`orientation`): at the lattice points (x, y) + (2/3) s (i, j),
 // i^2 + j^2 <= 81 (253 points within radius 6s), the gradient of the image
-// smoothed by a box of side floor(2s + 0.5) (the side nearest 2s), by central
-// differences of box means 0.35 s either side, weighted by a Gaussian of
-// sigma 3.5 s. The dominant direction is that of the largest window sum, a
+// smoothed by a cross of two boxes (orientation_cross: long x short and
+// short x long, the sides nearest h sqrt(3/2) and h / sqrt(2) for the side h
+// nearest 2s), by central differences of its means 0.35 s either side,
+// weighted by a Gaussian of sigma 3.25 s. The dominant direction is that of
+// the largest window sum, a
 // window around direction phi weighting each sample by max(0, 2 cos(delta) - 1)^2
 // (delta: its angle to phi; the weight falls smoothly to 0 at pi/3 and is one
 // half at about 31 degrees, so it spans the pi/3 of SURF's window at half
@@ -31,20 +33,24 @@
 // a lattice of spacing s: a Haar pair smooths dx and dy differently (tent
 // across, box along), so their direction is biased for any edge off the
 // axes; a hard window's sum jumps as samples cross its edges; and a lattice
-// as coarse as the smoothing does not turn with the image. On graf1 turned
-// by 30 degrees (CPU, repeated points of the detector, windowed-sinc
-// resampling), this rule turns 89.6 % of points within 3 degrees of the
-// rotation (89.9 % with 64 candidate windows), and 80 % on SURF's lattice
-// (with each keypoint placed exactly where the rotation sends it, no
-// detection error: 92 % and 81 %); SURF's rule turned 28 % (bilinear
-// resampling).
-//   Three choices were made over four photos and several angles (docs/NOTES.md,
-// Orientation and descriptors): sigma 3.5 s (SURF's is 2.5 s), the offset
-// 0.35 s (was s/2), and the box side nearest 2s (was the nearest even side,
-// which jumps by two pixels where a keypoint's size crosses a step, so that
-// a size found slightly differently in a turned image changed the smoothing
-// by up to half). On graf1 at 30 degrees: 83 % with none, 86 % with the
-// offset alone, 84 % with sigma alone, 88 % with both, 89.9 % with all three.
+// as coarse as the smoothing does not turn with the image.
+//   The cross, not a square box: a square's frequency response is not
+// isotropic beyond second order (its w_x^2 w_y^2 term is 10/3 times its w_x^4
+// term, where a radial function's is twice), so the smoothed gradient's
+// direction depends on the pattern's angle to the axes. The mean of a
+// w x v and a v x w box is isotropic to fourth order when v / w = 1/sqrt(3),
+// and with w^2 + v^2 = 2 h^2 it smooths as much as the h x h square. Over
+// the 20 photo/angle rotation cases of docs/NOTES.md (CPU reference), it
+// turns 5,938 of 6,535 repeated points within 3 degrees against the
+// square's 5,731 (at the exact positions the rotation sends the keypoints
+// to, 95 % against 90 %); on graf1 turned by 30 degrees, 90.5 % against
+// 89.6 %. It costs twice the square's look-ups.
+//   Choices made over four photos and several angles (docs/NOTES.md,
+// Orientation and descriptors): sigma 3.25 s (SURF's is 2.5 s), the offset
+// 0.35 s (was s/2), and sides rounded from the side nearest 2s (was the
+// nearest even side, which jumps by two pixels where a keypoint's size
+// crosses a step, so that a size found slightly differently in a turned
+// image changed the smoothing by up to half).
 // tests/test_gpu_descriptor.cpp measures it on the GPU.
 //
 // Descriptor (`describe`): a 20s x 20s window rotated to the orientation,
@@ -89,7 +95,7 @@ constexpr double kOrientationLeap = 1.7453e-2;  // 1 degree in radians: the larg
 constexpr double kOrientationStep = 2.0 / 3.0;     // lattice spacing, in s
 constexpr int kOrientationSteps = 9;               // lattice radius in steps (6s)
 constexpr double kOrientationOffset = 0.35;        // central differences this many s either side
-constexpr double kOrientationSigma = 3.5;          // Gaussian weight of the samples, in s
+constexpr double kOrientationSigma = 3.25;         // Gaussian weight of the samples, in s
 // How far the orientation samples' box centres lie from the keypoint along
 // each axis, in s: the lattice's radius and the difference offset.
 constexpr double kOrientationReach = kOrientationSteps * kOrientationStep + kOrientationOffset;
@@ -125,14 +131,23 @@ inline double orientation_weight(const LatticePoint& p) {
   return std::exp(-r2 / (2.0 * kOrientationSigma * kOrientationSigma));
 }
 
-// Whether no box mean of keypoint k's orientation samples (box_gradient,
-// side nearest 2s, kOrientationOffset s either side of the lattice points
+// The orientation's smoothing cross for scale s: the mean of a long_side x
+// short_side box and a short_side x long_side one (x by y), the sides the
+// whole numbers nearest h sqrt(3/2) and h / sqrt(2) for h the side nearest
+// 2s (at least 2): h = 2 gives 2 and 1, h = 3 gives 4 and 2.
+struct OrientationCross {
+  int long_side = 0, short_side = 0;
+};
+OrientationCross orientation_cross(double s);
+
+// Whether no box mean of keypoint k's orientation samples (orientation_cross's
+// boxes, kOrientationOffset s either side of the lattice points
 // within kOrientationSteps steps) needs clipping in a width x height image:
 // each box, and the box a pixel further on that its sub-pixel mean also
 // takes, lies inside, with 2 pixels to spare for the GPU's float32
 // positions and scale. The GPU's orientation samples take such keypoints'
 // box means without the clipping arithmetic (shaders/common/haar.glsl,
-// box_gradient_inside); it does not change the rule. The point list's
+// cross_gradient_inside); it does not change the rule. The point list's
 // compaction evaluates the same test in GLSL to list such keypoints first
 // (shaders/common/orientation_inside.glsl).
 bool orientation_inside(const KeyPoint& k, int width, int height);
