@@ -356,19 +356,18 @@ RotationResult rotation_check_points(const Features& a, const Features& b, const
 
 TEST_SUITE("gl") {
 
-// At 90 and 180 degrees (exact pixel permutations) >= 90 % of repeated points
-// turn within 3 degrees, as the issue asks. At 30 degrees the issue's 90 % is
-// not reached: 320 of 357 repeated points (89.6 %) turn within 3 degrees,
-// median error 0.80 degrees (321 with 64 candidate windows instead of 32;
-// with bilinear resampling: 306 of 347, 88 %).
-// Most of the misses come from detection: at the exact positions the
-// rotation sends the keypoints to, the CPU reference turns 92 %. The floor
-// asked here, 87.5 % with a median under 1 degree, fails with the rule's
-// earlier parameters (sigma 2.5 s, offset s/2, even box sides: 297 of 357,
-// 83 %), with the same rule on SURF's coarser lattice (spacing s: 287 of
-// 357, 80 %) and with SURF's own rule (Haar responses in a hard-edged
-// window; src/cpu/descriptor.hpp), which turned 28 % of the points, median
-// error 5.3 degrees, on the CPU with bilinear resampling.
+// At 30, 90 and 180 degrees >= 90 % of repeated points turn within 3
+// degrees, as the issue asks (30 degrees: 327 of 357, 91.6 %, median error
+// 0.66 degrees; 90 and 180 degrees are exact pixel permutations).
+// Most of the misses at 30 degrees come from detection: at the exact
+// positions the rotation sends the keypoints to, the CPU reference turns
+// 95 %. The check fails with the square box the orientation smoothed with
+// until the twenty-ninth session (320 of 357, 89.6 %; src/cpu/descriptor.hpp
+// says why the cross turns better), with the rule's earlier parameters
+// (sigma 2.5 s, offset s/2, even box sides: 297 of 357, 83 %), on SURF's
+// coarser lattice (spacing s: 287 of 357, 80 %) and with SURF's own rule
+// (Haar responses in a hard-edged window), which turned 28 % of the
+// points, median error 5.3 degrees, on the CPU with bilinear resampling.
 TEST_CASE("rotations by 30, 90 and 180 degrees turn GPU orientations by as much; descriptors still match") {
   const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
   DetectorConfig config;
@@ -387,12 +386,8 @@ TEST_CASE("rotations by 30, 90 and 180 degrees turn GPU orientations by as much;
                  << e[e.size() / 2] << ", 90th percentile " << e[e.size() * 9 / 10]);
     MESSAGE(degrees << " degrees: " << result.turned << " of " << result.repeated << " turned within 3 degrees, "
                     << result.matched << " matched, median error " << e[e.size() / 2]);
-    if (degrees % 90 == 0) {
-      CHECK(result.turned >= 0.9 * result.repeated);
-    } else {
-      CHECK(8 * result.turned >= 7 * result.repeated);
-      CHECK(e[e.size() / 2] < 1.0);
-    }
+    CHECK(result.turned >= 0.9 * result.repeated);
+    CHECK(e[e.size() / 2] < 1.0);
     CHECK(result.matched >= 0.85 * result.repeated);
   }
   // The check can fail: upright descriptors do not turn with the image.
@@ -407,11 +402,10 @@ TEST_CASE("rotations by 30, 90 and 180 degrees turn GPU orientations by as much;
   CHECK(result.matched < 0.3 * result.repeated);
 }
 
-// The issue's 90 % at 30 degrees, reached by a second orientation where a
-// keypoint's second peak of window sums comes close to its first (as SIFT):
-// of the misses with one orientation, most are flips to such a peak
-// (docs/NOTES.md). Measured: 30 degrees 94 % or more of the repeated points turn
-// within 3 degrees.
+// A second orientation where a keypoint's second peak of window sums comes
+// close to its first (as SIFT): of the misses with one orientation, most
+// are flips to such a peak (docs/NOTES.md). Measured: at 30 degrees 96 % of
+// the repeated points turn within 3 degrees (330 of 342).
 TEST_CASE("with second orientations, rotations by 30, 90 and 180 degrees turn 90 % of the repeated points") {
   const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
   DetectorConfig config;
@@ -422,7 +416,7 @@ TEST_CASE("with second orientations, rotations by 30, 90 and 180 degrees turn 90
   for (const int degrees : {30, 90, 180}) {
     const Rotation r = rotate(image, degrees);
     const Features turned = detector.detect_and_compute(r.image);
-    // The option is at work (without it the 30-degree case turns 89.6 %).
+    // The option is at work: more entries than points.
     REQUIRE(turned.keypoints.size() >= 1.1 * points_of(turned).size());
     const RotationResult result = rotation_check_points(original, turned, r, degrees);
     REQUIRE(result.repeated >= 300);

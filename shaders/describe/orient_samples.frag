@@ -3,7 +3,7 @@
 // for keypoint k and lattice point (i, j) (SAMPLES of them, u_lattice), the
 // gradient smoothed by the orientation's cross (two boxes, sides about
 // 2.45s and 1.41s; differences u_offset s either side) at (x, y) + u_step s
-// (i, j), weighted by a Gaussian of sigma 3.25s, read with the point
+// (i, j), weighted by a Gaussian of sigma 3.75s, read with the point
 // (src/cpu/descriptor.hpp).
 //
 // Defines:  SAMPLES       lattice points (cpu::kOrientationSamples)

@@ -13,11 +13,11 @@
 // still changes nothing); a half wholly outside makes the response 0.
 //
 // Orientation (`orientation`): at the lattice points (x, y) + (2/3) s (i, j),
-// i^2 + j^2 <= 81 (253 points within radius 6s), the gradient of the image
+// i^2 + j^2 <= 64 (197 points within radius 5.33s), the gradient of the image
 // smoothed by a cross of two boxes (orientation_cross: long x short and
 // short x long, the sides nearest h sqrt(3/2) and h / sqrt(2) for the side h
 // nearest 2s), by central differences of its means 0.35 s either side,
-// weighted by a Gaussian of sigma 3.25 s. The dominant direction is that of
+// weighted by a Gaussian of sigma 3.75 s. The dominant direction is that of
 // the largest window sum, a
 // window around direction phi weighting each sample by max(0, 2 cos(delta) - 1)^2
 // (delta: its angle to phi; the weight falls smoothly to 0 at pi/3 and is one
@@ -40,17 +40,20 @@
 // direction depends on the pattern's angle to the axes. The mean of a
 // w x v and a v x w box is isotropic to fourth order when v / w = 1/sqrt(3),
 // and with w^2 + v^2 = 2 h^2 it smooths as much as the h x h square. Over
-// the 20 photo/angle rotation cases of docs/NOTES.md (CPU reference), it
-// turns 5,938 of 6,535 repeated points within 3 degrees against the
-// square's 5,731 (at the exact positions the rotation sends the keypoints
-// to, 95 % against 90 %); on graf1 turned by 30 degrees, 90.5 % against
-// 89.6 %. It costs twice the square's look-ups.
+// the 20 photo/angle rotation cases of docs/NOTES.md (CPU reference), this
+// rule turns 5,915 of 6,535 repeated points within 3 degrees where the
+// square on the 253-point lattice of radius 6s with sigma 3.5 s turned
+// 5,731 (at the exact positions the rotation sends the keypoints to, 95 %
+// against 90 %), and finds the partner's descriptor nearest for 6,137
+// against 6,071; on graf1 turned by 30 degrees it turns 91.6 % against
+// 89.6 %. The cross takes twice the square's look-ups per sample, the
+// smaller lattice pays back part of that.
 //   Choices made over four photos and several angles (docs/NOTES.md,
-// Orientation and descriptors): sigma 3.25 s (SURF's is 2.5 s), the offset
-// 0.35 s (was s/2), and sides rounded from the side nearest 2s (was the
-// nearest even side, which jumps by two pixels where a keypoint's size
-// crosses a step, so that a size found slightly differently in a turned
-// image changed the smoothing by up to half).
+// Orientation and descriptors): sigma 3.75 s (SURF's is 2.5 s) and radius
+// 5.33 s, the offset 0.35 s (was s/2), and sides rounded from the side
+// nearest 2s (was the nearest even side, which jumps by two pixels where a
+// keypoint's size crosses a step, so that a size found slightly differently
+// in a turned image changed the smoothing by up to half).
 // tests/test_gpu_descriptor.cpp measures it on the GPU.
 //
 // Descriptor (`describe`): a 20s x 20s window rotated to the orientation,
@@ -93,9 +96,9 @@ constexpr int kOrientationMaxSums = 20;         // window sums of the recentring
 constexpr double kOrientationSettled = 1.7453e-4;  // 0.01 degrees in radians: the recentring's stop
 constexpr double kOrientationLeap = 1.7453e-2;  // 1 degree in radians: the largest extrapolated step
 constexpr double kOrientationStep = 2.0 / 3.0;     // lattice spacing, in s
-constexpr int kOrientationSteps = 9;               // lattice radius in steps (6s)
+constexpr int kOrientationSteps = 8;               // lattice radius in steps (5.33s)
 constexpr double kOrientationOffset = 0.35;        // central differences this many s either side
-constexpr double kOrientationSigma = 3.25;         // Gaussian weight of the samples, in s
+constexpr double kOrientationSigma = 3.75;         // Gaussian weight of the samples, in s
 // How far the orientation samples' box centres lie from the keypoint along
 // each axis, in s: the lattice's radius and the difference offset.
 constexpr double kOrientationReach = kOrientationSteps * kOrientationStep + kOrientationOffset;
@@ -114,7 +117,7 @@ constexpr int lattice_size() {
     for (int i = -kOrientationSteps; i <= kOrientationSteps; ++i) n += in_lattice(i, j);
   return n;
 }
-constexpr int kOrientationSamples = lattice_size();  // 253
+constexpr int kOrientationSamples = lattice_size();  // 197
 constexpr std::array<LatticePoint, kOrientationSamples> orientation_lattice() {
   std::array<LatticePoint, kOrientationSamples> points{};
   int n = 0;

@@ -6,7 +6,8 @@
 //                    so one fetch serves a corner of a sub-pixel box (4x
 //                    fewer fetches; 16 bytes per pixel, rebuilt once per
 //                    run of the integral stage)
-//   orient_samples   253 weighted box gradients (box ~2s, lattice 2s/3) per
+//   orient_samples   197 weighted gradients (a cross of boxes ~2.4s x 1.4s,
+//                    lattice 2s/3) per
 //                    keypoint, two to a texel (the passes after it take
 //                    their directions); the rows of keypoints with
 //                    cpu::orientation_inside (run()'s `inside`) without
