@@ -2,9 +2,10 @@
 //
 // The point list and every per-keypoint texture are 1024 texels wide. Two
 // layouts:
-//   runs   a texture with B texels per keypoint (B divides 1024) puts
-//          keypoint k's texel i at linear index k * B + i (block_of,
-//          texel_of);
+//   runs   a texture with B texels per keypoint puts keypoint k's texel i
+//          at linear index k * B + i (block_of, texel_of); a run may cross
+//          a row's end, so B need not divide 1024 (padding a run to a
+//          divisor costs llvmpipe as much as real texels);
 //   tiles  for a pass whose fragments gather from the integral image around
 //          their keypoint (describe/descriptor.frag), a side x side square
 //          per keypoint (side divides 1024; 1024 / side squares per row of

@@ -15,12 +15,12 @@
 // |sum| is at least u_second_ratio times the best's, recentred the same way,
 // and kept if it settles more than u_separation from the first.
 //
-// Defines:  SAMPLE_TEXELS, SAMPLE_BLOCK (orient_samples.frag), PER_FRAGMENT (orient_windows.frag);
+// Defines:  SAMPLE_TEXELS (orient_samples.frag), PER_FRAGMENT (orient_windows.frag);
 //           SECOND
 // Inputs:   u_windows     orient_windows.frag output (u_candidates / PER_FRAGMENT-texel
 //                         blocks: the best of each PER_FRAGMENT candidates); with SECOND
 //                         also u_peaks, u_next_peaks (its locations 1 and 2)
-//           u_samples     orient_samples.frag output (SAMPLE_BLOCK-texel blocks), 2-D or its
+//           u_samples     orient_samples.frag output (runs of SAMPLE_TEXELS texels), 2-D or its
 //                         buffer copy (common/linear_fetch.glsl)
 // Uniforms: u_first, u_count  the chunk: blocks hold keypoints u_first ..
 //                       u_first + u_count - 1
@@ -111,7 +111,7 @@ void main() {
     if (window.z > best.z) best = window;
   }
   if (best.xy == vec2(0.0)) return;  // no gradient at all: angle 0
-  float first = direction(refine(k * SAMPLE_BLOCK, atan(best.y, best.x)));
+  float first = direction(refine(k * SAMPLE_TEXELS, atan(best.y, best.x)));
   o_angle = screen_degrees(first);
 #ifdef SECOND
   // The largest local maximum but the best candidate: it is among the two
@@ -125,7 +125,7 @@ void main() {
   }
   // |seed| >= ratio |best|, compared squared as the CPU.
   if (seed.w < 0.0 || seed.z < u_second_ratio * u_second_ratio * best.z) return;
-  vec2 second_sum = refine(k * SAMPLE_BLOCK, atan(seed.y, seed.x));
+  vec2 second_sum = refine(k * SAMPLE_TEXELS, atan(seed.y, seed.x));
   if (second_sum == vec2(0.0)) return;  // no direction to give
   float second = direction(second_sum);
   float apart = second - first;

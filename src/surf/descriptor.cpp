@@ -21,12 +21,11 @@ static_assert(kPerFragment % 4 == 0 && cpu::kOrientationCandidates % kPerFragmen
 static_assert(kWidth % (cpu::kOrientationCandidates / kPerFragment) == 0 &&
                   kWidth % (cpu::kSecondOrientationCandidates / kPerFragment) == 0,
               "orient_windows blocks must tile the rows");
-// orient_samples: blocks of kSampleBlock texels per keypoint, the
-// kOrientationSamples samples two to a texel in the first kSampleTexels.
+// orient_samples: the kOrientationSamples samples two to a texel, in runs of
+// kSampleTexels texels per keypoint with no padding: a run need not divide
+// the row, and llvmpipe shades padding fragments at full cost (with runs of
+// 128 the pass took about a quarter longer).
 constexpr int kSampleTexels = (cpu::kOrientationSamples + 1) / 2;
-constexpr int kSampleBlock = 128;
-static_assert(kSampleTexels <= kSampleBlock && kWidth % kSampleBlock == 0,
-              "orientation samples must fit their blocks, and the blocks tile the rows");
 // descriptor (before normalize): a 4 x 4 tile per keypoint, one texel per
 // sub-region (shaders/common/blocks.glsl).
 constexpr int kDescriptorTile = 4;
@@ -48,7 +47,7 @@ std::vector<std::string> extended_define(const DetectorConfig& config) {
 
 std::vector<std::string> sample_defines() {
   return {"SAMPLES " + std::to_string(cpu::kOrientationSamples), "SAMPLE_TEXELS " + std::to_string(kSampleTexels),
-          "SAMPLE_BLOCK " + std::to_string(kSampleBlock), "PER_FRAGMENT " + std::to_string(kPerFragment)};
+          "PER_FRAGMENT " + std::to_string(kPerFragment)};
 }
 
 // The CPU reference's lattice, in its order: texel n = point n (i, j) and
@@ -94,7 +93,7 @@ int DescribeStage::window_texels() const { return candidates() / kPerFragment; }
 void DescribeStage::configure(int capacity) {
   GLSURF_EXPECTS(capacity > 0, "capacity must be positive");
   const int chunk = std::min(capacity, kChunk);
-  gl::Texture samples(kWidth, rows_for(chunk * kSampleBlock), gl::Format::RGBA32F, "orient_samples");
+  gl::Texture samples(kWidth, rows_for(chunk * kSampleTexels), gl::Format::RGBA32F, "orient_samples");
   gl::Texture windows(kWidth, rows_for(chunk * window_texels()), gl::Format::RGBA32F, "orient_windows");
   gl::Texture angles(kWidth, rows_for(capacity), gl::Format::R32F, "angles");
   const bool second = second_orientation();
@@ -250,8 +249,8 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
     // The rows whose blocks all belong to list entries below `inside` take
     // the clipping-free program, the others (from the row that holds the
     // first entry past them) the clipping one.
-    const int inside_rows = std::clamp(inside - first, 0, n) * kSampleBlock / kWidth;
-    const int sample_rows = rows_for(n * kSampleBlock);
+    const int inside_rows = std::clamp(inside - first, 0, n) * kSampleTexels / kWidth;
+    const int sample_rows = rows_for(n * kSampleTexels);
     for (const bool clipped : {false, true}) {
       const gl::PassRunner::Region region =
           clipped ? gl::PassRunner::Region{0, inside_rows, kWidth, sample_rows - inside_rows}
