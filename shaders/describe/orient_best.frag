@@ -15,12 +15,12 @@
 // |sum| is at least u_second_ratio times the best's, recentred the same way,
 // and kept if it settles more than u_separation from the first.
 //
-// Defines:  SAMPLE_TEXELS (orient_samples.frag), PER_FRAGMENT (orient_windows.frag);
+// Defines:  SAMPLE_TILE (orient_samples.frag), PER_FRAGMENT (orient_windows.frag);
 //           SECOND
 // Inputs:   u_windows     orient_windows.frag output (u_candidates / PER_FRAGMENT-texel
 //                         blocks: the best of each PER_FRAGMENT candidates); with SECOND
 //                         also u_peaks, u_next_peaks (its locations 1 and 2)
-//           u_samples     orient_samples.frag output (runs of SAMPLE_TEXELS texels), 2-D or its
+//           u_samples     orient_samples.frag output (a SAMPLE_TILE tile per keypoint), 2-D or its
 //                         buffer copy (common/linear_fetch.glsl)
 // Uniforms: u_first, u_count  the chunk: blocks hold keypoints u_first ..
 //                       u_first + u_count - 1
@@ -58,13 +58,14 @@ layout(location = 1) out float o_second;
 
 #include "describe/orient_window.glsl"
 
-// The window of block `base` recentred from image-frame direction `angle`
-// until it settles; returns the last sum (0 if a sum is 0).
-vec2 refine(int base, float angle) {
+// The window of the samples at `origin` (samples_origin) recentred from
+// image-frame direction `angle` until it settles; returns the last sum (0 if
+// a sum is 0).
+vec2 refine(int origin, float angle) {
   float previous_move = 0.0;
   vec2 sum = vec2(0.0);
   for (int i = 0; i < u_max_sums; ++i) {
-    sum = window_sum(base, 2.0 * vec2(cos(angle), sin(angle)));
+    sum = window_sum(origin, 2.0 * vec2(cos(angle), sin(angle)));
     if (sum == vec2(0.0)) break;
     float next = atan(sum.y, sum.x);
     float move = next - angle;
@@ -111,7 +112,7 @@ void main() {
     if (window.z > best.z) best = window;
   }
   if (best.xy == vec2(0.0)) return;  // no gradient at all: angle 0
-  float first = direction(refine(k * SAMPLE_TEXELS, atan(best.y, best.x)));
+  float first = direction(refine(samples_origin(k), atan(best.y, best.x)));
   o_angle = screen_degrees(first);
 #ifdef SECOND
   // The largest local maximum but the best candidate: it is among the two
@@ -125,7 +126,7 @@ void main() {
   }
   // |seed| >= ratio |best|, compared squared as the CPU.
   if (seed.w < 0.0 || seed.z < u_second_ratio * u_second_ratio * best.z) return;
-  vec2 second_sum = refine(k * SAMPLE_TEXELS, atan(seed.y, seed.x));
+  vec2 second_sum = refine(samples_origin(k), atan(seed.y, seed.x));
   if (second_sum == vec2(0.0)) return;  // no direction to give
   float second = direction(second_sum);
   float apart = second - first;

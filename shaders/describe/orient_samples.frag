@@ -7,8 +7,9 @@
 // (src/cpu/descriptor.hpp).
 //
 // Defines:  SAMPLES       lattice points (cpu::kOrientationSamples)
-//           SAMPLE_TEXELS texels that hold them, two to a texel: (SAMPLES + 1) / 2,
-//                         a run of them per keypoint (common/blocks.glsl)
+//           SAMPLE_TEXELS texels that hold them, two to a texel: (SAMPLES + 1) / 2
+//           SAMPLE_TILE   ivec2: the tile that holds a keypoint's texels
+//                         (common/blocks.glsl), at least SAMPLE_TEXELS
 //           INSIDE        every keypoint of the draw has
 //                         cpu::orientation_inside, so its box means need no
 //                         clipping (cross_gradient_inside: on llvmpipe the
@@ -20,16 +21,17 @@
 //           u_lattice   RGBA32F, texel n = lattice point n (i, j) and its
 //                       weight (cpu::orientation_weight)
 // Uniforms: u_first, u_count  the chunk of the list: keypoints u_first ..
-//                       u_first + u_count - 1 (block k holds u_first + k)
+//                       u_first + u_count - 1 (tile k holds u_first + k)
 //           u_step, u_offset  lattice spacing and difference offset, in s
 // Output:   RGBA32F, two samples to a texel: the weighted gradient of sample
-//           2t in xy, of sample 2t + 1 in zw; runs of SAMPLE_TEXELS texels per keypoint,
-//           the value past the last sample zero. A sample's direction is its
+//           2t in xy, of sample 2t + 1 in zw, texel t of the keypoint's tile;
+//           the values past the last sample, and the texels past
+//           SAMPLE_TEXELS, zero. A sample's direction is its
 //           weighted gradient's (the weight is positive), so the passes that
 //           read the samples normalise them there rather than fetch it (one
 //           fetch for two samples; a fragment computes two, and llvmpipe's
 //           cost per fragment is shared).
-// Viewport: ceil(count * SAMPLE_TEXELS / 1024) rows of 1024.
+// Viewport: the rows of tiles that hold the count, 1024 wide.
 #include "common/precision.glsl"
 
 uniform sampler2D u_list;
@@ -58,9 +60,9 @@ vec2 weighted_sample(vec4 k, ivec2 base, float s, ivec2 cross, int n) {
 }
 
 void main() {
-  ivec2 kt = block_of(ivec2(gl_FragCoord.xy), SAMPLE_TEXELS);
+  ivec2 kt = tile_of(ivec2(gl_FragCoord.xy), SAMPLE_TILE);
   o_sample = vec4(0.0);
-  if (kt.x >= u_count) return;
+  if (kt.x >= u_count || kt.y >= SAMPLE_TEXELS) return;
   vec4 k = texelFetch(u_list, texel_of(u_first + kt.x), 0);
   float s = 1.2 * abs(k.z) / 9.0;
   ivec2 base = ivec2(floor(k.xy));

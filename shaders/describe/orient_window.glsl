@@ -4,7 +4,7 @@
 //
 // Needs: uniform SAMPLER u_samples (orient_samples.frag output;
 //        common/linear_fetch.glsl), common/blocks.glsl, the define
-//        SAMPLE_TEXELS (orient_samples.frag).
+//        SAMPLE_TILE (orient_samples.frag).
 
 // A sample's unit direction from its weighted gradient, (0, 0) for a zero
 // gradient (as the CPU's).
@@ -13,18 +13,28 @@ vec2 unit(vec2 g) {
   return n > 0.0 ? g / n : vec2(0.0);
 }
 
-// The sum of the samples of the block at linear index `base`, each weighted
-// by max(0, 2 cos(delta) - 1)^2, delta its angle to the unit direction u;
-// `twice_u` is 2 u (exact), which saves a product per sample. (A padding
-// sample is zero and adds nothing.)
-vec2 window_sum(int base, vec2 twice_u) {
+// FETCH_INDEX's index of the first texel of keypoint k's samples, whose row
+// r (< SAMPLE_TILE.y) and column c (< SAMPLE_TILE.x) lie r * kListWidth + c
+// on from it.
+int samples_origin(int k) {
+  ivec2 origin = tile_texel(k, 0, SAMPLE_TILE);
+  return origin.y * kListWidth + origin.x;
+}
+
+// The sum of keypoint k's samples, the tile at index `origin`
+// (samples_origin), each weighted by max(0, 2 cos(delta) - 1)^2, delta its
+// angle to the unit direction u; `twice_u` is 2 u (exact), which saves a
+// product per sample. (A padding sample is zero and adds nothing.)
+vec2 window_sum(int origin, vec2 twice_u) {
   vec2 sum = vec2(0.0);
-  for (int t = 0; t < SAMPLE_TEXELS; ++t) {
-    vec4 pair = FETCH_INDEX(u_samples, base + t);
-    float w0 = max(0.0, dot(unit(pair.xy), twice_u) - 1.0);
-    float w1 = max(0.0, dot(unit(pair.zw), twice_u) - 1.0);
-    sum += (w0 * w0) * pair.xy;
-    sum += (w1 * w1) * pair.zw;
+  for (int r = 0; r < SAMPLE_TILE.y; ++r) {
+    for (int c = 0; c < SAMPLE_TILE.x; ++c) {
+      vec4 pair = FETCH_INDEX(u_samples, origin + r * kListWidth + c);
+      float w0 = max(0.0, dot(unit(pair.xy), twice_u) - 1.0);
+      float w1 = max(0.0, dot(unit(pair.zw), twice_u) - 1.0);
+      sum += (w0 * w0) * pair.xy;
+      sum += (w1 * w1) * pair.zw;
+    }
   }
   return sum;
 }

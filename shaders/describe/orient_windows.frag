@@ -12,9 +12,9 @@
 // maxima of |sum| over the circle of candidates (larger than the one before,
 // not smaller than the one after), and writes the two largest of those.
 //
-// Defines:  SAMPLE_TEXELS (orient_samples.frag); PER_FRAGMENT
+// Defines:  SAMPLE_TILE (orient_samples.frag); PER_FRAGMENT
 //           candidates per fragment, a multiple of 4; SECOND
-// Input:    u_samples     orient_samples.frag output (runs of SAMPLE_TEXELS texels), 2-D or its
+// Input:    u_samples     orient_samples.frag output (a SAMPLE_TILE tile per keypoint), 2-D or its
 //                         buffer copy (common/linear_fetch.glsl)
 // Uniforms: u_count       keypoints in the chunk (block k is its k-th keypoint)
 //           u_candidates  directions per keypoint (a multiple of PER_FRAGMENT;
@@ -87,9 +87,9 @@ void main() {
   vec4 phi_ends = kTwoPi * vec4(ends, ends) / float(u_candidates);
   vec4 ends_ux = 2.0 * cos(phi_ends), ends_uy = 2.0 * sin(phi_ends), ends_sx = vec4(0.0), ends_sy = vec4(0.0);
 #endif
-  int base = kg.x * SAMPLE_TEXELS;
-  for (int t = 0; t < SAMPLE_TEXELS; ++t) {
-    vec4 pair = FETCH_INDEX(u_samples, base + t);
+  int origin = samples_origin(kg.x);
+  for (int t = 0; t < SAMPLE_TILE.x * SAMPLE_TILE.y; ++t) {
+    vec4 pair = FETCH_INDEX(u_samples, origin + (t / SAMPLE_TILE.x) * kListWidth + t % SAMPLE_TILE.x);
     for (int h = 0; h < 2; ++h) {
       vec2 g = h == 0 ? pair.xy : pair.zw;
       vec2 u = unit(g);

@@ -21,21 +21,30 @@ static_assert(kPerFragment % 4 == 0 && cpu::kOrientationCandidates % kPerFragmen
 static_assert(kWidth % (cpu::kOrientationCandidates / kPerFragment) == 0 &&
                   kWidth % (cpu::kSecondOrientationCandidates / kPerFragment) == 0,
               "orient_windows blocks must tile the rows");
-// orient_samples: the kOrientationSamples samples two to a texel, in runs of
-// kSampleTexels texels per keypoint with no padding: a run need not divide
-// the row, and llvmpipe shades padding fragments at full cost (with runs of
-// 128 the pass took about a quarter longer).
+// orient_samples: the kOrientationSamples samples two to a texel, the
+// kSampleTexels texels of a keypoint in a kSampleTileWidth x
+// kSampleTileHeight tile (shaders/common/blocks.glsl), the texels past them
+// zero. In tiles the 4 x 4 blocks of fragments that llvmpipe shades
+// together read around one to four neighbouring keypoints rather than four
+// a texture row apart (runs): on the 1920 x 1080 image the samples pass took
+// 5-25 % less, the windows and recentring passes, which stream through the
+// samples, 10-35 % more (docs/NOTES.md). Padding fragments cost llvmpipe as
+// much as real ones, so the tile holds the 99 texels exactly, 93 tiles to a
+// row (11 x 9, 9 x 11, 10 x 10, 8 x 13, 12 x 9 and 25 x 4 were no better).
 constexpr int kSampleTexels = (cpu::kOrientationSamples + 1) / 2;
+constexpr int kSampleTileWidth = 11, kSampleTileHeight = 9;
+constexpr int kSampleTilesPerRow = kWidth / kSampleTileWidth;
+static_assert(kSampleTileWidth * kSampleTileHeight >= kSampleTexels, "a tile must hold a keypoint's samples");
 // descriptor (before normalize): a 4 x 4 tile per keypoint, one texel per
 // sub-region (shaders/common/blocks.glsl).
 constexpr int kDescriptorTile = 4;
 
 // Rows of a texture with `texels` texels per keypoint in runs, or with
-// `count` keypoints in square tiles of side `side`.
+// `count` keypoints in width x height tiles.
 int rows_for(int texels) { return std::max(1, (texels + kWidth - 1) / kWidth); }
-int tile_rows(int count, int side) {
-  const int per_row = kWidth / side;
-  return std::max(1, (count + per_row - 1) / per_row) * side;
+int tile_rows(int count, int width, int height) {
+  const int per_row = kWidth / width;
+  return std::max(1, (count + per_row - 1) / per_row) * height;
 }
 
 std::vector<std::string> extended_define(const DetectorConfig& config) {
@@ -47,6 +56,7 @@ std::vector<std::string> extended_define(const DetectorConfig& config) {
 
 std::vector<std::string> sample_defines() {
   return {"SAMPLES " + std::to_string(cpu::kOrientationSamples), "SAMPLE_TEXELS " + std::to_string(kSampleTexels),
+          "SAMPLE_TILE ivec2(" + std::to_string(kSampleTileWidth) + ", " + std::to_string(kSampleTileHeight) + ")",
           "PER_FRAGMENT " + std::to_string(kPerFragment)};
 }
 
@@ -93,7 +103,8 @@ int DescribeStage::window_texels() const { return candidates() / kPerFragment; }
 void DescribeStage::configure(int capacity) {
   GLSURF_EXPECTS(capacity > 0, "capacity must be positive");
   const int chunk = std::min(capacity, kChunk);
-  gl::Texture samples(kWidth, rows_for(chunk * kSampleTexels), gl::Format::RGBA32F, "orient_samples");
+  gl::Texture samples(kWidth, tile_rows(chunk, kSampleTileWidth, kSampleTileHeight), gl::Format::RGBA32F,
+                      "orient_samples");
   gl::Texture windows(kWidth, rows_for(chunk * window_texels()), gl::Format::RGBA32F, "orient_windows");
   gl::Texture angles(kWidth, rows_for(capacity), gl::Format::R32F, "angles");
   const bool second = second_orientation();
@@ -113,7 +124,7 @@ void DescribeStage::configure(int capacity) {
   gl::Texture raw[2], normalised[2];
   std::vector<const gl::Texture*> raw_list, final_list;
   for (int h = 0; h < halves; ++h) {
-    raw[h] = gl::Texture(kWidth, tile_rows(entries, kDescriptorTile), gl::Format::RGBA32F,
+    raw[h] = gl::Texture(kWidth, tile_rows(entries, kDescriptorTile, kDescriptorTile), gl::Format::RGBA32F,
                          "descriptors_raw_" + std::to_string(h));
     normalised[h] = gl::Texture(kWidth, rows_for(entries * 16), gl::Format::RGBA32F, "descriptors_" + std::to_string(h));
     raw_list.push_back(&raw[h]);
@@ -246,11 +257,11 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
   }
   for (int first = 0; first < count; first += kChunk) {
     const int n = std::min(kChunk, count - first);
-    // The rows whose blocks all belong to list entries below `inside` take
-    // the clipping-free program, the others (from the row that holds the
-    // first entry past them) the clipping one.
-    const int inside_rows = std::clamp(inside - first, 0, n) * kSampleTexels / kWidth;
-    const int sample_rows = rows_for(n * kSampleTexels);
+    // The rows of tiles that hold only list entries below `inside` take the
+    // clipping-free program, the others (from the row of tiles that holds
+    // the first entry past them) the clipping one.
+    const int inside_rows = std::clamp(inside - first, 0, n) / kSampleTilesPerRow * kSampleTileHeight;
+    const int sample_rows = tile_rows(n, kSampleTileWidth, kSampleTileHeight);
     for (const bool clipped : {false, true}) {
       const gl::PassRunner::Region region =
           clipped ? gl::PassRunner::Region{0, inside_rows, kWidth, sample_rows - inside_rows}
@@ -350,7 +361,7 @@ void DescribeStage::run_at(gl::PassRunner& runner, const gl::Texture& list, Inte
 
 int DescribeStage::describe_entries(gl::PassRunner& runner, const gl::Texture& list, int count) {
   const int total = count + static_cast<int>(second_source_.size());
-  const gl::PassRunner::Region tiles{0, 0, kWidth, tile_rows(total, kDescriptorTile)};
+  const gl::PassRunner::Region tiles{0, 0, kWidth, tile_rows(total, kDescriptorTile, kDescriptorTile)};
   const gl::PassRunner::Region runs{0, 0, kWidth, rows_for(total * 16)};
   runner.run_in(tiles, "describe_descriptor", describe_, raw_target_,
                 {{"u_list", list}, {"u_angles", angles_}, {"u_extra", extra_}, {"u_quads", quads()}},

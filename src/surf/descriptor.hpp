@@ -7,9 +7,9 @@
 //                    fewer fetches; 16 bytes per pixel, rebuilt once per
 //                    run of the integral stage)
 //   orient_samples   197 weighted gradients (a cross of boxes ~2.4s x 1.4s,
-//                    lattice 2s/3) per
-//                    keypoint, two to a texel (the passes after it take
-//                    their directions); the rows of keypoints with
+//                    lattice 2s/3) per keypoint, two to a texel, in an
+//                    11 x 9 tile (the passes after it take their
+//                    directions); the rows of tiles of keypoints with
 //                    cpu::orientation_inside (run()'s `inside`) without
 //                    the clipping arithmetic, the others with it
 //   orient_windows   the window sums around 32 candidate directions (64
@@ -26,13 +26,15 @@
 //   descriptor       per sub-region, 25 rotated Haar samples (side ~2s)
 //   normalize        L2 normalisation per keypoint
 //
-// Orientation runs in chunks of kChunk keypoints so that its 128-texel blocks
-// need at most 1024 x 512 texels whatever the list's capacity. Upright
-// (U-SURF) skips orientation: angles are 0. Per-keypoint data lives in
-// 1024-wide textures (shaders/common/blocks.glsl), keypoint k's run of B
-// texels at linear index k * B, except the descriptor pass's output: a 4 x 4
-// tile per keypoint, so that fragments shaded together read around one
-// keypoint (docs/NOTES.md: Orientation and descriptors); normalize writes runs.
+// Orientation runs in chunks of kChunk keypoints so that its samples need
+// at most 1024 x 405 texels whatever the list's capacity. Upright (U-SURF)
+// skips orientation: angles are 0. Per-keypoint data lives in 1024-wide
+// textures (shaders/common/blocks.glsl), keypoint k's run of B texels at
+// linear index k * B, except the outputs of the two passes that gather from
+// the integral image: an 11 x 9 tile of orientation samples and a 4 x 4 tile
+// of descriptor sub-regions per keypoint, so that fragments shaded together
+// read around one keypoint (docs/NOTES.md: Orientation and descriptors);
+// normalize writes runs.
 #pragma once
 
 #include "glsurf/cpu/descriptor.hpp"
