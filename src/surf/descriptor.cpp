@@ -27,10 +27,11 @@ static_assert(kWidth % (cpu::kOrientationCandidates / kPerFragment) == 0 &&
 // zero. In tiles the 4 x 4 blocks of fragments that llvmpipe shades
 // together read around one to four neighbouring keypoints rather than four
 // a texture row apart (runs): on the 1920 x 1080 image the samples pass took
-// 5-25 % less, the windows and recentring passes, which stream through the
-// samples, 10-35 % more (docs/NOTES.md). Padding fragments cost llvmpipe as
-// much as real ones, so the tile holds the 99 texels exactly, 93 tiles to a
-// row (11 x 9, 9 x 11, 10 x 10, 8 x 13, 12 x 9 and 25 x 4 were no better).
+// 5-35 % less, the windows and recentring passes, which stream through the
+// samples, up to 27 % more; at 640 x 480 the three together took as long as
+// with runs (docs/NOTES.md). Padding fragments cost llvmpipe as much as real
+// ones, so the tile holds the 99 texels exactly, 93 tiles to a row (9 x 11,
+// 10 x 10, 8 x 13, 12 x 9 and 25 x 4 did no better).
 constexpr int kSampleTexels = (cpu::kOrientationSamples + 1) / 2;
 constexpr int kSampleTileWidth = 11, kSampleTileHeight = 9;
 constexpr int kSampleTilesPerRow = kWidth / kSampleTileWidth;
