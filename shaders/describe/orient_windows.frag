@@ -88,8 +88,8 @@ void main() {
   vec4 ends_ux = 2.0 * cos(phi_ends), ends_uy = 2.0 * sin(phi_ends), ends_sx = vec4(0.0), ends_sy = vec4(0.0);
 #endif
   int origin = samples_origin(kg.x);
-  for (int t = 0; t < SAMPLE_TILE.x * SAMPLE_TILE.y; ++t) {
-    vec4 pair = FETCH_INDEX(u_samples, origin + (t / SAMPLE_TILE.x) * kListWidth + t % SAMPLE_TILE.x);
+  for (int t = 0; t < kTileTexels; ++t) {
+    vec4 pair = FETCH_INDEX(u_samples, sample_index(origin, t));
     for (int h = 0; h < 2; ++h) {
       vec2 g = h == 0 ? pair.xy : pair.zw;
       vec2 u = unit(g);
