@@ -14,21 +14,20 @@
 //
 // Orientation (`orientation`): at the lattice points (x, y) + (2/3) s (i, j),
 // i^2 + j^2 <= 64 (197 points within radius 5.33s), the gradient of the image
-// smoothed by a cross of two boxes (orientation_cross: long x short and
-// short x long, the sides nearest h sqrt(3/2) and h / sqrt(2) for the side h
-// nearest 2s), by central differences of its means 0.35 s either side,
-// weighted by a Gaussian of sigma 3.75 s. The dominant direction is that of
-// the largest window sum, a
-// window around direction phi weighting each sample by max(0, 2 cos(delta) - 1)^2
-// (delta: its angle to phi; the weight falls smoothly to 0 at pi/3 and is one
-// half at about 31 degrees, so it spans the pi/3 of SURF's window at half
-// height). The windows tried point in kOrientationCandidates directions; the
-// best is recentred on its own sum, every second step extrapolated to the
-// fixed point by Aitken's delta-squared rule (leaps of up to 1 degree, and 1
-// degree towards a farther point ahead: longer leaps let float32 and float64
-// part ways at a few keypoints), until
-// a sum's direction moves by less than 0.01 degrees (at most
-// kOrientationMaxSums sums), and the angle is the last sum's direction.
+// smoothed by a cross of two boxes (orientation_cross: long x short and short x
+// long, the sides nearest h sqrt(3/2) and h / sqrt(2) for the side h nearest
+// 2s), by central differences of its means 0.35 s either side, weighted by a
+// Gaussian of sigma 3.75 s. The dominant direction is that of the largest
+// window sum, a window around direction phi weighting each sample by
+// max(0, 2 cos(delta) - 1)^2 (delta: its angle to phi; the weight falls
+// smoothly to 0 at pi/3 and is one half at about 31 degrees, so it spans
+// the pi/3 of SURF's window at half height). The windows tried point in
+// kOrientationCandidates directions; the best is recentred on its own sum,
+// every second step extrapolated to the fixed point by Aitken's delta-squared
+// rule (leaps of up to 1 degree, and 1 degree towards a farther point ahead:
+// longer leaps let float32 and float64 part ways at a few keypoints), until a
+// sum's direction moves by less than 0.01 degrees (at most kOrientationMaxSums
+// sums), and the angle is the last sum's direction.
 //   This departs from Bay et al.'s Haar responses in a hard-edged window on
 // a lattice of spacing s: a Haar pair smooths dx and dy differently (tent
 // across, box along), so their direction is biased for any edge off the

@@ -138,7 +138,8 @@ std::vector<T> read_pixels(const Framebuffer& fb, int i, int x, int y, int w, in
 std::vector<std::uint32_t> Framebuffer::read_u32(int i, int x, int y, int w, int h) const {
   GLSURF_EXPECTS(i >= 0 && i < static_cast<int>(formats_.size()), "no attachment " + std::to_string(i));
   const Format f = formats_[static_cast<size_t>(i)];
-  GLSURF_EXPECTS(f == Format::R32UI || f == Format::RG32UI || f == Format::RGBA32UI, "attachment is not unsigned integer");
+  GLSURF_EXPECTS(f == Format::R32UI || f == Format::RG32UI || f == Format::RGBA32UI,
+                 "attachment is not unsigned integer");
   return read_pixels<std::uint32_t>(*this, i, x, y, w, h, f, true);
 }
 

@@ -119,10 +119,9 @@ class Detector {
   // GPU, straight from the point list (whose first entries, the keypoints
   // whose orientation samples need no clipping, are oriented without it);
   // the list, angles and descriptors are read back once every pass has been
-  // issued. With `resident`,
-  // the descriptors stay on the GPU instead, in the returned keypoints' order,
-  // for Matcher::match: they are not read back (the Features come without
-  // them, descriptor_size 0).
+  // issued. With `resident`, the descriptors stay on the GPU instead, in the
+  // returned keypoints' order, for Matcher::match: they are not read back
+  // (the Features come without them, descriptor_size 0).
   Features detect_and_compute(const GrayImage& image, DescriptorTextures* resident = nullptr);
   // Orientation (unless config.upright, or angles is Keep) and descriptors
   // of given keypoints, as cpu::compute: they keep their order and every
