@@ -99,7 +99,7 @@ TEST_CASE("viewer: with second orientations, a second tick where a keypoint has 
   BoxView view;
   const GrayImage& image = view.image;
   DetectorConfig config;
-  config.hessian_threshold = 800;
+  config.hessian_threshold = 1600;
   DetectorConfig second = config;
   second.second_orientation = 0.8f;
   Detector plain(view.context, config), twice(view.context, second);

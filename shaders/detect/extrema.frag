@@ -64,7 +64,8 @@ layout(location = 0) out vec4 o_keypoint;
 // The keypoint at sample p of the layer whose det(H) block is n, a maximum
 // there (its 3x3x3 block inside the image, v = n[13] above the threshold
 // and all 26 neighbours): the peak of the quadratic through the block (Brown
-// & Lowe), if it lies within half a sample of p in x, y and scale. n is
+// & Lowe), if it lies within one sample of p in x, y and scale
+// (cpu::kMaxInterpolationOffset, src/cpu/detector.hpp). n is
 // [layer * 9 + (dy + 1) * 3 + (dx + 1)]; `channel` is the layer's channel of
 // the trace, `filters` the sides of its filter and the layers beside it.
 bool fit(ivec2 p, float n[27], int channel, ivec3 filters, out vec4 keypoint) {
@@ -83,7 +84,7 @@ bool fit(ivec2 p, float n[27], int channel, ivec3 filters, out vec4 keypoint) {
   // Cramer's rule, as the CPU reference.
   vec3 offset = vec3(determinant(mat3(g, a[1], a[2])), determinant(mat3(a[0], g, a[2])),
                      determinant(mat3(a[0], a[1], g))) / d;
-  if (any(greaterThan(abs(offset), vec3(0.5)))) return false;
+  if (any(greaterThan(abs(offset), vec3(1.0)))) return false;
 
   float laplacian = texelFetch(u_trace, p, 0)[channel] >= 0.0 ? 1.0 : -1.0;
   vec2 position = (vec2(p) + offset.xy) * float(u_step);

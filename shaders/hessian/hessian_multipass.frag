@@ -14,8 +14,8 @@
 //   Dxy sum = Q(X) - Q(X-l) - Q(X+l+1) + Q(X+1)                Q = cross strip
 // (R sums rows [Y-l+1, Y+l) of the columns < x, C columns [X-l+1, X+l) of
 // the rows < y, so that each lobe of the +1 -2 +1 pattern is one strip
-// difference), then each divided by its lobe area; det = Dxx Dyy - 0.81
-// Dxy^2, trace = Dxx + Dyy.
+// difference), then each divided by its lobe area; det = Dxx Dyy - w(l)
+// Dxy^2 (common/hessian.glsl), trace = Dxx + Dyy.
 //
 // With FIRST_LAYER = 1 or 2 (the first group of octaves after the first),
 // layers k < FIRST_LAYER are not computed but copied: filter_size(o, k) =
@@ -38,6 +38,7 @@
 
 #include "common/linear_fetch.glsl"
 #include "common/integral_fetch.glsl"
+#include "common/hessian.glsl"
 
 uniform USAMPLER u_cross;
 uniform int u_step;
@@ -93,7 +94,7 @@ void main() {
     float dxx = float(int(xx)) / float(l * (2 * l - 1));
     float dyy = float(int(yy)) / float(l * (2 * l - 1));
     float dxy = float(int(xy)) / float(l * l);
-    det[k] = inside ? dxx * dyy - 0.81 * dxy * dxy : 0.0;
+    det[k] = inside ? dxx * dyy - dxy_weight(l) * dxy * dxy : 0.0;
     trace[k] = inside ? dxx + dyy : 0.0;
   }
   o_det = det;

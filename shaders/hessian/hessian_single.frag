@@ -7,7 +7,7 @@
 // pixel, half-open): Dxx lobes x in [-c, -c+l), [-c+l, -c+2l), [-c+2l, c+1),
 // weights +1 -2 +1, y in [-(l-1), l); Dyy transposed; Dxy squares at
 // [-l, 0) and [1, l+1), +1 on the diagonal, -1 off it. Each lobe sum is divided
-// by its area; det = Dxx Dyy - 0.81 Dxy^2, trace = Dxx + Dyy (src/cpu/detector.hpp).
+// by its area; det = Dxx Dyy - w(l) Dxy^2 (common/hessian.glsl), trace = Dxx + Dyy (src/cpu/detector.hpp).
 //
 // Input:    u_integral  the integral image (common/integral_fetch.glsl, 2-D)
 // Uniforms: u_step      sampling step of the octave (2^o times the first step)
@@ -21,6 +21,7 @@
 //           (j, i) is the filter centred on pixel (j * step, i * step).
 #include "common/precision.glsl"
 #include "common/box.glsl"
+#include "common/hessian.glsl"
 
 uniform int u_step;
 uniform ivec4 u_filters;
@@ -46,7 +47,7 @@ vec2 hessian(ivec2 p, int L) {
   float dxx = float(xx) / float(l * (2 * l - 1));
   float dyy = float(yy) / float(l * (2 * l - 1));
   float dxy = float(xy) / float(l * l);
-  return vec2(dxx * dyy - 0.81 * dxy * dxy, dxx + dyy);
+  return vec2(dxx * dyy - dxy_weight(l) * dxy * dxy, dxx + dyy);
 }
 
 void main() {

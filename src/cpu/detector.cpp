@@ -90,7 +90,7 @@ HessianLayer hessian_layer(const IntegralImage& integral, int filter, int step) 
       if (!filter_fits(x, filter, integral.width)) continue;
       const HessianResponse r = hessian_at(integral, x, y, filter);
       const size_t k = static_cast<size_t>(i) * layer.width + j;
-      layer.det[k] = r.dxx * r.dyy - 0.81f * r.dxy * r.dxy;
+      layer.det[k] = r.dxx * r.dyy - dxy_weight(filter / 3) * r.dxy * r.dxy;
       layer.trace[k] = r.dxx + r.dyy;
       layer.valid[k] = 1;
     }
@@ -193,7 +193,10 @@ std::vector<KeyPoint> detect(const GrayImage& image, const DetectorConfig& confi
           const double a[3][3] = {{dxx, dxy, dxs}, {dxy, dyy, dys}, {dxs, dys, dss}};
           double offset[3];
           if (!solve3(a, g, offset)) continue;
-          if (std::abs(offset[0]) > 0.5 || std::abs(offset[1]) > 0.5 || std::abs(offset[2]) > 0.5) continue;
+          if (std::abs(offset[0]) > kMaxInterpolationOffset || std::abs(offset[1]) > kMaxInterpolationOffset ||
+              std::abs(offset[2]) > kMaxInterpolationOffset) {
+            continue;
+          }
 
           KeyPoint k;
           k.x = static_cast<float>((j + offset[0]) * step);
