@@ -58,7 +58,7 @@ std::vector<double> ramp_descriptor(double gx, double gy, bool extended) {
   for (int row = 0; row < 20; ++row)
     for (int col = 0; col < 20; ++col) {
       const double ox = col - 9.5, oy = row - 9.5;  // in units of s
-      const double w = std::exp(-(ox * ox + oy * oy) / (2 * 3.3 * 3.3));
+      const double w = std::exp(-(ox * ox + oy * oy) / (2 * 6.0 * 6.0));  // sigma 6s
       double* r = &v[static_cast<size_t>((row / 5) * 4 + col / 5) * static_cast<size_t>(per_region)];
       if (!extended) {
         r[0] += w * gx, r[1] += w * gy, r[2] += w * std::abs(gx), r[3] += w * std::abs(gy);

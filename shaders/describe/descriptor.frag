@@ -2,8 +2,10 @@
 // describe/descriptor.frag — one sub-region of a keypoint's descriptor
 // (src/cpu/descriptor.hpp): its 5 x 5 samples of the 20 x 20 grid spaced s
 // and rotated to the keypoint's orientation; at each, the axis-aligned Haar
-// responses of side ~2s, rotated into the keypoint's frame and weighted by a
-// Gaussian of sigma 3.3 s centred on the keypoint; summed.
+// responses of side even_side(HAAR_SIDE s), rotated into the keypoint's
+// frame and weighted by a Gaussian of sigma SIGMA s centred on the keypoint;
+// summed. HAAR_SIDE and SIGMA are defined from cpu::kDescriptorHaar and
+// cpu::kDescriptorSigma (4 and 6).
 //
 // Inputs:   u_list      point list (RGBA32F: x, y, size * laplacian, response)
 //           u_angles    orientation per keypoint (R32F, degrees ccw)
@@ -96,11 +98,11 @@ void main() {
     float s = 1.2 * abs(k.z) / 9.0;
     ivec2 base = ivec2(floor(k.xy));
     vec2 frac = k.xy - vec2(base);
-    int h = even_side(2.0 * s);
+    int h = even_side(HAAR_SIDE * s);
     float theta = -radians(angle);  // image frame
     float c = cos(theta), sn = sin(theta);
     // In sample units (s cancels), so that no size under- or overflows it.
-    const float two_sigma2 = 2.0 * 3.3 * 3.3;
+    const float two_sigma2 = 2.0 * SIGMA * SIGMA;
     int row0 = (kr.y / 4) * 5, col0 = (kr.y % 4) * 5;
     // The Gaussian is separable: 10 exponentials per sub-region instead of 25
     // (a sixth of this pass's time on llvmpipe, docs/NOTES.md).

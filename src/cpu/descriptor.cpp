@@ -288,10 +288,10 @@ Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool f
 
 void describe(const IntegralImage& integral, const KeyPoint& k, float angle_degrees, bool extended, float* out) {
   const double s = 1.2 * k.size / 9.0;
-  const int h = even_side(2 * s);
+  const int h = even_side(kDescriptorHaar * s);
   const double theta = -angle_degrees * kPi / 180.0;  // image frame
   const double c = std::cos(theta), sn = std::sin(theta);
-  const double sigma = 3.3 * s;
+  const double sigma = kDescriptorSigma * s;
   const int per_region = extended ? 8 : 4;
   std::vector<double> v(16 * per_region, 0.0);
   for (int row = 0; row < 20; ++row) {

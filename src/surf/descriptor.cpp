@@ -55,6 +55,17 @@ std::vector<std::string> extended_define(const DetectorConfig& config) {
   return {"EXTENDED", std::string("SPLIT_TOLERANCE ") + tolerance};
 }
 
+// The descriptor's Haar side and Gaussian weight, in s (cpu::describe).
+std::vector<std::string> descriptor_defines(const DetectorConfig& config) {
+  std::vector<std::string> defines = extended_define(config);
+  char haar[32], sigma[32];
+  std::snprintf(haar, sizeof haar, "%.9g", cpu::kDescriptorHaar);
+  std::snprintf(sigma, sizeof sigma, "%.9g", cpu::kDescriptorSigma);
+  defines.push_back(std::string("HAAR_SIDE ") + haar);
+  defines.push_back(std::string("SIGMA ") + sigma);
+  return defines;
+}
+
 std::vector<std::string> sample_defines() {
   return {"SAMPLES " + std::to_string(cpu::kOrientationSamples), "SAMPLE_TEXELS " + std::to_string(kSampleTexels),
           "SAMPLE_TILE ivec2(" + std::to_string(kSampleTileWidth) + ", " + std::to_string(kSampleTileHeight) + ")",
@@ -214,7 +225,7 @@ void DescribeStage::regroup(gl::PassRunner& runner, IntegralStage& integral_stag
   }
   const bool buffer = static_cast<long long>(width) * height <= limit;
   if (buffer != quads_in_buffer_ || describe_.id() == 0) {
-    std::vector<std::string> samples = sample_defines(), describe = extended_define(config_);
+    std::vector<std::string> samples = sample_defines(), describe = descriptor_defines(config_);
     if (buffer) {
       samples.push_back("LINEAR_FETCH");
       describe.push_back("LINEAR_FETCH");

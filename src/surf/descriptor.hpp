@@ -23,7 +23,7 @@
 //                    orient_best recentres the largest but the best too ->
 //                    a second angle or -1; run() reads those back, one wait,
 //                    and describes the keypoints that have one again)
-//   descriptor       per sub-region, 25 rotated Haar samples (side ~2s)
+//   descriptor       per sub-region, 25 rotated Haar samples (side ~4s)
 //   normalize        L2 normalisation per keypoint
 //
 // Orientation runs in chunks of kChunk keypoints so that its samples need
