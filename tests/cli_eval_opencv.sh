@@ -31,9 +31,9 @@ for k in 2 3 4; do
   opencv=$("$helper" "$work/k1.txt" "$work/k$k.txt" 800 640 800 640 "$work/seq/H1to${k}p") || fail "helper on 1-$k: $opencv"
   ours=$(field "$record" repeatability); theirs=$(word "$opencv" opencv_repeatability)
   circle=$(word "$opencv" circle_repeatability); tilt=$(word "$opencv" median_tilt_deg)
-  echo "1-$k: glsurf $ours ($(field "$record" correspondences) of $(field "$record" visible_a), $(field "$record" visible_b) visible)," \
-       "OpenCV $theirs ($(word "$opencv" opencv_correspondences) of $(word "$opencv" visible_a), $(word "$opencv" visible_b))," \
-       "circles $circle; median viewpoint angle $tilt degrees"
+  echo "1-$k: glsurf $ours ($(field "$record" correspondences) of $(field "$record" visible_a)," \
+       "$(field "$record" visible_b) visible), OpenCV $theirs ($(word "$opencv" opencv_correspondences) of" \
+       "$(word "$opencv" visible_a), $(word "$opencv" visible_b)), circles $circle; median viewpoint angle $tilt degrees"
   # The common part is the same (the same rule, computed apart; a keypoint
   # on the edge to rounding may fall either way).
   awk -v a="$(field "$record" visible_a)" -v b="$(field "$record" visible_b)" -v c="$(word "$opencv" visible_a)" \
