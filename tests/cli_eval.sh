@@ -17,8 +17,8 @@ if [ -c /dev/full ]; then
   [ ! -e "$work/lost.json" ] || fail "eval > /dev/full left its JSON"
 fi
 # Floors: SURF keeps most keypoints under a 90-degree rotation (pixel-exact
-# apart from the crop: the CPU gives 89 %); a 1.5x scale change costs about
-# half of them in Mikolajczyk's evaluations of SURF (here 63 %: the protocol
+# apart from the crop: the CPU gives 95 %); a 1.5x scale change costs about
+# half of them in Mikolajczyk's evaluations of SURF (here 80 %: the protocol
 # counts position errors in pixels, which is lenient for small keypoints).
 r90=$(percent "$out" "1->2"); r15=$(percent "$out" "1->3")
 [ "${r90:-0}" -ge 70 ] || fail "repeatability under a 90-degree rotation ${r90:-none}% < 70%"
@@ -182,15 +182,15 @@ out=$("$glsurf" eval "$work/cased" --backend cpu 2>&1) || fail "eval IMG1.PNG, I
 [ "$(percent "$out" "1->2")" = "$r90" ] || fail "IMG1.PNG, Img2.png scored otherwise than img1.png, img2.png: $out"
 
 # The same images with their homographies swapped: no match is correct any
-# more, and repeatability falls to the chance level of ~1,400 small
+# more, and repeatability falls to the chance level of ~2,100 small
 # keypoints whose regions, scaled to radius 30 px about their centres, overlap
-# a random neighbour of similar size (40 % and 48 % here, against 89 % and
-# 63 % with the right homographies).
+# a random neighbour of similar size within some 12 px (46 % and 54 % here,
+# against 95 % and 80 % with the right homographies).
 mv "$work/seq/H1to2p" "$work/h"; mv "$work/seq/H1to3p" "$work/seq/H1to2p"; mv "$work/h" "$work/seq/H1to3p"
 out=$("$glsurf" eval "$work/seq" --backend cpu 2>&1) || fail "eval (swapped): $out"
 echo "$out"
 s2=$(percent "$out" "1->2"); s3=$(percent "$out" "1->3")
-[ "${s2:-100}" -le 55 ] && [ "${s3:-100}" -le 55 ] && [ "${s2:-100}" -le $((r90 - 30)) ] ||
+[ "${s2:-100}" -le 60 ] && [ "${s3:-100}" -le 60 ] && [ "${s2:-100}" -le $((r90 - 30)) ] ||
   fail "mismatched homographies still repeat: ${s2}% ${s3}% (right ones: ${r90}% ${r15}%)"
 c2=$(echo "$out" | awk '$1 == "1->2" { print $8 }'); c3=$(echo "$out" | awk '$1 == "1->3" { print $8 }')
 [ "${c2:-1}" -le 5 ] && [ "${c3:-1}" -le 5 ] || fail "mismatched homographies still give correct matches: $c2 $c3"

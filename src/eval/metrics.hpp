@@ -1,31 +1,47 @@
-// Quality of a detector and matcher on an image pair with a known homography,
-// the protocol of Mikolajczyk et al. (2005) that Sommer's thesis follows.
+// Quality of a detector and matcher on an image pair with a known homography
+// H (A -> B): the protocol of Mikolajczyk et al., "A comparison of affine
+// region detectors" (IJCV 2005), as docs/evaluation.md describes it.
 //
-// Regions: a keypoint's region is the circle of radius size / 2 around it. A
-// region of image A is carried into B by the homography H (A -> B) as a
-// circle whose radius is scaled by sqrt(|det J|), J the Jacobian of H at the
-// point (circles of the keypoint scale; the ellipse H really makes is not
-// modelled). As in Mikolajczyk's evaluation, both circles are first rescaled
-// about their centres so that A's has radius 30 px, and the distance between
-// the centres is left as it is: a centre off by a few pixels then costs a small
-// region no more than a large one (without the rescaling, small regions
-// would need far more precise positions than large ones to count).
+// Regions. A keypoint's region is the circle of radius size / 2 about it
+// (OpenCV's KeyPoint convention; size is the SURF filter side L). A region is
+// carried into the other image by the local affine approximation of the
+// homography: its centre is mapped by H, its shape by the Jacobian J of H at
+// the centre, so the ellipse (p - c)^T M (p - c) <= 1 becomes the one with
+// M' = (J M^-1 J^T)^-1 (OpenCV's EllipticKeyPoint::calcProjection).
 //
-// Overlap error of a pair: 1 - (intersection area / union area) of the two
-// circles. Visible: a keypoint of A whose position maps inside B, and a
-// keypoint of B whose position maps (by H^-1) inside A.
+// Common part. A keypoint of A counts (is visible) when the axis-parallel
+// bounding box of its region lies strictly inside A's frame (0, width) x
+// (0, height) and the box of its region mapped by H lies inside B's; a
+// keypoint of B when its box lies inside B and that of its region mapped by
+// H^-1 inside A. A point that H (or H^-1) sends beyond the horizon (its
+// projective coordinate w of the other sign than at the image's centre, or 0)
+// is not visible. cv::evaluateFeatureDetector departs from this: it keeps the
+// keypoints of A whose region lies inside A and those of B whose region
+// mapped into A lies inside A, without asking whether A's lie inside B, nor
+// B's inside B.
 //
-//   repeatability   = correspondences / min(visible in A, visible in B), where
-//                     correspondences are pairs with overlap error < 40 %,
-//                     each keypoint used once (smallest error first)
-//   correct match   = a match whose B keypoint lies within 3 px (and, as
-//                     Sommer counts, within 5 px) of A's keypoint mapped by H
-//   matching score  = correct matches (3 px) / min(visible in A, visible in B),
-//                     each keypoint counted in one correct match at most
-//                     (nearest first): without the mutual check several
-//                     keypoints of A may match one of B, and the score would
-//                     pass 1
-//   precision       = correct matches (3 px) / matches
+// Overlap. Regions are compared in A's frame: each visible region of A with
+// each visible region of B mapped by H^-1, when their centres are closer than
+// 4 times A's region radius. Both ellipses are first scaled about their own
+// centres by f = 30 / sqrt(l1 l2), l1 and l2 the semi-axes of A's ellipse (so
+// that A's has radius 30 px); the distance between the centres is kept. The
+// overlap error is 1 - area(intersection) / area(union) of the two scaled
+// ellipses, computed exactly (the boundary crossings found to rounding, the
+// area by Green's theorem; OpenCV counts samples on a grid instead).
+//
+//   correspondence  = a pair with overlap error < 0.4; one-to-one: the pairs
+//                     are taken by smallest error first, each keypoint in one
+//                     correspondence at most (OpenCV's
+//                     computeOneToOneMatchedOverlaps)
+//   repeatability   = correspondences / min(visible in A, visible in B)
+//   correct match   = a match whose B keypoint lies within 3 px (correct_5px:
+//                     5 px, as Sommer also counts) of A's keypoint mapped by H
+//   matching score  = correct matches between visible keypoints /
+//                     min(visible in A, visible in B), each keypoint counted
+//                     in one correct match at most (nearest descriptors
+//                     first): without the mutual check several keypoints of A
+//                     may match one of B
+//   precision       = correct matches (3 px) / matches, over all matches
 //   corner error    = largest distance between A's corners mapped by the
 //                     estimated and by the true homography
 #pragma once
@@ -53,8 +69,31 @@ struct PairScore {
   double corner_error = -1;
 };
 
-// 1 - intersection / union of two circles (centres d apart, radii r1, r2).
-double circle_overlap_error(double d, double r1, double r2);
+// The region (p - c)^T M (p - c) <= 1 about the centre c = (x, y), with
+// M = [a b; b c] symmetric positive definite.
+struct Ellipse {
+  double x = 0, y = 0;
+  double a = 1, b = 0, c = 1;
+};
+
+// A keypoint's region: the circle of radius size / 2 about it.
+Ellipse keypoint_region(const KeyPoint& k);
+// The region carried by h: centre mapped, M' = (J M^-1 J^T)^-1 with J the
+// Jacobian of h at the centre. False, and `out` untouched, when the result is
+// not a finite ellipse (the centre on h's horizon, J singular).
+bool project_region(const Ellipse& e, const Homography& h, Ellipse& out);
+double ellipse_area(const Ellipse& e);
+// Half the width and half the height of the ellipse's axis-parallel bounding box.
+void ellipse_half_extents(const Ellipse& e, double& half_width, double& half_height);
+// Whether the bounding box lies strictly inside (0, width) x (0, height).
+bool region_inside(const Ellipse& e, int width, int height);
+// 1 - area(p and q) / area(p or q), exact to rounding.
+double ellipse_overlap_error(const Ellipse& p, const Ellipse& q);
+// The protocol's overlap error of region a (image A) and region b (of image
+// B, mapped into A): both scaled about their centres so that a has radius
+// 30 px (sqrt of its semi-axes' product), the distance between the centres
+// kept; then ellipse_overlap_error.
+double normalised_overlap_error(const Ellipse& a, const Ellipse& b);
 
 // Repeatability part of the score (keypoint counts, visibility, correspondences).
 PairScore score_keypoints(const std::vector<KeyPoint>& a, const std::vector<KeyPoint>& b, const Homography& truth,
