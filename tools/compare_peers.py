@@ -4,7 +4,9 @@
 For each image pair with a ground-truth homography, every implementation
 keeps (about) the same number of keypoints per image, N, and is scored the
 same way by OpenCV (peers' `cvbaseline kpfile`): repeatability and
-correspondences by cv::evaluateFeatureDetector, then brute-force L2 2-NN with
+correspondences by cv::evaluateFeatureDetector as it is (rep), and with the
+protocol's common part (protocol_rep: build/tests/opencv_repeatability,
+docs/evaluation.md), then brute-force L2 2-NN with
 Lowe's ratio test 0.8 (no mutual check, no Laplacian sign) and a match is
 correct when its reprojection error under the homography is below 3 px.
 
@@ -37,6 +39,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PEERS = os.environ.get("PEERS", "/tmp/peers")
 GLSURF = os.environ.get("GLSURF", os.path.join(ROOT, "build", "glsurf"))
 CVBASELINE = os.path.join(PEERS, "bin", "cvbaseline")
+# The protocol's repeatability (common part in both images, docs/evaluation.md)
+# by cv::evaluateFeatureDetector on pre-filtered keypoints: built with the tests.
+PROTOCOL = os.path.join(ROOT, "build", "tests", "opencv_repeatability")
 BAY = os.path.join(PEERS, "SURF", "SURF-source", "surf.ln")
 OPENSURF = os.path.join(PEERS, "bin", "opensurf_driver")
 SIFTGPU = os.path.join(PEERS, "bin", "siftgpu_driver")
@@ -191,6 +196,23 @@ class Runner:
         return read_glsurf_txt(out)
 
 
+def protocol_repeatability(work, img1, img2, H, f1, f2, tag):
+    """Repeatability with the protocol's common part, or NaN without the helper."""
+    if not os.path.exists(PROTOCOL):
+        return float("nan")
+    paths = []
+    for k, f in ((1, f1), (2, f2)):
+        path = os.path.join(work, f"{tag}.proto{k}.txt")
+        with open(path, "w") as out:
+            out.write(f"{len(f[0])} 0\n")
+            for x, y, size in zip(f[0], f[1], f[2]):
+                out.write(f"{x:.4f} {y:.4f} {size:.5f}\n")
+        paths.append(path)
+    (h1, w1), (h2, w2) = cv2.imread(img1, 0).shape, cv2.imread(img2, 0).shape
+    out = run([PROTOCOL, paths[0], paths[1], str(w1), str(h1), str(w2), str(h2), H]).split()
+    return float(out[out.index("opencv_repeatability") + 1])
+
+
 def score(work, img1, img2, H, f1, f2, tag):
     k1 = os.path.join(work, f"{tag}.k1")
     k2 = os.path.join(work, f"{tag}.k2")
@@ -201,7 +223,8 @@ def score(work, img1, img2, H, f1, f2, tag):
                "--threads", "1"])
     line = [l for l in out.splitlines() if l and not l.startswith("#")][-1].split("\t")
     n1, n2, rep, corr, _, matches, c3 = line[:7]
-    return dict(n1=int(n1), n2=int(n2), rep=float(rep), corr=int(corr), matches=int(matches), correct=int(c3))
+    return dict(n1=int(n1), n2=int(n2), rep=float(rep), corr=int(corr), matches=int(matches), correct=int(c3),
+                prep=protocol_repeatability(work, img1, img2, H, f1, f2, tag))
 
 
 def make_pairs(work):
@@ -237,7 +260,7 @@ def main():
         pairs = [p for p in pairs if any(p[0].startswith(q) for q in a.pairs.split(","))]
     budgets = [int(b) for b in a.budgets.split(",")]
     impls = a.impl.split(",")
-    print("budget\tpair\timpl\tn1\tn2\trep\tcorresp\tmatches\tcorrect\tprecision", flush=True)
+    print("budget\tpair\timpl\tn1\tn2\trep\tcorresp\tmatches\tcorrect\tprecision\tprotocol_rep", flush=True)
     totals = {}
     for n in budgets:
         for name, i1, i2, H in pairs:
@@ -271,7 +294,7 @@ def main():
                 t[1] += s["matches"]
                 t[2] += 1
                 print(f"{n}\t{name}\t{impl}\t{s['n1']}\t{s['n2']}\t{s['rep']:.3f}\t{s['corr']}\t{s['matches']}\t"
-                      f"{s['correct']}\t{prec:.3f}", flush=True)
+                      f"{s['correct']}\t{prec:.3f}\t{s['prep']:.3f}", flush=True)
     print("# totals: budget impl pairs correct matches precision")
     for (n, impl), (c, m, p) in totals.items():
         print(f"# {n}\t{impl}\t{p}\t{c}\t{m}\t{c / m if m else 0:.3f}")
