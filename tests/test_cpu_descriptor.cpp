@@ -372,8 +372,8 @@ TEST_CASE("compute() refuses keypoints outside the image or of no size, naming t
   CHECK(problem(-0.51f, 10, 9).find("outside the 64 x 48 image") != std::string::npos);
   CHECK(problem(10, 47.6f, 9).find("outside") != std::string::npos);
   CHECK(problem(63.6f, 10, 9).find("outside") != std::string::npos);
-  CHECK(problem(10, 10, 0).find("size 0 is not in [1, 15000]") != std::string::npos);
-  CHECK(problem(10, 10, 0.99f).find("size 0.99 is not in [1, 15000]") != std::string::npos);
+  CHECK(problem(10, 10, 0).find("size 0 is not in [1, 7680]") != std::string::npos);
+  CHECK(problem(10, 10, 0.99f).find("size 0.99 is not in [1, 7680]") != std::string::npos);
   CHECK(problem(10, 10, 1e-30f).find("size") != std::string::npos);  // the GPU's float32 gave NaN descriptors
   CHECK(problem(10, 10, 1).empty());
   CHECK(problem(10, 10, -3).find("size") != std::string::npos);

@@ -809,7 +809,8 @@ TEST_CASE("GPU descriptors at the edge of the clipping-free part agree with the 
   std::vector<KeyPoint> given;
   for (const float size : {9.0f, 13.3f, 20.0f, 31.7f}) {
     const double s = 1.2 * size / 9.0;
-    const int h = std::max(2, 2 * static_cast<int>(std::floor(s + 0.5)));  // common/haar.glsl, even_side
+    // even_side(kDescriptorHaar s), common/sides.glsl
+    const int h = std::max(2, 2 * static_cast<int>(std::floor(cpu::kDescriptorHaar * s / 2 + 0.5)));
     for (const float angle : {0.0f, 30.0f, 45.0f, 77.0f, 135.0f, 200.0f, 315.0f}) {
       const double r = angle * 3.14159265358979323846 / 180.0;
       const double reach = 9.5 * s * (std::abs(std::cos(r)) + std::abs(std::sin(r))) + 0.5 * h + 2.0;

@@ -5,7 +5,7 @@
 // within 0.1 px and 1 % in size, with the same Laplacian sign, and the other
 // way round; counts within 1 %. Why not 100 %: det(H) differs by float
 // rounding (see test_gpu_hessian.cpp), which can flip a near-tie in the
-// 26-neighbour comparison or an offset within rounding of the 0.5 limit.
+// 26-neighbour comparison or an offset within rounding of the 1-sample limit.
 #include <doctest/doctest.h>
 
 #include <algorithm>

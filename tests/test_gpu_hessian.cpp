@@ -5,7 +5,7 @@
 // the same few float32 operations, but the GPU may fuse multiply-adds and
 // divide through a reciprocal. So each value may differ by a few float32
 // rounding steps of the terms it is made of: |gpu - cpu| <= 1e-5 * (|Dxx Dyy|
-// + 0.81 Dxy^2 + 1) for det, which we bound with the magnitude of the CPU
+// + w(l) Dxy^2 + 1) for det, which we bound with the magnitude of the CPU
 // value's own terms, recomputed here from hessian_at.
 #include <doctest/doctest.h>
 
@@ -62,7 +62,7 @@ void compare_with_cpu(const GrayImage& image, const DetectorConfig& config, Hess
           }
           ++valid;
           const cpu::HessianResponse r = cpu::hessian_at(sums, j * oct.step, i * oct.step, ref.filter);
-          const double scale = std::abs(r.dxx * r.dyy) + 0.81 * r.dxy * r.dxy + 1.0;
+          const double scale = std::abs(r.dxx * r.dyy) + cpu::dxy_weight(ref.filter / 3) * r.dxy * r.dxy + 1.0;
           const double tscale = std::abs(r.dxx) + std::abs(r.dyy) + 1.0;
           bad += std::abs(gd - ref.det[k]) > 1e-5 * scale || std::abs(gt - ref.trace[k]) > 1e-5 * tscale;
         }

@@ -121,9 +121,13 @@ TEST_CASE("ellipse overlap error of ellipses, worked by hand") {
   // so the error is 1/2.
   CHECK(ellipse_overlap_error(circle(0, 0, 10), ellipse(0, 0, 10 * std::sqrt(3.0), 10 / std::sqrt(3.0), 1.0)) ==
         doctest::Approx(0.5));
-  // Nearly touching from inside and from outside.
-  CHECK(ellipse_overlap_error(circle(0, 0, 10), circle(9.999, 0, 0.001)) == doctest::Approx(1 - 1e-8).epsilon(1e-6));
-  CHECK(ellipse_overlap_error(circle(0, 0, 10), circle(20.001, 0, 10)) == doctest::Approx(1.0));
+  // Nearly touching from inside (a circle of radius 1 whose edge is 0.002
+  // from the other's: 1 - 1/100) and from outside, diagonally, so that the
+  // bounding boxes overlap and the crossing search runs (centres 20.011
+  // apart: no crossing, error 1).
+  CHECK(ellipse_overlap_error(circle(0, 0, 10), circle(8.998, 0, 1)) == doctest::Approx(0.99));
+  CHECK(ellipse_overlap_error(circle(0, 0, 10), circle(14.15, 14.15, 10)) == doctest::Approx(1.0));
+  CHECK(ellipse_overlap_error(circle(0, 0, 10), circle(14.1, 14.1, 10)) < 1.0);
 }
 
 TEST_CASE("regions mapped by a homography, worked by hand") {

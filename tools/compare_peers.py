@@ -41,7 +41,7 @@ GLSURF = os.environ.get("GLSURF", os.path.join(ROOT, "build", "glsurf"))
 CVBASELINE = os.path.join(PEERS, "bin", "cvbaseline")
 # The protocol's repeatability (common part in both images, docs/evaluation.md)
 # by cv::evaluateFeatureDetector on pre-filtered keypoints: built with the tests.
-PROTOCOL = os.path.join(ROOT, "build", "tests", "opencv_repeatability")
+PROTOCOL = os.environ.get("PROTOCOL", os.path.join(os.path.dirname(GLSURF), "tests", "opencv_repeatability"))
 BAY = os.path.join(PEERS, "SURF", "SURF-source", "surf.ln")
 OPENSURF = os.path.join(PEERS, "bin", "opensurf_driver")
 SIFTGPU = os.path.join(PEERS, "bin", "siftgpu_driver")
@@ -144,7 +144,7 @@ class Runner:
                 env=dict(os.environ, LD_LIBRARY_PATH=os.path.dirname(BAY)))
             return read_bay(out)
 
-        return bisect_threshold(detect, n, 1.0, 100000.0)
+        return bisect_threshold(detect, n, 1.0, 1e7)
 
     def opensurf(self, img, n, tag):
         pgm = os.path.join(self.work, f"{tag}.png")
@@ -167,6 +167,8 @@ class Runner:
         # approximate; a low DoG threshold (-t) makes enough candidates. The
         # driver exits 1 from freeglut's clean-up after writing its file.
         out = os.path.join(outdir, f"{tag}.txt")
+        if os.path.exists(out):
+            os.remove(out)  # the driver's exit status does not tell a failure, only a missing file does
         subprocess.run(["xvfb-run", "-a", SIFTGPU, "detect", outdir, pgm, "--", "-t", "0.002", "-tc", str(n), "-loweo"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if not os.path.exists(out):
@@ -252,14 +254,49 @@ def main():
     for tool in (GLSURF, CVBASELINE):
         if not os.path.exists(tool):
             sys.exit(f"compare_peers: {tool} is missing (build glsurf; build the peers with build_peers.sh)")
+    impls = a.impl.split(",")
+    for impl in impls:
+        if impl.split(":", 1)[0] not in KNOWN:
+            sys.exit(f"compare_peers: unknown implementation {impl} (known: {', '.join(KNOWN)})")
+    if not os.path.exists(PROTOCOL):
+        print(f"# {PROTOCOL} is missing (built with the tests where OpenCV is found): protocol_rep is nan")
+    budgets = [int(b) for b in a.budgets.split(",")]
     work = a.keep or tempfile.mkdtemp(prefix="glsurf_peers_")
     os.makedirs(work, exist_ok=True)
+    try:
+        run_all(a, work, budgets, impls)
+    finally:
+        if not a.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+KNOWN = ("glsurf", "bay", "opensurf", "siftgpu", "bay-desc", "glsurf-desc")
+
+
+def features(r, impl, i1, i2, n, tag):
+    """Keypoints and descriptors of both images by one implementation."""
+    name, _, extra = impl.partition(":")
+    if name == "glsurf":
+        opts = extra.split()
+        return r.glsurf(i1, n, opts, tag + "_1"), r.glsurf(i2, n, opts, tag + "_2")
+    if name == "bay":
+        return r.bay(i1, n, tag + "_1"), r.bay(i2, n, tag + "_2")
+    if name == "opensurf":
+        return r.opensurf(i1, n, tag + "_1"), r.opensurf(i2, n, tag + "_2")
+    if name == "siftgpu":
+        return r.siftgpu(i1, n, tag + "_1"), r.siftgpu(i2, n, tag + "_2")
+    if name == "bay-desc":
+        g1, g2 = r.glsurf(i1, n, [], tag + "_g1"), r.glsurf(i2, n, [], tag + "_g2")
+        return r.bay_desc(i1, g1, tag + "_1"), r.bay_desc(i2, g2, tag + "_2")
+    b1, b2 = r.bay(i1, n, tag + "_b1"), r.bay(i2, n, tag + "_b2")  # glsurf-desc
+    return r.glsurf_desc(i1, b1, tag + "_1", extra.split()), r.glsurf_desc(i2, b2, tag + "_2", extra.split())
+
+
+def run_all(a, work, budgets, impls):
     r = Runner(work, a.backend)
     pairs = make_pairs(work)
     if a.pairs:
         pairs = [p for p in pairs if any(p[0].startswith(q) for q in a.pairs.split(","))]
-    budgets = [int(b) for b in a.budgets.split(",")]
-    impls = a.impl.split(",")
     print("budget\tpair\timpl\tn1\tn2\trep\tcorresp\tmatches\tcorrect\tprecision\tprotocol_rep", flush=True)
     totals = {}
     for n in budgets:
@@ -267,27 +304,11 @@ def main():
             for impl in impls:
                 tag = f"{name}_{impl.replace(':', '_').replace(' ', '').replace('-', '_')}_{n}"
                 try:
-                    if impl.startswith("glsurf") and impl != "glsurf-desc":
-                        opts = impl.split(":", 1)[1].split() if ":" in impl else []
-                        f1, f2 = r.glsurf(i1, n, opts, tag + "_1"), r.glsurf(i2, n, opts, tag + "_2")
-                    elif impl == "bay":
-                        f1, f2 = r.bay(i1, n, tag + "_1"), r.bay(i2, n, tag + "_2")
-                    elif impl == "opensurf":
-                        f1, f2 = r.opensurf(i1, n, tag + "_1"), r.opensurf(i2, n, tag + "_2")
-                    elif impl == "siftgpu":
-                        f1, f2 = r.siftgpu(i1, n, tag + "_1"), r.siftgpu(i2, n, tag + "_2")
-                    elif impl == "bay-desc":
-                        g1, g2 = r.glsurf(i1, n, [], tag + "_g1"), r.glsurf(i2, n, [], tag + "_g2")
-                        f1, f2 = r.bay_desc(i1, g1, tag + "_1"), r.bay_desc(i2, g2, tag + "_2")
-                    elif impl.startswith("glsurf-desc"):
-                        b1, b2 = r.bay(i1, n, tag + "_b1"), r.bay(i2, n, tag + "_b2")
-                        f1, f2 = r.glsurf_desc(i1, b1, tag + "_1", []), r.glsurf_desc(i2, b2, tag + "_2", [])
-                    else:
-                        sys.exit(f"compare_peers: unknown implementation {impl}")
-                except (RuntimeError, FileNotFoundError) as e:
+                    f1, f2 = features(r, impl, i1, i2, n, tag)
+                    s = score(work, i1, i2, H, f1, f2, tag)
+                except (RuntimeError, OSError, ValueError, IndexError) as e:
                     print(f"# {impl} on {name}: skipped: {e}", flush=True)
                     continue
-                s = score(work, i1, i2, H, f1, f2, tag)
                 prec = s["correct"] / s["matches"] if s["matches"] else 0.0
                 t = totals.setdefault((n, impl), [0, 0, 0])
                 t[0] += s["correct"]
@@ -298,9 +319,6 @@ def main():
     print("# totals: budget impl pairs correct matches precision")
     for (n, impl), (c, m, p) in totals.items():
         print(f"# {n}\t{impl}\t{p}\t{c}\t{m}\t{c / m if m else 0:.3f}")
-    if not a.keep:
-        shutil.rmtree(work, ignore_errors=True)
-
 
 if __name__ == "__main__":
     main()

@@ -200,10 +200,12 @@ std::vector<float> describe_all(const IntegralImage& integral, std::vector<KeyPo
 // cpu::detect, then orientation and descriptors: the --backend cpu path.
 Features detect_and_compute(const GrayImage& image, const DetectorConfig& config);
 
-// The largest keypoint size compute() takes: its boxes (sides ~0.27 size,
-// at most 4,096 here) hold at most 4096^2 pixels, so that the GPU's 32-bit
-// box sums stay exact on an image of any size.
-constexpr float kMaxKeypointSize = 15000.0f;
+// The largest keypoint size compute() takes: the descriptor's Haar boxes
+// (side even_side(kDescriptorHaar s), 0.53 size, 4,096 at 7,680) are its
+// largest, and a half of one then holds 2048 x 4096 pixels, whose sum of
+// 255s (2.14e9) stays below 2^31, so that the 32-bit box sums and their
+// signed differences stay exact on an image of any size.
+constexpr float kMaxKeypointSize = 7680.0f;
 // The smallest: one pixel. Below it the boxes cannot shrink (2 pixels at
 // least) and the orientation's offsets (0.35s, s = 1.2 size / 9) fall below
 // what the GPU's float32 sample positions resolve (at size 1e-10 it saw a

@@ -46,7 +46,7 @@
 namespace glsurf::cpu {
 
 // The weight of Dxy^2 in det(H) for lobe l (above); shaders/common/hessian.glsl
-// computes the same float.
+// computes the same value.
 inline float dxy_weight(int lobe) { return static_cast<float>(lobe) / static_cast<float>(4 * lobe - 2); }
 // The largest interpolation offset kept, in samples (x, y) and layers (scale).
 constexpr float kMaxInterpolationOffset = 1.0f;
