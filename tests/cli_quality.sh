@@ -6,7 +6,7 @@
 # mutual check and no Laplacian sign, a match correct when A's keypoint
 # mapped by the true homography lies within 3 px of its match. Bay's SURF is
 # not packaged, so its counts are the floors, not a run:
-#   graf1 -> graf3 (H1to3p)                        Bay 151 correct (1,000 / 1,180 keypoints)
+#   graf1 -> graf3 (H1to3p)                        Bay 151 correct (1,000 / 1,180 keypoints; 134 at 1,000 / 1,000)
 #   graf1 turned 30 degrees and scaled by 1.2      Bay 376 correct (glsurf warp --rotate 30 --scale 1.2)
 # The GL backend (the product) on llvmpipe. The detector with Dxy weighted by
 # 0.81 and interpolation offsets up to 0.5, and the descriptor with Haar side
