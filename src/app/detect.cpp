@@ -35,7 +35,7 @@ int detect(Args args) {
   args.finish();
   if (names.empty()) throw UsageError("detect needs at least one image or directory");
 
-  std::vector<std::string> empty_directories;  // named, as the README says, errors
+  std::vector<std::string> empty_directories;  // named, as docs/reference.md says, errors
   const std::vector<std::string> files = expand_image_arguments(names, nullptr, &empty_directories);
   if (files.empty()) throw Error("no images to detect in " + names.front() + (names.size() > 1 ? " ..." : ""));
   // A directory among the inputs makes a batch whatever its count, and an

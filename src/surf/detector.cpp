@@ -39,8 +39,7 @@ double software_bytes_per_pixel(const DetectorConfig& config) {
 
 double software_list_bytes(const DetectorConfig& config, double entries, double measured_entries) {
   // The point list and its positions: two RGBA32F texels per entry
-  // (compact.hpp), counted twice over as margin (from 2026-11-22 to 11-23 the
-  // list was also reordered on the host and uploaded for description).
+  // (compact.hpp), counted twice over as margin.
   const auto per_entry = [](const DetectorConfig& c) { return 64.0 + DescribeStage::bytes_per_entry(c); };
   return std::max(0.0, entries * per_entry(config) - measured_entries * per_entry(DetectorConfig{}));
 }

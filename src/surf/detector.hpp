@@ -40,25 +40,22 @@ namespace glsurf {
 // On a software renderer (Mesa's llvmpipe) the detector's textures live in
 // host memory, about kSoftwareBytesPerPixel a pixel of the image: the
 // maximum RSS of `glsurf detect` on noise was 0.93 GB at 2048 x 2048 and
-// 3.03 GB at 4096 x 4096 (2026-11-23, twenty-fifth session, with the 1-D
-// integral image, the buffer copy of det(H) for suppression, one buffer
-// copy of the integral image that the Hessian and the quads share, one
-// strip for the Hessian, and a candidate atlas of a texel per 2 x 2
-// samples), 167 bytes a pixel beyond the fixed part below; the constant
-// keeps 53 in hand. (197 and 1.02 / 3.43 GB the session before, with the
-// atlas a texel per sample; with the Hessian's three strips and their
-// copies 288, and the constant 300.)
+// 3.03 GB at 4096 x 4096 (the 1-D integral image, the buffer copy of det(H)
+// for suppression, one buffer copy of the integral image that the Hessian
+// and the quads share, one strip for the Hessian, and a candidate atlas of a
+// texel per 2 x 2 samples), 167 bytes a pixel beyond the fixed part below;
+// the constant keeps 53 in hand.
 // compute() of given keypoints needs only the image, its integral and the
 // integral quads, about kSoftwareComputeBytesPerPixel: the maximum RSS of
 // `glsurf describe` with one keypoint on noise was 0.43, 1.18 and 4.17 GB at
-// 2048, 4096 and 8192 square (the same day; 60 bytes a pixel more from 4096
-// to 8192, 48 before). On top of that, whatever the size, the first
-// detection or compute() allocates about kSoftwareFixedBytes (llvmpipe's compiled
-// shaders, the point lists' textures): the rise of VmHWM from a constructed
-// Detector to the end of its first call, less the rate above, was 76 to 119
-// MB for detection of noise at 64 x 64 to 2048 x 2048, and 37 to 109 MB for
-// compute() of one keypoint (2026-11-22; the context and the constructed
-// Detector, 87 MB, are already resident when the check reads MemAvailable).
+// 2048, 4096 and 8192 square (60 bytes a pixel more from 4096 to 8192).
+// On top of that, whatever the size, the first detection or compute()
+// allocates about kSoftwareFixedBytes (llvmpipe's compiled shaders, the
+// point lists' textures): the rise of VmHWM from a constructed Detector to
+// the end of its first call, less the rate above, was 76 to 119 MB for
+// detection of noise at 64 x 64 to 2048 x 2048, and 37 to 109 MB for
+// compute() of one keypoint (the context and the constructed Detector,
+// 87 MB, are already resident when the check reads MemAvailable).
 // Why a width x height image cannot fit in `available` bytes then, at
 // `bytes_per_pixel`, or "" when it can. The detector refuses such an image
 // where the kernel says how much is available (/proc/meminfo), rather than

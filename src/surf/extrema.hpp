@@ -15,7 +15,7 @@
 // band per octave, like a mip chain. For the default two layers: one map per
 // octave, an atlas 1.5 times as wide as octave 0's cells.
 //
-// Cells rather than samples (2026-11-23): the mark and interpolation passes
+// Cells rather than samples: the mark and interpolation passes
 // shade a quarter as many fragments, 16 look-ups serving four samples'
 // blocks instead of 9 serving one, and the compaction reads a quarter as
 // many texels (docs/NOTES.md: Detector speed).
@@ -38,7 +38,7 @@
 // per-layer shader, and the tests compare both modes with the CPU). On
 // llvmpipe at 640x480 early-Z is a little faster: detection took 40.8 and
 // 41.4 ms against 42.4 and 44.1 (medians, two runs of `bench detect`,
-// 2026-11-22, docs/NOTES.md "Detector speed").
+// docs/NOTES.md "Detector speed").
 #pragma once
 
 #include "glsurf/surf/hessian.hpp"

@@ -16,10 +16,10 @@
 //     from the integral image itself: 20 look-ups per filter, a few shared
 //     (hessian_multipass.frag). Passes of their own for the lobes' strips,
 //     as Terriberry has, cost llvmpipe more than the look-ups they save (with
-//     their buffer copies; until 2026-11-22, twenty-fourth session). Where
-//     the driver's buffer textures hold the integral image, the passes read
-//     it and the strip from buffer-texture copies (common/linear_fetch.glsl):
-//     on llvmpipe the three passes of the time took about 40 % less. One strip copy,
+//     their buffer copies; docs/NOTES.md, Detector speed). Where the driver's
+//     buffer textures hold the integral image, the passes read it and the
+//     strip from buffer-texture copies (common/linear_fetch.glsl), which
+//     llvmpipe fetches from faster than from 2-D textures. One strip copy,
 //     sized for octave 0, serves every octave in turn.
 //     After the first octave, layers 0 and 1 of the first group are layers 1
 //     and 3 of the octave before (the same filters, at every other sample of

@@ -1,4 +1,4 @@
-// libFuzzer targets for the readers of files glsurf takes from users (README:
+// libFuzzer targets for the readers of files glsurf takes from users (docs/reference.md:
 // Fuzzing). This file is built once per target, with one of these defined:
 //
 //   GLSURF_FUZZ_IMAGE       load_gray (PNG, JPEG, BMP, TGA, PGM/PPM by content)
