@@ -297,6 +297,16 @@ start_warp $defaults "$work/interrupted_empty" "$work/interrupted_empty"
 kill -s HUP $pid; wait $pid; status=$?
 [ $status -eq 129 ] || fail "warp ended by SIGHUP: exit status $status, not 129"
 [ -z "$(ls -A "$work/interrupted_empty")" ] || fail "an interrupted warp into an empty directory left: $(ls -A "$work/interrupted_empty")"
+# A file that someone else puts into that directory during the run stays,
+# whichever signal ends it.
+for sig in INT TERM HUP; do
+  mkdir "$work/shared_$sig"
+  start_warp $defaults "$work/shared_$sig" "$work/shared_$sig"
+  echo theirs > "$work/shared_$sig/notes.txt"
+  kill -s $sig $pid; wait $pid
+  [ "$(ls -A "$work/shared_$sig")" = notes.txt ] && [ "$(cat "$work/shared_$sig/notes.txt")" = theirs ] ||
+    fail "SIG$sig to warp into a shared empty directory left: $(ls -A "$work/shared_$sig")"
+done
 # Under nohup a hangup changes nothing; SIGTERM then ends it cleanly.
 mkdir "$work/nohup"
 start_warp --ignore-signal=HUP "$work/nohup/seq" "$work/nohup"

@@ -363,10 +363,13 @@ TEST_CASE("an interrupt removes the held files, empties the held directories, an
     std::filesystem::create_directory(staging);
     std::ofstream(staging + "/img1.png") << "part";
     std::ofstream(staging + "/H1to2p") << "part";
+    // A staging directory inside an OUTDIR that someone else writes into
+    // meanwhile: theirs stays.
     std::filesystem::create_directory(outdir);
-    RemoveOnSignal held_outdir(outdir, RemoveOnSignal::DirectoryFiles);
-    std::ofstream(outdir + "/img1.png") << "part";
-    std::filesystem::create_directory(outdir + "/sub");  // one level only: stays
+    RemoveOnSignal held_inner(outdir + "/.glsurf_warp.x", RemoveOnSignal::Directory);
+    std::filesystem::create_directory(outdir + "/.glsurf_warp.x");
+    std::ofstream(outdir + "/.glsurf_warp.x/img1.png") << "part";
+    std::ofstream(outdir + "/img1.png") << "theirs";
     RemoveOnSignal held_file(temporary);
     std::ofstream(temporary) << "part";
     RemoveOnSignal held_released(released);
@@ -382,7 +385,7 @@ TEST_CASE("an interrupt removes the held files, empties the held directories, an
   CHECK(!std::filesystem::exists(made));
   CHECK(contents(shared + "/theirs.txt") == "not ours");
   CHECK(!std::filesystem::exists(temporary));
-  CHECK(std::filesystem::exists(outdir + "/sub"));
+  CHECK(contents(outdir + "/img1.png") == "theirs");
   CHECK(std::distance(std::filesystem::directory_iterator(outdir), {}) == 1);
   CHECK(contents(released) == "done");
   CHECK(contents(kept) == "not held");

@@ -27,6 +27,10 @@
 #include <random>
 #include <sstream>
 
+#include <csignal>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -151,6 +155,45 @@ Sequence read_sequence(const fs::path& dir) {
   return seq;
 }
 
+// Moves the complete sequence from the staging directory inside the empty
+// OUTDIR `out` into it, and removes the staging directory. SIGINT, SIGTERM and
+// SIGHUP wait until the moves are done (a few renames), so that a signal never
+// finds part of a sequence in OUTDIR. A name that someone else took in OUTDIR
+// meanwhile is never replaced: the files moved so far are removed and the
+// run fails. (A file system without RENAME_NOREPLACE checks the name first.)
+void move_out_of_staging(const fs::path& staging, const std::string& out, const std::vector<std::string>& names) {
+  sigset_t block, previous;
+  sigemptyset(&block);
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, signal);
+  ::pthread_sigmask(SIG_BLOCK, &block, &previous);
+  std::vector<fs::path> moved;
+  int error = 0;
+  std::string failed;
+  for (const std::string& name : names) {
+    const fs::path to = fs::path(out) / name;
+    const fs::path from = staging / name;
+    int status = ::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE);
+    if (status != 0 && errno == EINVAL) {
+      struct stat there {};
+      status = ::lstat(to.c_str(), &there) == 0 ? (errno = EEXIST, -1) : ::rename(from.c_str(), to.c_str());
+    }
+    if (status != 0) {
+      error = errno;
+      failed = to.string();
+      break;
+    }
+    moved.push_back(to);
+  }
+  if (error != 0) {
+    for (const fs::path& p : moved) ::unlink(p.c_str());
+  } else {
+    ::rmdir(staging.c_str());
+  }
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  if (error == EEXIST) throw Error(failed + ": appeared during the run; the sequence was not written");
+  if (error != 0) throw Error(failed + ": cannot move into place (" + std::strerror(error) + ")");
+}
+
 }  // namespace
 
 int warp(Args args) {
@@ -208,9 +251,10 @@ int warp(Args args) {
     transforms.push_back(h);
   }
   // OUT never holds part of a sequence, nor files of an older one that eval
-  // would score with it: it must be new or empty. A new one is written beside
-  // its place and renamed there once complete; into an empty one the files go
-  // directly and are removed again if one fails.
+  // would score with it: it must be new or empty. The files are written into
+  // a staging directory of this run's own: beside OUTDIR's place for a new
+  // one (renamed into place once complete), inside an empty one (moved out
+  // of it once complete). Anything else in OUTDIR is never touched.
   if (out.empty()) throw UsageError("warp needs a non-empty OUTDIR");
   // Elsewhere - is standard input or output; a sequence is a directory.
   if (out == "-") throw UsageError("warp writes a directory of images: OUTDIR cannot be - (give ./- for one of that name)");
@@ -219,16 +263,22 @@ int warp(Args args) {
   if (exists && !(fs::is_directory(out, ec) && fs::is_empty(out, ec))) {
     throw Error(out + ": exists and is not an empty directory; warp writes a new sequence directory");
   }
-  fs::path dir = out, target;
-  // Should SIGINT, SIGTERM or SIGHUP end the run, what it wrote goes: the
-  // staging directory, or the files in the empty OUTDIR. Declared before
-  // `cleanup`, so released only after that has run.
+  fs::path target = out;
+  // Should SIGINT, SIGTERM or SIGHUP end the run, the staging directory goes.
+  // Declared before `cleanup`, so released only after that has run.
   RemoveOnSignal held;
   // The parent directories this run makes for a new OUTDIR: a run that
   // fails removes them again (those still empty).
   MadeDirectories made;
-  if (exists) held = RemoveOnSignal(out, RemoveOnSignal::DirectoryFiles);
-  if (!exists) {
+  // A name no other run has, even a killed one with the same process id
+  // (an interrupted run removes its staging directory, but one killed
+  // outright leaves it behind, and nothing can tell it from a live run's in
+  // another container).
+  std::string name;
+  if (exists) {
+    name = (fs::path(out) / ".glsurf_warp.XXXXXX").string();
+    if (!::mkdtemp(name.data())) throw Error(out + ": cannot create directory (" + std::strerror(errno) + ")");
+  } else {
     // The directories above OUTDIR as the kernel finds them (a link
     // followed, then ".."), so that "lnk/../x" is the x beside lnk's
     // target; from the first missing one on, by name ("nosuch/../x" is x).
@@ -252,11 +302,6 @@ int warp(Args args) {
     // this one found already there may remove it again (it failed, and the
     // parent was empty) before the staging directory is made in it: then the
     // parents are made again.
-    // A name no other run has, even a killed one with the same process id
-    // (an interrupted run removes its staging directory, but one killed
-    // outright leaves it behind, and nothing can tell it from a live run's in
-    // another container).
-    std::string name;
     for (int attempt = 0;; ++attempt) {
       const int mkdir_error = made.make(target.parent_path());
       name = (target.parent_path() / ".glsurf_warp.XXXXXX").string();
@@ -266,25 +311,26 @@ int warp(Args args) {
         throw Error(out + ": cannot create directory (" + std::strerror(error) + ")");
       }
     }
-    held = RemoveOnSignal(name, RemoveOnSignal::Directory);
-    dir = name;
+  }
+  held = RemoveOnSignal(name, RemoveOnSignal::Directory);
+  const fs::path dir = name;
+  if (!exists) {
     const mode_t mask = ::umask(0);  // mkdtemp makes it 0700; OUTDIR gets the usual mode
     ::umask(mask);
     ::chmod(name.c_str(), 0777 & ~mask);
   }
   struct Cleanup {  // what an unfinished run wrote
     fs::path staging;
-    std::vector<fs::path> written;
     ~Cleanup() {
       std::error_code ignored;
       if (!staging.empty()) fs::remove_all(staging, ignored);
-      for (const fs::path& p : written) fs::remove(p, ignored);
     }
-  } cleanup{exists ? fs::path() : dir, {}};
+  } cleanup{dir};
+  std::vector<std::string> names;  // in the order written
   // A file that cannot be written is named as in OUTDIR, not by its
   // staging path.
   const auto write_in_out = [&](const std::string& name, const std::function<void(const std::string&)>& write) {
-    if (exists) cleanup.written.push_back(dir / name);
+    names.push_back(name);
     const std::string path = (dir / name).string();
     try {
       write(path);
@@ -348,14 +394,15 @@ int warp(Args args) {
     std::printf("%s: img1..img%zu with H1to2p..H1to%zup\n", out.c_str(), steps + 1, steps + 1);
   }
   flush_standard_output();
-  if (!exists) {
+  if (exists) {
+    move_out_of_staging(dir, out, names);
+  } else {
     fs::rename(dir, target, ec);
     if (ec) throw Error(out + ": cannot rename the sequence into place (" + ec.message() + ")");
   }
   held.release();  // complete: keep it
   made.keep();
   cleanup.staging.clear();
-  cleanup.written.clear();
   return 0;
 }
 

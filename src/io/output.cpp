@@ -185,9 +185,9 @@ void remove_held(int signal) {
     if (held(slot, RemoveOnSignal::File)) ::unlink(slot.path);
   }
   for (Slot& slot : g_slots) {
-    if (!held(slot, RemoveOnSignal::Directory) && !held(slot, RemoveOnSignal::DirectoryFiles)) continue;
+    if (!held(slot, RemoveOnSignal::Directory)) continue;
     empty_directory(slot.path);
-    if (slot.kind == RemoveOnSignal::Directory) ::rmdir(slot.path);
+    ::rmdir(slot.path);
   }
   // As many rounds as there are Created directories, so that nested ones go
   // whatever their slots' order (each round removes at least the deepest;

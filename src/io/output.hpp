@@ -36,11 +36,11 @@ namespace glsurf {
 // installs the handler for each of these signals whose action is the
 // default; one that is ignored (nohup) or that the application handles
 // itself is left alone. The handler unlinks the held files, then what is
-// directly in the held directories (their subdirectories stay), removes the
-// Directory ones, then the Created ones that are (then) empty, and ends the
+// directly in the held directories (their subdirectories stay) and those
+// directories, then the Created ones that are (then) empty, and ends the
 // process by the same signal. OutputFiles holds its temporaries,
 // MadeDirectories the directories made for an output, and warp its staging
-// directory (or the files of the empty OUTDIR it writes into).
+// directory. Only what this process made is ever held.
 //
 //   RemoveOnSignal staging(dir, RemoveOnSignal::Directory);
 //   ...
@@ -50,7 +50,6 @@ class RemoveOnSignal {
   enum Kind {
     File,           // unlinked
     Directory,      // emptied (one level) and removed
-    DirectoryFiles, // emptied (one level), kept
     Created         // removed if empty (a parent made for the output), after the others
   };
   RemoveOnSignal() = default;
