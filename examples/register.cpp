@@ -8,15 +8,15 @@
 // Prints the keypoint and match counts, the homography taking A's pixels to
 // B's, and with TRUTH (a homography file, Oxford text or OpenCV XML) the
 // largest distance between A's corners mapped by the two.
+#include <cstdio>
+#include <vector>
+
 #include "glsurf/gl/context.hpp"
 #include "glsurf/gl/error.hpp"
 #include "glsurf/io/image.hpp"
 #include "glsurf/match/homography.hpp"
 #include "glsurf/match/matcher.hpp"
 #include "glsurf/surf/detector.hpp"
-
-#include <cstdio>
-#include <vector>
 
 int main(int argc, char** argv) {
   using namespace glsurf;
@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
 
     std::vector<PointPair> pairs;
     for (const Match& m : ab) {
-      const KeyPoint &p = a.keypoints[static_cast<size_t>(m.query)], &q = b.keypoints[static_cast<size_t>(m.train)];
+      const KeyPoint &p = a.keypoints[static_cast<size_t>(m.query)],
+                     &q = b.keypoints[static_cast<size_t>(m.train)];
       pairs.push_back({p.x, p.y, q.x, q.y});
     }
     const HomographyResult fit = ransac_homography(pairs);
@@ -49,8 +50,8 @@ int main(int argc, char** argv) {
       return 1;
     }
     const Homography& h = fit.h;
-    std::printf("H = [%.6g %.6g %.6g; %.6g %.6g %.6g; %.6g %.6g %.6g]\n", h[0], h[1], h[2], h[3], h[4], h[5], h[6],
-                h[7], h[8]);
+    std::printf("H = [%.6g %.6g %.6g; %.6g %.6g %.6g; %.6g %.6g %.6g]\n", h[0], h[1], h[2], h[3], h[4], h[5],
+                h[6], h[7], h[8]);
     if (argc == 4) {
       const double error = corner_error(h, read_homography_file(argv[3]), image_a.width, image_a.height);
       std::printf("corner error %.2f px\n", error);

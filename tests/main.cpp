@@ -1,14 +1,13 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
-
-#include "support.hpp"
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <random>
 
-#include <unistd.h>
+#include "support.hpp"
 
 namespace glsurf::test {
 
@@ -57,7 +56,7 @@ std::vector<double> ramp_descriptor(double gx, double gy, bool extended) {
   std::vector<double> v(16 * static_cast<size_t>(per_region), 0.0);
   for (int row = 0; row < 20; ++row)
     for (int col = 0; col < 20; ++col) {
-      const double ox = col - 9.5, oy = row - 9.5;  // in units of s
+      const double ox = col - 9.5, oy = row - 9.5;                        // in units of s
       const double w = std::exp(-(ox * ox + oy * oy) / (2 * 6.0 * 6.0));  // sigma 6s
       double* r = &v[static_cast<size_t>((row / 5) * 4 + col / 5) * static_cast<size_t>(per_region)];
       if (!extended) {
@@ -93,14 +92,18 @@ void check_ramp_descriptors(const ComputeFn& compute, double tolerance) {
         config.extended = extended;
         const Features f = compute(image, {k}, config);
         REQUIRE(f.keypoints.size() == 1);
-        const std::vector<double> want = upright ? ramp_descriptor(ab[0], ab[1], extended) : ramp_descriptor(1, 0, extended);
+        const std::vector<double> want =
+            upright ? ramp_descriptor(ab[0], ab[1], extended) : ramp_descriptor(1, 0, extended);
         REQUIRE(f.descriptor_size == static_cast<int>(want.size()));
         double worst = 0;
-        for (size_t i = 0; i < want.size(); ++i) worst = std::max(worst, std::abs(f.descriptor(0)[i] - want[i]));
+        for (size_t i = 0; i < want.size(); ++i)
+          worst = std::max(worst, std::abs(f.descriptor(0)[i] - want[i]));
         // Counter-clockwise on screen, y down: the gradient (a, b) points at atan2(-b, a).
-        const double angle = upright ? 0.0 : std::fmod(std::atan2(-ab[1], ab[0]) * 180 / 3.14159265358979323846 + 360, 360);
+        const double angle =
+            upright ? 0.0 : std::fmod(std::atan2(-ab[1], ab[0]) * 180 / 3.14159265358979323846 + 360, 360);
         INFO("ramp (" << ab[0] << ", " << ab[1] << "), upright " << upright << ", extended " << extended
-                      << ": largest difference " << worst << ", angle " << f.keypoints[0].angle << " (want " << angle << ")");
+                      << ": largest difference " << worst << ", angle " << f.keypoints[0].angle << " (want "
+                      << angle << ")");
         CHECK(worst <= tolerance);
         CHECK(std::abs(std::remainder(f.keypoints[0].angle - angle, 360.0)) <= 0.01);
       }
@@ -136,8 +139,8 @@ std::string first_difference(const std::vector<std::uint32_t>& gpu, const cpu::I
   }
   if (count == 0) return "";
   return std::to_string(count) + " entries differ, first at (x=" + std::to_string(first % stride) +
-         ", y=" + std::to_string(first / stride) + "): gpu " + std::to_string(gpu[first]) +
-         ", cpu " + std::to_string(cpu.sums[first]);
+         ", y=" + std::to_string(first / stride) + "): gpu " + std::to_string(gpu[first]) + ", cpu " +
+         std::to_string(cpu.sums[first]);
 }
 
 }  // namespace glsurf::test

@@ -2,16 +2,16 @@
 // an exact comparison of integral tables that reports the first difference.
 #pragma once
 
-#include "glsurf/cpu/integral.hpp"
-#include "glsurf/gl/context.hpp"
-#include "glsurf/io/image.hpp"
-#include "glsurf/surf/keypoint.hpp"
-
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "cpu/integral.hpp"
+#include "gl/context.hpp"
+#include "io/image.hpp"
+#include "surf/keypoint.hpp"
 
 namespace glsurf::test {
 
@@ -54,7 +54,8 @@ GrayImage ramp_image(int width, int height, double cx, double cy, int a, int b, 
 std::vector<double> ramp_descriptor(double gx, double gy, bool extended);
 
 // Describes given keypoints (cpu::compute, Detector::compute).
-using ComputeFn = std::function<Features(const GrayImage&, const std::vector<KeyPoint>&, const DetectorConfig&)>;
+using ComputeFn =
+    std::function<Features(const GrayImage&, const std::vector<KeyPoint>&, const DetectorConfig&)>;
 
 // Checks `compute` on ramps in several directions against ramp_descriptor
 // (each value within `tolerance`) and, where oriented, the angle against the

@@ -15,16 +15,16 @@
 #include <map>
 #include <thread>
 
-#include "glsurf/cpu/descriptor.hpp"
-#include "glsurf/cpu/detector.hpp"
-#include "glsurf/gl/error.hpp"
-#include "glsurf/gl/pass.hpp"
-#include "glsurf/match/matcher.hpp"
+#include "cpu/descriptor.hpp"
+#include "cpu/detector.hpp"
+#include "gl/error.hpp"
+#include "gl/pass.hpp"
+#include "match/matcher.hpp"
 #include "support.hpp"
-#include "glsurf/surf/detector.hpp"
-#include "glsurf/surf/extrema.hpp"
-#include "glsurf/surf/hessian.hpp"
-#include "glsurf/surf/integral.hpp"
+#include "surf/detector.hpp"
+#include "surf/extrema.hpp"
+#include "surf/hessian.hpp"
+#include "surf/integral.hpp"
 
 using namespace glsurf;
 
@@ -77,62 +77,63 @@ void compare(const GrayImage& image, const DetectorConfig& config, int buffer_li
 }  // namespace
 
 TEST_SUITE("cpu") {
-
-TEST_CASE("host memory: an image whose textures cannot fit is refused on a software renderer") {
-  // 220 bytes a pixel and 150 MB (measured; see detector.hpp): 4096 x 4096
-  // needs 3.84 GB, 16000 x 16000 56.47 GB.
-  CHECK(host_memory_problem(4096, 4096, 8e9).empty());
-  CHECK(host_memory_problem(4096, 4096, 3.8e9) != "");
-  CHECK(host_memory_problem(4096, 4096, 3.85e9).empty());
-  const std::string why = host_memory_problem(16000, 16000, 24e9);
-  CHECK(why.find("image of 16000x16000 needs about 56.5 GB") == 0);
-  CHECK(why.find("24.0 GB is available") != std::string::npos);
-  CHECK(host_memory_problem(16000, 16000, -1).empty());  // unknown: no refusal
-  // compute() of given keypoints: 65 bytes a pixel and 150 MB, 16.79 GB at
-  // 16000 x 16000.
-  CHECK(host_memory_problem(16000, 16000, 24e9, kSoftwareComputeBytesPerPixel).empty());
-  CHECK(host_memory_problem(16000, 16000, 16e9, kSoftwareComputeBytesPerPixel).find("needs about 16.8 GB") !=
+  TEST_CASE("host memory: an image whose textures cannot fit is refused on a software renderer") {
+    // 220 bytes a pixel and 150 MB (measured; see detector.hpp): 4096 x 4096
+    // needs 3.84 GB, 16000 x 16000 56.47 GB.
+    CHECK(host_memory_problem(4096, 4096, 8e9).empty());
+    CHECK(host_memory_problem(4096, 4096, 3.8e9) != "");
+    CHECK(host_memory_problem(4096, 4096, 3.85e9).empty());
+    const std::string why = host_memory_problem(16000, 16000, 24e9);
+    CHECK(why.find("image of 16000x16000 needs about 56.5 GB") == 0);
+    CHECK(why.find("24.0 GB is available") != std::string::npos);
+    CHECK(host_memory_problem(16000, 16000, -1).empty());  // unknown: no refusal
+    // compute() of given keypoints: 65 bytes a pixel and 150 MB, 16.79 GB at
+    // 16000 x 16000.
+    CHECK(host_memory_problem(16000, 16000, 24e9, kSoftwareComputeBytesPerPixel).empty());
+    CHECK(
+        host_memory_problem(16000, 16000, 16e9, kSoftwareComputeBytesPerPixel).find("needs about 16.8 GB") !=
         std::string::npos);
-  // More layers per octave: 170 bytes a pixel more for each further group of
-  // four (measured; see detector.hpp).
-  DetectorConfig layers;
-  CHECK(software_bytes_per_pixel(layers) == kSoftwareBytesPerPixel);
-  for (const auto& [n, bytes] : {std::pair{1, 220.0}, {2, 220.0}, {3, 390.0}, {6, 390.0}, {7, 560.0}, {10, 560.0}}) {
-    layers.n_octave_layers = n;
-    CHECK(software_bytes_per_pixel(layers) == bytes);
+    // More layers per octave: 170 bytes a pixel more for each further group of
+    // four (measured; see detector.hpp).
+    DetectorConfig layers;
+    CHECK(software_bytes_per_pixel(layers) == kSoftwareBytesPerPixel);
+    for (const auto& [n, bytes] :
+         {std::pair{1, 220.0}, {2, 220.0}, {3, 390.0}, {6, 390.0}, {7, 560.0}, {10, 560.0}}) {
+      layers.n_octave_layers = n;
+      CHECK(software_bytes_per_pixel(layers) == bytes);
+    }
+    // The fixed part alone: a 64 x 64 image (1.1 MB of textures) with 100 MB left.
+    CHECK(host_memory_problem(64, 64, 100e6).find("image of 64x64 needs about 0.2 GB") == 0);
+    CHECK(host_memory_problem(64, 64, 200e6).empty());
   }
-  // The fixed part alone: a 64 x 64 image (1.1 MB of textures) with 100 MB left.
-  CHECK(host_memory_problem(64, 64, 100e6).find("image of 64x64 needs about 0.2 GB") == 0);
-  CHECK(host_memory_problem(64, 64, 200e6).empty());
-}
 
-TEST_CASE("host memory: larger point lists and second orientations are counted") {
-  // The default configuration is what kSoftwareFixedBytes was measured with.
-  CHECK(software_list_bytes(DetectorConfig{}, 65536, 65536) == 0.0);
-  // A second orientation can double the descriptor entries: 65,536 more of
-  // 64 float32 values, in two textures (raw sums, normalised), at least.
-  DetectorConfig second;
-  second.second_orientation = 0.8f;
-  const double more = software_list_bytes(second, 65536, 65536);
-  CHECK(more >= 65536.0 * 64 * 4 * 2);
-  // 3.84 GB for the default at 4096 x 4096 (above): 3.85 GB no longer does.
-  CHECK(host_memory_problem(4096, 4096, 3.85e9).empty());
-  CHECK(host_memory_problem(4096, 4096, 3.85e9, kSoftwareBytesPerPixel, kSoftwareFixedBytes + more) != "");
-  // --max-features 524288 --extended: 458,752 more entries of 128 values.
-  DetectorConfig large;
-  large.max_features = 1 << 19;
-  large.extended = true;
-  const double full = software_list_bytes(large, large.max_features, 65536);
-  CHECK(full >= 458752.0 * 128 * 4 * 2);
-  // ... but the list of a 64 x 64 image holds no more entries than its
-  // candidate atlas has texels (about 0.4 per pixel), so asking for that
-  // many features on it costs little.
-  glm::ivec2 atlas, default_atlas;
-  atlas_layout(64, 64, large, atlas);
-  atlas_layout(64, 64, DetectorConfig{}, default_atlas);
-  CHECK(atlas.x * atlas.y < 64 * 64 / 2);  // a texel per 2 x 2 samples (extrema.hpp)
-  CHECK(software_list_bytes(large, atlas.x * atlas.y, default_atlas.x * default_atlas.y) < 0.01 * full);
-}
+  TEST_CASE("host memory: larger point lists and second orientations are counted") {
+    // The default configuration is what kSoftwareFixedBytes was measured with.
+    CHECK(software_list_bytes(DetectorConfig{}, 65536, 65536) == 0.0);
+    // A second orientation can double the descriptor entries: 65,536 more of
+    // 64 float32 values, in two textures (raw sums, normalised), at least.
+    DetectorConfig second;
+    second.second_orientation = 0.8f;
+    const double more = software_list_bytes(second, 65536, 65536);
+    CHECK(more >= 65536.0 * 64 * 4 * 2);
+    // 3.84 GB for the default at 4096 x 4096 (above): 3.85 GB no longer does.
+    CHECK(host_memory_problem(4096, 4096, 3.85e9).empty());
+    CHECK(host_memory_problem(4096, 4096, 3.85e9, kSoftwareBytesPerPixel, kSoftwareFixedBytes + more) != "");
+    // --max-features 524288 --extended: 458,752 more entries of 128 values.
+    DetectorConfig large;
+    large.max_features = 1 << 19;
+    large.extended = true;
+    const double full = software_list_bytes(large, large.max_features, 65536);
+    CHECK(full >= 458752.0 * 128 * 4 * 2);
+    // ... but the list of a 64 x 64 image holds no more entries than its
+    // candidate atlas has texels (about 0.4 per pixel), so asking for that
+    // many features on it costs little.
+    glm::ivec2 atlas, default_atlas;
+    atlas_layout(64, 64, large, atlas);
+    atlas_layout(64, 64, DetectorConfig{}, default_atlas);
+    CHECK(atlas.x * atlas.y < 64 * 64 / 2);  // a texel per 2 x 2 samples (extrema.hpp)
+    CHECK(software_list_bytes(large, atlas.x * atlas.y, default_atlas.x * default_atlas.y) < 0.01 * full);
+  }
 
 }  // TEST_SUITE
 
@@ -155,13 +156,13 @@ TEST_SUITE("gl") {
   }
 
   TEST_CASE("GPU keypoints agree with the CPU reference on graf3.png and box_in_scene.png") {
-  for (const char* name : {"graf3.png", "box_in_scene.png"}) {
-    INFO(std::string(name));
-    compare(load_gray(std::string(GLSURF_TEST_ASSET_DIR "/") + name), DetectorConfig{});
+    for (const char* name : {"graf3.png", "box_in_scene.png"}) {
+      INFO(std::string(name));
+      compare(load_gray(std::string(GLSURF_TEST_ASSET_DIR "/") + name), DetectorConfig{});
+    }
   }
-}
 
-TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave and a low threshold") {
+  TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave and a low threshold") {
     test::headless_context();
     DetectorConfig config;
     config.n_octave_layers = 3;
@@ -196,8 +197,8 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
         detector.runner().set_check_every_pass(true);
         const std::vector<KeyPoint> gpu = detector.detect(image);
         const std::vector<KeyPoint> cpu = cpu::detect(image, config);
-        INFO(layers << " layers, " << std::string(nms == Suppression::EarlyZ ? "early-Z" : "single-pass") << " NMS: CPU "
-                    << cpu.size() << ", GPU " << gpu.size());
+        INFO(layers << " layers, " << std::string(nms == Suppression::EarlyZ ? "early-Z" : "single-pass")
+                    << " NMS: CPU " << cpu.size() << ", GPU " << gpu.size());
         REQUIRE(cpu.size() > 1000);
         CHECK(std::abs(static_cast<long>(gpu.size()) - static_cast<long>(cpu.size())) <= 2);
         CHECK(matched_fraction(cpu, gpu) >= 0.998);
@@ -206,7 +207,9 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
     }
   }
 
-  TEST_CASE("early-Z marks exactly the cells with a sample that passes the 3x3x3 test, computed here from the GPU's det(H)") {
+  TEST_CASE(
+      "early-Z marks exactly the cells with a sample that passes the 3x3x3 test, computed here from the "
+      "GPU's det(H)") {
     // The marks only decide where the exact test runs, so a mark pass that
     // let everything through would still find every keypoint; this checks the
     // marks themselves. Expected marks are computed on the CPU from the GPU's
@@ -473,10 +476,10 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
       cpu.resize(n);
       REQUIRE(gpu.size() == n);
       const float tie = cpu.back().response;
-      const auto stronger = std::count_if(cpu.begin(), cpu.end(), [&](const KeyPoint& k) {
-        return k.response > tie * (1 + 1e-5f);
-      });
-      INFO("max_features " << max_features << ": " << stronger << " keypoints stronger than the ties at " << tie);
+      const auto stronger = std::count_if(cpu.begin(), cpu.end(),
+                                          [&](const KeyPoint& k) { return k.response > tie * (1 + 1e-5f); });
+      INFO("max_features " << max_features << ": " << stronger << " keypoints stronger than the ties at "
+                           << tie);
       CHECK(stronger >= 64);
       for (size_t i = 0; i < n; ++i) {
         INFO("keypoint " << i);
@@ -524,8 +527,8 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
     GrayImage short_one = box;
     short_one.pixels.resize(10);
     CHECK_THROWS_WITH_AS(detector.detect(short_one), doctest::Contains("has 10 pixel values"), Error);
-    CHECK_THROWS_WITH_AS(detector.compute(short_one, {KeyPoint{100, 100, 20}}), doctest::Contains("has 10 pixel values"),
-                         Error);
+    CHECK_THROWS_WITH_AS(detector.compute(short_one, {KeyPoint{100, 100, 20}}),
+                         doctest::Contains("has 10 pixel values"), Error);
     GrayImage long_one = box;
     long_one.pixels.push_back(0);
     CHECK_THROWS_AS(detector.detect(long_one), Error);
@@ -533,7 +536,8 @@ TEST_CASE("GPU keypoints agree with the CPU reference with 3 layers per octave a
     CHECK(detector.detect(box).size() == found);
   }
 
-  TEST_CASE("a detector or matcher used where its context is not current says so, and works again once it is") {
+  TEST_CASE(
+      "a detector or matcher used where its context is not current says so, and works again once it is") {
     const GrayImage box = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
     gl::Context& context = test::headless_context();
     Detector detector(context, DetectorConfig{});

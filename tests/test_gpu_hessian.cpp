@@ -9,15 +9,15 @@
 // value's own terms, recomputed here from hessian_at.
 #include <doctest/doctest.h>
 
-#include "glsurf/cpu/detector.hpp"
-#include "glsurf/gl/error.hpp"
-#include "glsurf/gl/pass.hpp"
-#include "support.hpp"
-#include "glsurf/surf/hessian.hpp"
-#include "glsurf/surf/integral.hpp"
-
 #include <algorithm>
 #include <cmath>
+
+#include "cpu/detector.hpp"
+#include "gl/error.hpp"
+#include "gl/pass.hpp"
+#include "support.hpp"
+#include "surf/hessian.hpp"
+#include "surf/integral.hpp"
 
 using namespace glsurf;
 
@@ -62,7 +62,8 @@ void compare_with_cpu(const GrayImage& image, const DetectorConfig& config, Hess
           }
           ++valid;
           const cpu::HessianResponse r = cpu::hessian_at(sums, j * oct.step, i * oct.step, ref.filter);
-          const double scale = std::abs(r.dxx * r.dyy) + cpu::dxy_weight(ref.filter / 3) * r.dxy * r.dxy + 1.0;
+          const double scale =
+              std::abs(r.dxx * r.dyy) + cpu::dxy_weight(ref.filter / 3) * r.dxy * r.dxy + 1.0;
           const double tscale = std::abs(r.dxx) + std::abs(r.dyy) + 1.0;
           bad += std::abs(gd - ref.det[k]) > 1e-5 * scale || std::abs(gt - ref.trace[k]) > 1e-5 * tscale;
         }
@@ -82,62 +83,62 @@ void compare_with_cpu(const GrayImage& image, const DetectorConfig& config, Hess
 }  // namespace
 
 TEST_SUITE("gl") {
-
-TEST_CASE("GPU Hessian (multi-pass and single pass) equals the CPU reference on a photograph") {
-  test::headless_context();
-  for (const HessianMethod m : {HessianMethod::MultiPass, HessianMethod::SinglePass}) {
-    compare_with_cpu(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), DetectorConfig{}, m);
-  }
-  // Multi-pass with 2-D inputs (images too large for the driver's buffer textures).
-  compare_with_cpu(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), DetectorConfig{}, HessianMethod::MultiPass, 0);
-  DetectorConfig config;
-  config.n_octave_layers = 3;
-  compare_with_cpu(test::random_image(203, 151, 5), config, HessianMethod::MultiPass, 0);
-}
-
-// The multi-pass method copies layers 0 and 1 of octaves above 0 from the
-// octave below (layer 0 alone with one layer per octave, group 0 only with
-// more than two): 1, 2, 3 and 4 layers per octave cover each case.
-TEST_CASE("GPU Hessian equals the CPU reference on random images, odd sizes, 1 to 4 layers per octave") {
-  test::headless_context();
-  for (const HessianMethod m : {HessianMethod::MultiPass, HessianMethod::SinglePass}) {
+  TEST_CASE("GPU Hessian (multi-pass and single pass) equals the CPU reference on a photograph") {
+    test::headless_context();
+    for (const HessianMethod m : {HessianMethod::MultiPass, HessianMethod::SinglePass}) {
+      compare_with_cpu(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), DetectorConfig{}, m);
+    }
+    // Multi-pass with 2-D inputs (images too large for the driver's buffer textures).
+    compare_with_cpu(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), DetectorConfig{}, HessianMethod::MultiPass,
+                     0);
     DetectorConfig config;
-    // Odd sides make the coarser octaves' grids round down.
-    config.n_octaves = 5;
-    compare_with_cpu(test::random_image(211, 163, 4), config, m);
-    compare_with_cpu(test::random_image(211, 163, 4), config, m, 0);
-    // W + 1 not a multiple of 4: the packed integral image has padding columns.
-    compare_with_cpu(test::random_image(206, 121, 9), config, m);
-    compare_with_cpu(test::random_image(206, 121, 9), config, m, 0);
-    config.n_octave_layers = 3;  // 5 filters: two texture groups per octave
-    config.n_octaves = 3;
-    compare_with_cpu(test::random_image(203, 151, 5), config, m);
-    config.n_octave_layers = 1;
-    config.n_octaves = 5;
-    compare_with_cpu(test::random_image(97, 211, 6), config, m);
-    compare_with_cpu(test::random_image(97, 211, 6), config, m, 0);
-    config.n_octave_layers = 4;  // 6 filters: group 1 half used
-    config.n_octaves = 3;
-    compare_with_cpu(test::random_image(151, 137, 7), config, m);
+    config.n_octave_layers = 3;
+    compare_with_cpu(test::random_image(203, 151, 5), config, HessianMethod::MultiPass, 0);
   }
-}
 
-// A first sampling step above 1 (OpenSURF's init_sample) scales every
-// octave's grid; the copies from the octave below still pick every other
-// sample, whatever the step.
-TEST_CASE("GPU Hessian equals the CPU reference with the first octave sampled every 2 and every 3 pixels") {
-  test::headless_context();
-  for (const HessianMethod m : {HessianMethod::MultiPass, HessianMethod::SinglePass}) {
-    DetectorConfig config;
-    config.n_octaves = 4;
-    for (const int first_step : {2, 3}) {
-      config.first_step = first_step;
-      config.n_octave_layers = 2;
-      compare_with_cpu(test::random_image(211, 163, 8), config, m);
+  // The multi-pass method copies layers 0 and 1 of octaves above 0 from the
+  // octave below (layer 0 alone with one layer per octave, group 0 only with
+  // more than two): 1, 2, 3 and 4 layers per octave cover each case.
+  TEST_CASE("GPU Hessian equals the CPU reference on random images, odd sizes, 1 to 4 layers per octave") {
+    test::headless_context();
+    for (const HessianMethod m : {HessianMethod::MultiPass, HessianMethod::SinglePass}) {
+      DetectorConfig config;
+      // Odd sides make the coarser octaves' grids round down.
+      config.n_octaves = 5;
+      compare_with_cpu(test::random_image(211, 163, 4), config, m);
+      compare_with_cpu(test::random_image(211, 163, 4), config, m, 0);
+      // W + 1 not a multiple of 4: the packed integral image has padding columns.
+      compare_with_cpu(test::random_image(206, 121, 9), config, m);
+      compare_with_cpu(test::random_image(206, 121, 9), config, m, 0);
+      config.n_octave_layers = 3;  // 5 filters: two texture groups per octave
+      config.n_octaves = 3;
+      compare_with_cpu(test::random_image(203, 151, 5), config, m);
       config.n_octave_layers = 1;
-      compare_with_cpu(test::random_image(211, 163, 8), config, m, 0);
+      config.n_octaves = 5;
+      compare_with_cpu(test::random_image(97, 211, 6), config, m);
+      compare_with_cpu(test::random_image(97, 211, 6), config, m, 0);
+      config.n_octave_layers = 4;  // 6 filters: group 1 half used
+      config.n_octaves = 3;
+      compare_with_cpu(test::random_image(151, 137, 7), config, m);
     }
   }
-}
+
+  // A first sampling step above 1 (OpenSURF's init_sample) scales every
+  // octave's grid; the copies from the octave below still pick every other
+  // sample, whatever the step.
+  TEST_CASE("GPU Hessian equals the CPU reference with the first octave sampled every 2 and every 3 pixels") {
+    test::headless_context();
+    for (const HessianMethod m : {HessianMethod::MultiPass, HessianMethod::SinglePass}) {
+      DetectorConfig config;
+      config.n_octaves = 4;
+      for (const int first_step : {2, 3}) {
+        config.first_step = first_step;
+        config.n_octave_layers = 2;
+        compare_with_cpu(test::random_image(211, 163, 8), config, m);
+        config.n_octave_layers = 1;
+        compare_with_cpu(test::random_image(211, 163, 8), config, m, 0);
+      }
+    }
+  }
 
 }  // TEST_SUITE

@@ -2,26 +2,26 @@
 // methods) and on the CPU reference, at the standard sizes, made from a real
 // photograph resampled to each size.
 #include <algorithm>
-#include <map>
-#include <memory>
 #include <chrono>
 #include <cstdio>
+#include <map>
+#include <memory>
 #include <random>
 #include <sstream>
 
-#include "glsurf/app/cli.hpp"
-#include "glsurf/cpu/detector.hpp"
-#include "glsurf/cpu/integral.hpp"
-#include "glsurf/gl/context.hpp"
-#include "glsurf/gl/error.hpp"
-#include "glsurf/gl/timer.hpp"
-#include "glsurf/io/image.hpp"
-#include "glsurf/cpu/descriptor.hpp"
-#include "glsurf/cpu/matcher.hpp"
-#include "glsurf/io/output.hpp"
-#include "glsurf/match/matcher.hpp"
-#include "glsurf/surf/detector.hpp"
-#include "glsurf/surf/integral.hpp"
+#include "app/cli.hpp"
+#include "cpu/descriptor.hpp"
+#include "cpu/detector.hpp"
+#include "cpu/integral.hpp"
+#include "cpu/matcher.hpp"
+#include "gl/context.hpp"
+#include "gl/error.hpp"
+#include "gl/timer.hpp"
+#include "io/image.hpp"
+#include "io/output.hpp"
+#include "match/matcher.hpp"
+#include "surf/detector.hpp"
+#include "surf/integral.hpp"
 
 namespace glsurf::app {
 
@@ -60,7 +60,8 @@ std::vector<std::pair<int, int>> parse_sizes(const std::string& text) {
 std::vector<int> int_list(const std::string& name, const std::string& text, int max_value) {
   std::vector<int> values;
   if (!text.empty() && text.back() == ',') {
-    throw UsageError(name + " wants integers from 1 to " + std::to_string(max_value) + ", got '" + text + "'");
+    throw UsageError(name + " wants integers from 1 to " + std::to_string(max_value) + ", got '" + text +
+                     "'");
   }
   std::stringstream in(text);
   std::string item;
@@ -73,7 +74,8 @@ std::vector<int> int_list(const std::string& name, const std::string& text, int 
       used = 0;
     }
     if (used != item.size() || v < 1 || v > max_value) {
-      throw UsageError(name + " wants integers from 1 to " + std::to_string(max_value) + ", got '" + item + "'");
+      throw UsageError(name + " wants integers from 1 to " + std::to_string(max_value) + ", got '" + item +
+                       "'");
     }
     values.push_back(v);
   }
@@ -151,7 +153,7 @@ int bench_integral(Args& args) {
   const GrayImage photo = load_gray(image_path);
   gl::Context ctx = gl::Context::headless();
   const gl::ContextInfo& info = ctx.info();
-  for (const auto& [w, h] : sizes) {  // before any allocation
+  for (const auto& [w, h] : sizes) {                                       // before any allocation
     if (w > info.max_texture_size - 2 || h > info.max_texture_size - 2) {  // surf/integral.cpp's limit
       throw UsageError("--sizes " + std::to_string(w) + "x" + std::to_string(h) +
                        ": the integral image needs (W+2)x(H+2) texels with a border, at most " +
@@ -167,8 +169,9 @@ int bench_integral(Args& args) {
   std::printf("glsurf bench integral — %s, %s (%s)%s\n", info.renderer.c_str(), info.version.c_str(),
               gl::to_string(info.path),
               software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
-  std::printf("  input: %s resampled to each size; median of %d runs after %d warm-up; T0 = %d, scan radix %d\n",
-              image_path.c_str(), runs, warmup, top_pixels, radix);
+  std::printf(
+      "  input: %s resampled to each size; median of %d runs after %d warm-up; T0 = %d, scan radix %d\n",
+      image_path.c_str(), runs, warmup, top_pixels, radix);
   std::printf("  GPU = GL_TIME_ELAPSED query%s; wall = glFinish to glFinish; exact = equals the CPU\n\n",
               info.timer_query ? "" : " (not available on this driver: n/a)");
   std::printf("%-11s | %-34s | %-34s | %s\n", "", "2-D (Terriberry)", "1-D (rows, columns)", "CPU reference");
@@ -248,12 +251,14 @@ int bench_detect(Args& args) {
     HessianMethod hessian;
     Suppression nms;
   };
-  std::vector<Variant> variants = {{"multi-pass Hessian, early-Z NMS (default)", HessianMethod::MultiPass,
-                                    Suppression::EarlyZ}};
+  std::vector<Variant> variants = {
+      {"multi-pass Hessian, early-Z NMS (default)", HessianMethod::MultiPass, Suppression::EarlyZ}};
   if (compare) {
-    variants.push_back({"multi-pass Hessian, single-pass NMS", HessianMethod::MultiPass, Suppression::SinglePass});
+    variants.push_back(
+        {"multi-pass Hessian, single-pass NMS", HessianMethod::MultiPass, Suppression::SinglePass});
     variants.push_back({"single-pass Hessian, early-Z NMS", HessianMethod::SinglePass, Suppression::EarlyZ});
-    variants.push_back({"single-pass Hessian, single-pass NMS", HessianMethod::SinglePass, Suppression::SinglePass});
+    variants.push_back(
+        {"single-pass Hessian, single-pass NMS", HessianMethod::SinglePass, Suppression::SinglePass});
   }
 
   const GrayImage photo = load_gray(image_path);
@@ -263,9 +268,11 @@ int bench_detect(Args& args) {
   std::printf("glsurf bench detect — %s, %s (%s)%s\n", info.renderer.c_str(), info.version.c_str(),
               gl::to_string(info.path),
               software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
-  std::printf("  input: %s resampled; threshold %g, max_features %d, first sampling step %d; %d runs after %d\n"
-              "  warm-up, variants interleaved frame by frame; wall = detect() from upload to keypoints in memory\n\n",
-              image_path.c_str(), config.hessian_threshold, config.max_features, config.first_step, runs, warmup);
+  std::printf(
+      "  input: %s resampled; threshold %g, max_features %d, first sampling step %d; %d runs after %d\n"
+      "  warm-up, variants interleaved frame by frame; wall = detect() from upload to keypoints in "
+      "memory\n\n",
+      image_path.c_str(), config.hessian_threshold, config.max_features, config.first_step, runs, warmup);
   std::vector<std::unique_ptr<Detector>> detectors;
   for (const Variant& v : variants) {
     detectors.push_back(
@@ -293,8 +300,8 @@ int bench_detect(Args& args) {
     std::printf("%dx%d: CPU reference %.1f ms (median), %zu keypoints\n", w, h, median(cpu_ms), reference);
     for (size_t v = 0; v < variants.size(); ++v) {
       std::printf("  %-42s %7.1f ms median, %7.1f min (%.1f fps), %zu keypoints\n", variants[v].name,
-                  median(wall[v]), *std::min_element(wall[v].begin(), wall[v].end()), 1000.0 / median(wall[v]),
-                  found[v]);
+                  median(wall[v]), *std::min_element(wall[v].begin(), wall[v].end()),
+                  1000.0 / median(wall[v]), found[v]);
     }
 
     // Per-pass GPU times of the default variant, in separate runs (the
@@ -323,8 +330,9 @@ int bench_detect(Args& args) {
       }
     }
     detector.runner().set_profiling(false);
-    std::printf("  per pass (default variant), medians: GPU = timer query, wall = glFinish to glFinish around\n"
-                "  each draw (profiled frames run pass by pass)\n");
+    std::printf(
+        "  per pass (default variant), medians: GPU = timer query, wall = glFinish to glFinish around\n"
+        "  each draw (profiled frames run pass by pass)\n");
     std::printf("    %-24s %8s %8s\n", "pass", "GPU ms", "wall ms");
     for (size_t k = 0; k < names.size(); ++k) {
       std::vector<double> valid;
@@ -333,7 +341,8 @@ int bench_detect(Args& args) {
       }
       char gpu[16] = "n/a";
       if (valid.size() * 2 > per_pass[k].size()) std::snprintf(gpu, sizeof gpu, "%.2f", median(valid));
-      std::printf("    %-24s %8s %8.2f  (%d draws)\n", names[k].c_str(), gpu, median(per_pass_wall[k]), draws[k]);
+      std::printf("    %-24s %8s %8.2f  (%d draws)\n", names[k].c_str(), gpu, median(per_pass_wall[k]),
+                  draws[k]);
     }
     std::fflush(stdout);
   }
@@ -363,8 +372,9 @@ DescribeProfile profile_description(Detector& detector, const GrayImage& image, 
     }
   }
   detector.runner().set_profiling(false);
-  for (const char* name : {"describe_quads", "describe_orient_samples", "describe_orient_windows",
-                           "describe_orient_best", "describe_descriptor", "describe_norms", "describe_normalize"}) {
+  for (const char* name :
+       {"describe_quads", "describe_orient_samples", "describe_orient_windows", "describe_orient_best",
+        "describe_descriptor", "describe_norms", "describe_normalize"}) {
     const auto it = per_pass.find(name);
     if (it == per_pass.end()) continue;
     const double ms = median(it->second), wall_ms = median(per_pass_wall[name]);
@@ -396,12 +406,14 @@ int bench_describe(Args& args) {
   const bool software = info.software();
   std::printf("glsurf bench describe — %s, %s%s\n", info.renderer.c_str(), info.version.c_str(),
               software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
-  std::printf("  %s descriptors, first sampling step %d; median of %d runs after %d warm-up; GPU = timer\n"
-              "  queries, wall = glFinish to glFinish around each pass\n",
-              extended ? "128-value" : "64-value", first_step, runs, warmup);
+  std::printf(
+      "  %s descriptors, first sampling step %d; median of %d runs after %d warm-up; GPU = timer\n"
+      "  queries, wall = glFinish to glFinish around each pass\n",
+      extended ? "128-value" : "64-value", first_step, runs, warmup);
   if (second > 0) {
-    std::printf("  second orientations at %.7g: keypoints count entries (a point with two orientations is two)\n",
-                second);
+    std::printf(
+        "  second orientations at %.7g: keypoints count entries (a point with two orientations is two)\n",
+        second);
   }
   std::printf("\n");
   // Enough keypoints for the largest count: a 1920x1080 resampling, low threshold.
@@ -443,9 +455,10 @@ int bench_describe(Args& args) {
     detector.detect(vga);
     if (i >= warmup) keypoints_only.push_back(ms_since(t0));
   }
-  std::printf("\n640x480: detection + description %.1f ms wall (median; %.1f min), detection alone %.1f ms, "
-              "%zu keypoints\n",
-              median(wall), *std::min_element(wall.begin(), wall.end()), median(keypoints_only), found);
+  std::printf(
+      "\n640x480: detection + description %.1f ms wall (median; %.1f min), detection alone %.1f ms, "
+      "%zu keypoints\n",
+      median(wall), *std::min_element(wall.begin(), wall.end()), median(keypoints_only), found);
   const DescribeProfile profile = profile_description(detector, vga, 0, runs);
   std::printf(
       "  its description, in frames run pass by pass: %.2f ms GPU, %.2f ms wall; per pass GPU/wall:%s\n",
@@ -467,10 +480,11 @@ int bench_match(Args& args) {
   const bool software = info.software();
   std::printf("glsurf bench match — %s, %s%s\n", info.renderer.c_str(), info.version.c_str(),
               software ? "\n  llvmpipe: the \"GPU\" is the CPU; these are CPU-emulated GPU times" : "");
-  std::printf("  m x m two nearest neighbours, 64-D random unit descriptors, one direction, no sign filter;\n"
-              "  wall ms = upload + passes + readback (glFinish to result), median of %d runs after 1 warm-up;\n"
-              "  CPU reference (brute force, one thread) up to m = %d\n\n",
-              runs, cpu_limit);
+  std::printf(
+      "  m x m two nearest neighbours, 64-D random unit descriptors, one direction, no sign filter;\n"
+      "  wall ms = upload + passes + readback (glFinish to result), median of %d runs after 1 warm-up;\n"
+      "  CPU reference (brute force, one thread) up to m = %d\n\n",
+      runs, cpu_limit);
   std::printf("%6s | %14s | %14s | %10s\n", "m", "plain GPU wall", "fused GPU wall", "CPU ms");
   MatchConfig config;
   config.laplacian = false;
@@ -556,7 +570,8 @@ int bench_all(Args& args) {
   std::string records;
   std::fprintf(listing, "%-10s %9s %7s %9s | %9s %9s %9s %9s %9s %9s | %9s\n", "size", "GPU ms", "fps",
                "keypoints", "integral", "hessian", "nms", "select", "list", "describe", "CPU ms");
-  for (const auto& [w, h] : std::vector<std::pair<int, int>>{{320, 240}, {640, 480}, {1280, 720}, {1920, 1080}}) {
+  for (const auto& [w, h] :
+       std::vector<std::pair<int, int>>{{320, 240}, {640, 480}, {1280, 720}, {1920, 1080}}) {
     const GrayImage image = resize(photo, w, h);
     Detector detector(ctx, config);
     size_t found = detector.detect_and_compute(image).keypoints.size();
@@ -598,16 +613,20 @@ int bench_all(Args& args) {
     std::snprintf(head, sizeof head,
                   "%s    {\"size\": \"%s\", \"gpu_ms\": %.2f, \"fps\": %.2f, \"keypoints\": %zu, "
                   "\"cpu_ms\": %.2f, \"stages_clock\": \"%s\", \"stages_ms\": {",
-                  records.empty() ? "" : ",\n", label, median(wall), 1000.0 / median(wall), found, median(cpu_ms),
-                  software ? "wall between glFinish calls" : "GPU timer queries");
+                  records.empty() ? "" : ",\n", label, median(wall), 1000.0 / median(wall), found,
+                  median(cpu_ms), software ? "wall between glFinish calls" : "GPU timer queries");
     records += head;
     for (int k = 0; k < 6; ++k) {
       const bool ok = ran[static_cast<size_t>(k)] && !bogus[static_cast<size_t>(k)];
-      if (ok) std::fprintf(listing, " %9.1f", median(stage_ms[static_cast<size_t>(k)]));
-      else std::fprintf(listing, " %9s", ran[static_cast<size_t>(k)] ? "n/a" : "-");
+      if (ok)
+        std::fprintf(listing, " %9.1f", median(stage_ms[static_cast<size_t>(k)]));
+      else
+        std::fprintf(listing, " %9s", ran[static_cast<size_t>(k)] ? "n/a" : "-");
       char value[32];
-      if (ok) std::snprintf(value, sizeof value, "%.2f", median(stage_ms[static_cast<size_t>(k)]));
-      else std::snprintf(value, sizeof value, "null");
+      if (ok)
+        std::snprintf(value, sizeof value, "%.2f", median(stage_ms[static_cast<size_t>(k)]));
+      else
+        std::snprintf(value, sizeof value, "null");
       records += std::string(k ? ", " : "") + "\"" + stages[k][1] + "\": " + value;
     }
     records += "}}";
@@ -636,8 +655,10 @@ int bench_all(Args& args) {
       cpu_ms = ms_since(t0);
     }
     char cpu_cell[32], cpu_json[32] = "null";  // one CPU run, up to m = 2048
-    if (cpu_ms >= 0) std::snprintf(cpu_cell, sizeof cpu_cell, "%10.1f", cpu_ms);
-    else std::snprintf(cpu_cell, sizeof cpu_cell, "%10s", "-");
+    if (cpu_ms >= 0)
+      std::snprintf(cpu_cell, sizeof cpu_cell, "%10.1f", cpu_ms);
+    else
+      std::snprintf(cpu_cell, sizeof cpu_cell, "%10s", "-");
     if (cpu_ms >= 0) std::snprintf(cpu_json, sizeof cpu_json, "%.2f", cpu_ms);
     std::fprintf(listing, "%6d | %14.1f | %s\n", m, median(gpu), cpu_cell);
     char record[256];
@@ -649,10 +670,10 @@ int bench_all(Args& args) {
   if (!json.empty()) {
     write_file_atomically(json, false, [&](std::ostream& out) {
       out << "{\n  \"renderer\": \"" << json_escaped(info.renderer) << "\",\n  \"version\": \""
-          << json_escaped(info.version)
-          << "\",\n  \"software\": " << (software ? "true" : "false")
+          << json_escaped(info.version) << "\",\n  \"software\": " << (software ? "true" : "false")
           << ",\n  \"detector\": " << detector_json(config) << ",\n  \"frames\": [\n"
-          << records << "\n  ],\n  \"matching\": [\n" << match_records << "\n  ]\n}\n";
+          << records << "\n  ],\n  \"matching\": [\n"
+          << match_records << "\n  ]\n}\n";
     });
   }
   return 0;

@@ -4,12 +4,12 @@
 #include <string>
 #include <vector>
 
-#include "glsurf/gl/context.hpp"
-#include "glsurf/gl/error.hpp"
-#include "glsurf/io/image.hpp"
-#include "glsurf/io/output.hpp"
-#include "glsurf/match/types.hpp"
-#include "glsurf/surf/keypoint.hpp"
+#include "gl/context.hpp"
+#include "gl/error.hpp"
+#include "io/image.hpp"
+#include "io/output.hpp"
+#include "match/types.hpp"
+#include "surf/keypoint.hpp"
 
 namespace glsurf {
 class Detector;
@@ -50,8 +50,8 @@ class Args {
 
  private:
   std::vector<std::string> words_;
-  std::vector<bool> used_;           // taken by flag(), option(), next_word() or positionals()
-  std::vector<std::string> taken_;  // options and flags read
+  std::vector<bool> used_;                    // taken by flag(), option(), next_word() or positionals()
+  std::vector<std::string> taken_;            // options and flags read
   std::vector<std::string> options_, flags_;  // the names asked for, given or not
 };
 
@@ -100,7 +100,8 @@ Features describe_file(Detector* detector, const DetectorConfig& config, const G
 // Throws UsageError when `output` (given with `option`) is the same regular
 // file as one of `inputs` (by device and inode: also through another name
 // or a link), which writing it would destroy.
-void check_not_an_input(const std::string& option, const std::string& output, const std::vector<std::string>& inputs);
+void check_not_an_input(const std::string& option, const std::string& output,
+                        const std::vector<std::string>& inputs);
 
 // glsurf writes pictures as PNG only: a name with another extension
 // (out.jpg, out.gif) is a usage error naming `option`, not a PNG under that

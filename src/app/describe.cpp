@@ -2,20 +2,20 @@
 // feature file, as detect writes it, or from another detector) in one image,
 // on the GPU or the CPU reference: OpenCV's compute() beside detect's
 // detectAndCompute().
-#include "glsurf/app/cli.hpp"
-#include "glsurf/cpu/descriptor.hpp"
-#include "glsurf/gl/context.hpp"
-#include "glsurf/gl/error.hpp"
-#include "glsurf/io/features.hpp"
-#include "glsurf/io/image.hpp"
-#include "glsurf/io/output.hpp"
-#include "glsurf/surf/detector.hpp"
-
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+
+#include "app/cli.hpp"
+#include "cpu/descriptor.hpp"
+#include "gl/context.hpp"
+#include "gl/error.hpp"
+#include "io/features.hpp"
+#include "io/image.hpp"
+#include "io/output.hpp"
+#include "surf/detector.hpp"
 
 namespace glsurf::app {
 
@@ -37,7 +37,8 @@ int describe(Args args) {
   if (names.size() != 2) throw UsageError("describe needs an image and a feature file");
   const std::string& image_name = names[0];
   const std::string& keypoints_name = names[1];
-  if (image_name == "-" && keypoints_name == "-") throw UsageError("only one of the image and the feature file can be piped in (-)");
+  if (image_name == "-" && keypoints_name == "-")
+    throw UsageError("only one of the image and the feature file can be piped in (-)");
   if (!out.empty()) {
     check_not_an_input("-o", out, {input_path(image_name), input_path(keypoints_name)});
     check_writable(out);  // before the work, not after it
@@ -51,8 +52,8 @@ int describe(Args args) {
   // the reader names a value it cannot read.
   std::string why;
   if (const long i = cpu::first_keypoint_problem(keypoints, image.width, image.height, why, angles); i >= 0) {
-    throw Error(keypoints_path + ": " + keypoint_location(keypoints_format, static_cast<size_t>(i), keypoints.size()) +
-                ": " + why);
+    throw Error(keypoints_path + ": " +
+                keypoint_location(keypoints_format, static_cast<size_t>(i), keypoints.size()) + ": " + why);
   }
   std::unique_ptr<gl::Context> context;
   std::unique_ptr<Detector> detector;
@@ -84,7 +85,8 @@ int describe(Args args) {
   }
   // As the commands that load it name it: a piped image is /dev/stdin.
   std::fprintf(stderr, "%s: %s described, %dx%d, %.1f ms (%s)\n", one_line(input_path(image_name)).c_str(),
-               counted(features.keypoints.size(), "keypoint").c_str(), image.width, image.height, ms, backend.c_str());
+               counted(features.keypoints.size(), "keypoint").c_str(), image.width, image.height, ms,
+               backend.c_str());
   return 0;
 }
 

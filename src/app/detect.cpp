@@ -1,14 +1,6 @@
 // glsurf detect — keypoints of one image or a batch, on the GPU or the CPU
 // reference. Bad files are reported and skipped; the exit status says whether
 // any failed.
-#include "glsurf/app/cli.hpp"
-#include "glsurf/gl/context.hpp"
-#include "glsurf/gl/error.hpp"
-#include "glsurf/io/features.hpp"
-#include "glsurf/io/image.hpp"
-#include "glsurf/io/output.hpp"
-#include "glsurf/surf/detector.hpp"
-
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -20,6 +12,13 @@
 #include <memory>
 #include <new>
 
+#include "app/cli.hpp"
+#include "gl/context.hpp"
+#include "gl/error.hpp"
+#include "io/features.hpp"
+#include "io/image.hpp"
+#include "io/output.hpp"
+#include "surf/detector.hpp"
 
 namespace glsurf::app {
 
@@ -37,7 +36,8 @@ int detect(Args args) {
 
   std::vector<std::string> empty_directories;  // named, as docs/reference.md says, errors
   const std::vector<std::string> files = expand_image_arguments(names, nullptr, &empty_directories);
-  if (files.empty()) throw Error("no images to detect in " + names.front() + (names.size() > 1 ? " ..." : ""));
+  if (files.empty())
+    throw Error("no images to detect in " + names.front() + (names.size() > 1 ? " ..." : ""));
   // A directory among the inputs makes a batch whatever its count, and an
   // existing directory as OUT takes NAME.txt|.bin also for one image (a glob
   // that matched one file).
@@ -117,7 +117,8 @@ int detect(Args args) {
       const Features features = describe_file(detector.get(), config, image, file);
       detecting = false;
       const std::vector<KeyPoint>& keypoints = features.keypoints;
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      const double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (!batch && out.empty()) {
         errno = 0;
         write_features(std::cout, features, format);
@@ -128,8 +129,8 @@ int detect(Args args) {
         made.keep();
       }
       std::fprintf(stderr, "%s: %s, %dx%d, %.1f ms (%s)\n", one_line(file).c_str(),
-                   counted(keypoints.size(), "keypoint").c_str(),
-                   image.width, image.height, ms, backend.c_str());
+                   counted(keypoints.size(), "keypoint").c_str(), image.width, image.height, ms,
+                   backend.c_str());
     } catch (const Error& e) {
       const std::string what = e.what();
       std::fprintf(stderr, "glsurf: error: %s\n",
@@ -143,8 +144,9 @@ int detect(Args args) {
   if (files.size() > 1 || !empty_directories.empty()) {
     const size_t empty = empty_directories.size();
     std::string summary = counted(files.size(), "image") + ", " + std::to_string(failures) + " failed";
-    if (empty > 0) summary += "; " + std::to_string(empty) + (empty == 1 ? " directory" : " directories") +
-                              " without images";
+    if (empty > 0)
+      summary +=
+          "; " + std::to_string(empty) + (empty == 1 ? " directory" : " directories") + " without images";
     std::fprintf(stderr, "%s\n", summary.c_str());
   }
   return failures == 0 && empty_directories.empty() ? 0 : 1;

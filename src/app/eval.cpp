@@ -1,22 +1,16 @@
 // glsurf warp — synthetic sequences in the Oxford format with exact
 // homographies; glsurf eval — the Mikolajczyk protocol on such a sequence.
-#include "glsurf/app/cli.hpp"
-#include "glsurf/cpu/matcher.hpp"
-#include "glsurf/eval/metrics.hpp"
-#include "glsurf/gl/context.hpp"
-#include "glsurf/gl/error.hpp"
-#include "glsurf/io/draw.hpp"
-#include "glsurf/io/image.hpp"
-#include "glsurf/io/output.hpp"
-#include "glsurf/io/warp.hpp"
-#include "glsurf/match/homography.hpp"
-#include "glsurf/match/matcher.hpp"
-#include "glsurf/surf/detector.hpp"
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -27,13 +21,18 @@
 #include <random>
 #include <sstream>
 
-#include <csignal>
-#include <fcntl.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
+#include "app/cli.hpp"
+#include "cpu/matcher.hpp"
+#include "eval/metrics.hpp"
+#include "gl/context.hpp"
+#include "gl/error.hpp"
+#include "io/draw.hpp"
+#include "io/image.hpp"
+#include "io/output.hpp"
+#include "io/warp.hpp"
+#include "match/homography.hpp"
+#include "match/matcher.hpp"
+#include "surf/detector.hpp"
 
 namespace glsurf::app {
 
@@ -66,7 +65,8 @@ std::vector<double> number_list(Args& args, const std::string& name) {
   return values;
 }
 
-void require(const std::vector<double>& values, const std::string& name, bool (*ok)(double), const char* what) {
+void require(const std::vector<double>& values, const std::string& name, bool (*ok)(double),
+             const char* what) {
   for (double v : values)
     if (!ok(v)) {
       char value[32];
@@ -89,7 +89,8 @@ struct Sequence {
 
 // The number in `name` = prefix + digits + suffix, or -1; `path`, the file
 // it names, is what an error shows.
-int numbered(const std::string& name, const std::string& prefix, const std::string& suffix, const fs::path& path) {
+int numbered(const std::string& name, const std::string& prefix, const std::string& suffix,
+             const fs::path& path) {
   if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
       name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
     return -1;
@@ -115,8 +116,10 @@ Sequence read_sequence(const fs::path& dir) {
     // H1tokp, also with the extension of a file in another of the formats
     // read_homography_file reads (the bundled assets/H1to3p.xml).
     const std::string extension = entry.path().extension().string();
-    const bool known = extension == ".txt" || extension == ".xml" || extension == ".yml" || extension == ".yaml";
-    if (const int k = numbered(known ? entry.path().stem().string() : name, "H1to", "p", entry.path()); k >= 2) {
+    const bool known =
+        extension == ".txt" || extension == ".xml" || extension == ".yml" || extension == ".yaml";
+    if (const int k = numbered(known ? entry.path().stem().string() : name, "H1to", "p", entry.path());
+        k >= 2) {
       if (homography_files.count(k)) {
         throw Error(dir.string() + ": H1to" + std::to_string(k) + "p is there twice (" +
                     fs::path(homography_files[k]).filename().string() + ", " + name + ")");
@@ -125,11 +128,13 @@ Sequence read_sequence(const fs::path& dir) {
     }
     if (!is_image_name(name)) continue;
     std::string stem = entry.path().stem().string();  // img1, IMG1, Img1: one name
-    std::transform(stem.begin(), stem.end(), stem.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(stem.begin(), stem.end(), stem.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     const int k = numbered(stem, "img", "", entry.path());
     if (k < 1) continue;
-    if (seq.images.count(k)) throw Error(dir.string() + ": img" + std::to_string(k) + " is there twice (" +
-                                         fs::path(seq.images[k]).filename().string() + ", " + name + ")");
+    if (seq.images.count(k))
+      throw Error(dir.string() + ": img" + std::to_string(k) + " is there twice (" +
+                  fs::path(seq.images[k]).filename().string() + ", " + name + ")");
     seq.images[k] = entry.path().string();
   }
   if (ec) throw Error(dir.string() + ": cannot read directory (" + ec.message() + ")");
@@ -144,7 +149,8 @@ Sequence read_sequence(const fs::path& dir) {
   for (const auto& [k, path] : homography_files) require_regular(path);
   if (!seq.images.count(1)) throw Error(dir.string() + ": no img1 (img1.png, img1.ppm, ...)");
   for (const auto& [k, path] : seq.images) {
-    if (k > 1 && !homography_files.count(k)) throw Error(path + ": no H1to" + std::to_string(k) + "p beside it");
+    if (k > 1 && !homography_files.count(k))
+      throw Error(path + ": no H1to" + std::to_string(k) + "p beside it");
   }
   for (const auto& [k, path] : homography_files) {
     if (!seq.images.count(k)) throw Error(path + ": no img" + std::to_string(k) + " beside it");
@@ -161,7 +167,8 @@ Sequence read_sequence(const fs::path& dir) {
 // finds part of a sequence in OUTDIR. A name that someone else took in OUTDIR
 // meanwhile is never replaced: the files moved so far are removed and the
 // run fails. (A file system without RENAME_NOREPLACE checks the name first.)
-void move_out_of_staging(const fs::path& staging, const std::string& out, const std::vector<std::string>& names) {
+void move_out_of_staging(const fs::path& staging, const std::string& out,
+                         const std::vector<std::string>& names) {
   sigset_t block, previous;
   sigemptyset(&block);
   for (const int signal : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, signal);
@@ -198,15 +205,20 @@ void move_out_of_staging(const fs::path& staging, const std::string& out, const 
 
 int warp(Args args) {
   const std::vector<double> rotate = number_list(args, "--rotate"), scale = number_list(args, "--scale"),
-                            perspective = number_list(args, "--perspective"), blur = number_list(args, "--blur"),
-                            brightness = number_list(args, "--brightness"), noise = number_list(args, "--noise");
+                            perspective = number_list(args, "--perspective"),
+                            blur = number_list(args, "--blur"),
+                            brightness = number_list(args, "--brightness"),
+                            noise = number_list(args, "--noise");
   const LoadOptions load = load_options(args);
   const std::vector<std::string> positional = args.positionals();
   args.finish();
   if (positional.size() != 2) throw UsageError("warp needs IMAGE OUTDIR");
-  require(scale, "--scale", [](double v) { return v > 0; }, "positive numbers");
-  require(blur, "--blur", [](double v) { return v >= 0; }, "numbers >= 0");
-  require(noise, "--noise", [](double v) { return v >= 0; }, "numbers >= 0");
+  require(
+      scale, "--scale", [](double v) { return v > 0; }, "positive numbers");
+  require(
+      blur, "--blur", [](double v) { return v >= 0; }, "numbers >= 0");
+  require(
+      noise, "--noise", [](double v) { return v >= 0; }, "numbers >= 0");
   size_t steps = 0;
   std::string first;  // the first list given, for the error
   const std::pair<const char*, const std::vector<double>*> lists[] = {
@@ -215,13 +227,14 @@ int warp(Args args) {
   for (const auto& [name, list] : lists) {
     if (list->empty()) continue;
     if (steps != 0 && list->size() != steps) {
-      throw UsageError("all warp lists must have the same length (" + first + " has " + std::to_string(steps) +
-                       " values, " + name + " " + std::to_string(list->size()) + ")");
+      throw UsageError("all warp lists must have the same length (" + first + " has " +
+                       std::to_string(steps) + " values, " + name + " " + std::to_string(list->size()) + ")");
     }
     if (steps == 0) first = name;
     steps = list->size();
   }
-  if (steps == 0) throw UsageError("warp needs at least one of --rotate --scale --perspective --blur --brightness --noise");
+  if (steps == 0)
+    throw UsageError("warp needs at least one of --rotate --scale --perspective --blur --brightness --noise");
   const GrayImage image = load_gray(input_path(positional[0]), load);
   const std::string out = positional[1];
   // Every transform is checked before anything is written.
@@ -235,7 +248,8 @@ int warp(Args args) {
     const double s = scale.empty() ? 1.0 : scale[k];
     const double p = perspective.empty() ? 0.0 : perspective[k] / image.width;
     const Homography to_centre = {1, 0, -cx, 0, 1, -cy, 0, 0, 1}, back = {1, 0, cx, 0, 1, cy, 0, 0, 1};
-    const Homography core = {s * std::cos(a), s * std::sin(a), 0, -s * std::sin(a), s * std::cos(a), 0, p, 0, 1};
+    const Homography core = {
+        s * std::cos(a), s * std::sin(a), 0, -s * std::sin(a), s * std::cos(a), 0, p, 0, 1};
     Homography h = multiply(back, multiply(core, to_centre));
     // Past the horizon, points would come back mirrored from the far side
     // (only a tilt moves it: p = 0 leaves w = 1). Checked before the
@@ -257,7 +271,8 @@ int warp(Args args) {
   // of it once complete). Anything else in OUTDIR is never touched.
   if (out.empty()) throw UsageError("warp needs a non-empty OUTDIR");
   // Elsewhere - is standard input or output; a sequence is a directory.
-  if (out == "-") throw UsageError("warp writes a directory of images: OUTDIR cannot be - (give ./- for one of that name)");
+  if (out == "-")
+    throw UsageError("warp writes a directory of images: OUTDIR cannot be - (give ./- for one of that name)");
   std::error_code ec;
   const bool exists = fs::exists(out, ec);
   if (exists && !(fs::is_directory(out, ec) && fs::is_empty(out, ec))) {
@@ -277,7 +292,8 @@ int warp(Args args) {
   std::string name;
   if (exists) {
     name = (fs::path(out) / ".glsurf_warp.XXXXXX").string();
-    if (!::mkdtemp(name.data())) throw Error(out + ": cannot create directory (" + std::strerror(errno) + ")");
+    if (!::mkdtemp(name.data()))
+      throw Error(out + ": cannot create directory (" + std::strerror(errno) + ")");
   } else {
     // The directories above OUTDIR as the kernel finds them (a link
     // followed, then ".."), so that "lnk/../x" is the x beside lnk's
@@ -329,7 +345,8 @@ int warp(Args args) {
   std::vector<std::string> names;  // in the order written
   // A file that cannot be written is named as in OUTDIR, not by its
   // staging path.
-  const auto write_in_out = [&](const std::string& name, const std::function<void(const std::string&)>& write) {
+  const auto write_in_out = [&](const std::string& name,
+                                const std::function<void(const std::string&)>& write) {
     names.push_back(name);
     const std::string path = (dir / name).string();
     try {
@@ -355,10 +372,12 @@ int warp(Args args) {
       // Wider than the image changes nothing (edges are clamped). The
       // exponent is formed as (i / sigma)^2: 2 sigma^2 underflows to 0 for
       // a sigma near 1e-163, and 0 / 0 at the centre made the image black.
-      const int radius = static_cast<int>(std::min(std::ceil(3 * sigma), static_cast<double>(std::max(image.width, image.height))));
+      const int radius = static_cast<int>(
+          std::min(std::ceil(3 * sigma), static_cast<double>(std::max(image.width, image.height))));
       std::vector<double> kernel(static_cast<size_t>(2 * radius + 1));
       double total = 0;
-      for (int i = -radius; i <= radius; ++i) total += kernel[static_cast<size_t>(i + radius)] = std::exp(-0.5 * (i / sigma) * (i / sigma));
+      for (int i = -radius; i <= radius; ++i)
+        total += kernel[static_cast<size_t>(i + radius)] = std::exp(-0.5 * (i / sigma) * (i / sigma));
       for (double& w : kernel) w /= total;
       std::vector<double> tmp(warped.size());
       for (int pass = 0; pass < 2; ++pass) {
@@ -368,7 +387,8 @@ int warp(Args args) {
             for (int i = -radius; i <= radius; ++i) {
               const int xx = pass == 0 ? std::clamp(x + i, 0, image.width - 1) : x;
               const int yy = pass == 1 ? std::clamp(y + i, 0, image.height - 1) : y;
-              sum += kernel[static_cast<size_t>(i + radius)] * warped[static_cast<size_t>(yy) * image.width + xx];
+              sum += kernel[static_cast<size_t>(i + radius)] *
+                     warped[static_cast<size_t>(yy) * image.width + xx];
             }
             tmp[static_cast<size_t>(y) * image.width + x] = sum;
           }
@@ -416,7 +436,8 @@ int eval(Args args) {
   args.finish();
   // With the JSON on standard output, the table goes to standard error.
   FILE* const listing = standard_stream_of(json) == 1 ? stderr : stdout;
-  if (positional.size() != 1) throw UsageError("eval needs a sequence directory (img1..imgN, H1to2p..H1toNp)");
+  if (positional.size() != 1)
+    throw UsageError("eval needs a sequence directory (img1..imgN, H1to2p..H1toNp)");
   if (!json.empty()) check_writable(json);  // before the work, not after it
   const fs::path dir = positional[0];
   const Sequence sequence = read_sequence(dir);
@@ -440,14 +461,16 @@ int eval(Args args) {
     context = std::make_unique<gl::Context>(headless_or_hint());
     detector = std::make_unique<Detector>(*context, config);
     matcher = std::make_unique<Matcher>(*context, match_config);
-    for (const auto& [k, image] : images) check_image_size(sequence.images.at(k), image, config, detector.get());
+    for (const auto& [k, image] : images)
+      check_image_size(sequence.images.at(k), image, config, detector.get());
   }
   const Features fa = describe_file(detector.get(), config, a, sequence.images.at(1));
   std::fprintf(listing, "%s (%s backend; matching: %s; correct = reprojection error < 3 px)\n",
                dir.string().c_str(), backend.c_str(), match_summary(match_config).c_str());
   // The pair column fits the last pair's name ("1->k"), so that the columns
   // stay aligned from img10 or img100 on.
-  const int pair_width = static_cast<int>(std::max<size_t>(5, 3 + std::to_string(images.rbegin()->first).size()));
+  const int pair_width =
+      static_cast<int>(std::max<size_t>(5, 3 + std::to_string(images.rbegin()->first).size()));
   std::fprintf(listing, "%-*s %7s %7s %7s %7s %8s %7s %8s %8s %8s %8s %9s\n", pair_width, "pair", "kp A",
                "kp B", "vis A", "vis B", "repeat", "match", "correct", "<5px", "score", "precis",
                "corner px");
@@ -458,9 +481,12 @@ int eval(Args args) {
     const std::vector<Match> matches = matcher ? matcher->match(fa, fb) : cpu::match(fa, fb, match_config);
     const PairScore s = score_pair(fa, fb, matches, truth, a.width, a.height, b.width, b.height);
     char corner[32];
-    if (std::isnan(s.corner_error)) std::snprintf(corner, sizeof corner, "%9s", "n/a");  // see PairScore
-    else if (s.corner_error >= 0) std::snprintf(corner, sizeof corner, "%9.2f", s.corner_error);
-    else std::snprintf(corner, sizeof corner, "%9s", "none");
+    if (std::isnan(s.corner_error))
+      std::snprintf(corner, sizeof corner, "%9s", "n/a");  // see PairScore
+    else if (s.corner_error >= 0)
+      std::snprintf(corner, sizeof corner, "%9.2f", s.corner_error);
+    else
+      std::snprintf(corner, sizeof corner, "%9s", "none");
     // A ratio over nothing (no matches; no keypoints visible in one image) is
     // n/a in the table and null in JSON, not 0.
     struct Ratio {
@@ -485,19 +511,24 @@ int eval(Args args) {
     // and corner_error_note says why.
     char corner_json[32] = "null";
     const char* corner_note = "null";
-    if (!s.homography_found) corner_note = "\"no homography found\"";
-    else if (std::isnan(s.corner_error)) corner_note = "\"the truth sends part of A to infinity\"";
-    else if (std::isinf(s.corner_error)) corner_note = "\"the estimate sends a corner of A to infinity\"";
-    else std::snprintf(corner_json, sizeof corner_json, "%.6g", s.corner_error);
+    if (!s.homography_found)
+      corner_note = "\"no homography found\"";
+    else if (std::isnan(s.corner_error))
+      corner_note = "\"the truth sends part of A to infinity\"";
+    else if (std::isinf(s.corner_error))
+      corner_note = "\"the estimate sends a corner of A to infinity\"";
+    else
+      std::snprintf(corner_json, sizeof corner_json, "%.6g", s.corner_error);
     char record[512];
-    std::snprintf(record, sizeof record,
-                  "%s    {\"pair\": \"1-%d\", \"keypoints_a\": %d, \"keypoints_b\": %d, \"visible_a\": %d, "
-                  "\"visible_b\": %d, \"correspondences\": %d, \"repeatability\": %s, \"matches\": %d, "
-                  "\"correct_3px\": %d, \"correct_5px\": %d, \"matching_score\": %s, \"precision\": %s, "
-                  "\"homography_found\": %s, \"inliers\": %d, \"corner_error\": %s, \"corner_error_note\": %s}",
-                  records.empty() ? "" : ",\n", k, s.keypoints_a, s.keypoints_b, s.visible_a, s.visible_b,
-                  s.correspondences, repeatability.json, s.matches, s.correct_3px, s.correct_5px, score.json,
-                  precision.json, s.homography_found ? "true" : "false", s.inliers, corner_json, corner_note);
+    std::snprintf(
+        record, sizeof record,
+        "%s    {\"pair\": \"1-%d\", \"keypoints_a\": %d, \"keypoints_b\": %d, \"visible_a\": %d, "
+        "\"visible_b\": %d, \"correspondences\": %d, \"repeatability\": %s, \"matches\": %d, "
+        "\"correct_3px\": %d, \"correct_5px\": %d, \"matching_score\": %s, \"precision\": %s, "
+        "\"homography_found\": %s, \"inliers\": %d, \"corner_error\": %s, \"corner_error_note\": %s}",
+        records.empty() ? "" : ",\n", k, s.keypoints_a, s.keypoints_b, s.visible_a, s.visible_b,
+        s.correspondences, repeatability.json, s.matches, s.correct_3px, s.correct_5px, score.json,
+        precision.json, s.homography_found ? "true" : "false", s.inliers, corner_json, corner_note);
     records += record;
   }
   // A table that could not be written fails the run before the JSON is
@@ -505,7 +536,8 @@ int eval(Args args) {
   if (listing == stdout) flush_standard_output();
   if (!json.empty()) {
     write_file_atomically(json, false, [&](std::ostream& out) {
-      out << "{\n  \"sequence\": \"" << json_escaped(dir.string()) << "\",\n  \"backend\": \"" << backend << "\",\n  \"detector\": " << detector_json(config)
+      out << "{\n  \"sequence\": \"" << json_escaped(dir.string()) << "\",\n  \"backend\": \"" << backend
+          << "\",\n  \"detector\": " << detector_json(config)
           << ",\n  \"matcher\": " << matcher_json(match_config) << ",\n  \"pairs\": [\n"
           << records << "\n  ]\n}\n";
     });

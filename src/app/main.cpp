@@ -1,11 +1,5 @@
 // glsurf — SURF on the GPU through OpenGL. Command-line entry point.
-#include "glsurf/app/cli.hpp"
-#include "glsurf/cpu/descriptor.hpp"
-#include "glsurf/gl/context.hpp"
-#include "glsurf/gl/error.hpp"
-#include "glsurf/io/image.hpp"
-#include "glsurf/io/output.hpp"
-#include "glsurf/surf/detector.hpp"
+#include <strings.h>
 
 #include <algorithm>
 #include <cctype>
@@ -20,7 +14,13 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include <strings.h>
+#include "app/cli.hpp"
+#include "cpu/descriptor.hpp"
+#include "gl/context.hpp"
+#include "gl/error.hpp"
+#include "io/image.hpp"
+#include "io/output.hpp"
+#include "surf/detector.hpp"
 
 namespace glsurf::app {
 
@@ -125,7 +125,8 @@ std::string usage_of(const std::string& command) {
   std::istringstream lines(kUsage);
   bool in_entry = false;
   while (std::getline(lines, line)) {
-    const bool entry = line.size() > 2 && line.compare(0, 2, "  ") == 0 && std::islower(static_cast<unsigned char>(line[2]));
+    const bool entry =
+        line.size() > 2 && line.compare(0, 2, "  ") == 0 && std::islower(static_cast<unsigned char>(line[2]));
     if (entry) in_entry = line.compare(2, command.size() + 1, command + " ") == 0;
     if (in_entry) out += line + "\n";
   }
@@ -135,8 +136,8 @@ std::string usage_of(const std::string& command) {
 int info(Args args) {
   const bool window = args.flag("--window");
   args.finish();
-  const gl::Context ctx = window ? gl::Context::window(320, 240, "glsurf info", false)
-                                 : gl::Context::headless();
+  const gl::Context ctx =
+      window ? gl::Context::window(320, 240, "glsurf info", false) : gl::Context::headless();
   const gl::ContextInfo& i = ctx.info();
   std::printf("context:          %s\n", gl::to_string(i.path));
   if (!i.egl_device.empty()) std::printf("EGL device:       %s\n", i.egl_device.c_str());
@@ -175,7 +176,8 @@ std::string Args::option(const std::string& name, const std::string& fallback) {
     if (used_[i] || words_[i] != name) continue;
     // The next word on the command line, unless it is gone (taken as a flag)
     // or is itself a long option: then the value was left out.
-    if (i + 1 == words_.size() || used_[i + 1] || words_[i + 1].empty() || words_[i + 1].rfind("--", 0) == 0) {
+    if (i + 1 == words_.size() || used_[i + 1] || words_[i + 1].empty() ||
+        words_[i + 1].rfind("--", 0) == 0) {
       throw UsageError("option " + name + " needs a value");
     }
     used_[i] = used_[i + 1] = true;
@@ -211,8 +213,9 @@ T parse_option(const std::string& name, const std::string& text, T min_value, T 
       std::snprintf(buffer, sizeof buffer, "%g", static_cast<double>(v));
       return std::string(buffer);
     };
-    throw UsageError("option " + name + " needs " + kind + " from " + show(min_value) + " to " + show(max_value) +
-                     ", got '" + text + "'" + (unrepresentable ? " (too small or too large to represent)" : ""));
+    throw UsageError("option " + name + " needs " + kind + " from " + show(min_value) + " to " +
+                     show(max_value) + ", got '" + text + "'" +
+                     (unrepresentable ? " (too small or too large to represent)" : ""));
   }
   return value;
 }
@@ -222,8 +225,9 @@ T parse_option(const std::string& name, const std::string& text, T min_value, T 
 int Args::option_int(const std::string& name, int fallback, int min_value, int max_value) {
   const std::string text = option(name, "");
   if (text.empty()) return fallback;
-  const long value = parse_option<long>(name, text, min_value, max_value, "an integer",
-                                        [](const std::string& t, size_t* used) { return std::stol(t, used); });
+  const long value =
+      parse_option<long>(name, text, min_value, max_value, "an integer",
+                         [](const std::string& t, size_t* used) { return std::stol(t, used); });
   return static_cast<int>(value);
 }
 
@@ -239,7 +243,8 @@ float Args::option_float(const std::string& name, float fallback, float min_valu
   const auto nearest_float = [](const std::string& t, size_t* used) {
     const double wide = std::stod(t, used);
     const float narrow = static_cast<float>(wide);
-    if ((narrow == 0.0f && wide != 0.0) || (std::isinf(narrow) && !std::isinf(wide))) throw std::out_of_range(t);
+    if ((narrow == 0.0f && wide != 0.0) || (std::isinf(narrow) && !std::isinf(wide)))
+      throw std::out_of_range(t);
     return narrow;
   };
   return parse_option<float>(name, text, min_value, max_value, "a number", nearest_float);
@@ -316,7 +321,8 @@ std::string json_escaped(const std::string& text) {
 
 std::string backend_option(Args& args) {
   const std::string backend = args.option("--backend", "gl");
-  if (backend != "gl" && backend != "cpu") throw UsageError("--backend must be gl or cpu, not '" + backend + "'");
+  if (backend != "gl" && backend != "cpu")
+    throw UsageError("--backend must be gl or cpu, not '" + backend + "'");
   return backend;
 }
 
@@ -387,7 +393,8 @@ Features describe_file(Detector* detector, const DetectorConfig& config, const G
                        const std::string& path, DescriptorTextures* resident) {
   Features features;
   try {
-    features = detector ? detector->detect_and_compute(image, resident) : cpu::detect_and_compute(image, config);
+    features =
+        detector ? detector->detect_and_compute(image, resident) : cpu::detect_and_compute(image, config);
   } catch (const Error& e) {
     if (std::string(e.what()).rfind(path + ":", 0) == 0) throw;
     throw Error(path + ": " + e.what());
@@ -401,7 +408,8 @@ Features describe_file(Detector* detector, const DetectorConfig& config, const G
   return features;
 }
 
-void check_not_an_input(const std::string& option, const std::string& output, const std::vector<std::string>& inputs) {
+void check_not_an_input(const std::string& option, const std::string& output,
+                        const std::vector<std::string>& inputs) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(output, error)) return;
   for (const std::string& input : inputs) {
@@ -418,7 +426,8 @@ void check_png_name(const std::string& option, const std::string& path) {
   }
 }
 
-std::vector<std::string> expand_image_arguments(const std::vector<std::string>& names, std::vector<bool>* listed,
+std::vector<std::string> expand_image_arguments(const std::vector<std::string>& names,
+                                                std::vector<bool>* listed,
                                                 std::vector<std::string>* empty_directories) {
   std::vector<std::string> files, empty;
   for (const std::string& name : names) {
@@ -458,8 +467,9 @@ std::string matcher_json(const MatchConfig& config) {
   char ratio[32] = "null", distance[32] = "null", text[192];
   if (config.ratio > 0 && config.ratio < 1) std::snprintf(ratio, sizeof ratio, "%.7g", config.ratio);
   if (config.max_distance > 0) std::snprintf(distance, sizeof distance, "%.7g", config.max_distance);
-  std::snprintf(text, sizeof text, "{\"ratio\": %s, \"mutual\": %s, \"laplacian_sign\": %s, \"max_distance\": %s}",
-                ratio, config.mutual ? "true" : "false", config.laplacian ? "true" : "false", distance);
+  std::snprintf(text, sizeof text,
+                "{\"ratio\": %s, \"mutual\": %s, \"laplacian_sign\": %s, \"max_distance\": %s}", ratio,
+                config.mutual ? "true" : "false", config.laplacian ? "true" : "false", distance);
   return text;
 }
 
@@ -496,13 +506,14 @@ void Args::finish() const {
     const std::string& word = words_[i];
     // --threshold=200 for an option this command reads: the form it takes.
     const size_t equals = word.find('=');
-    const std::string name = word.substr(0, equals), value = equals == std::string::npos ? "" : word.substr(equals + 1);
+    const std::string name = word.substr(0, equals),
+                      value = equals == std::string::npos ? "" : word.substr(equals + 1);
     const auto asked = [&](const std::vector<std::string>& names) {
       return std::find(names.begin(), names.end(), name) != names.end();
     };
     if (equals != std::string::npos && asked(options_) && !value.empty()) {
-      throw UsageError("unexpected argument '" + word + "' (an option's value is the next word: " + name + " " +
-                       value + ")");
+      throw UsageError("unexpected argument '" + word + "' (an option's value is the next word: " + name +
+                       " " + value + ")");
     }
     if (equals != std::string::npos && asked(flags_)) {
       throw UsageError("unexpected argument '" + word + "' (" + name + " takes no value)");
@@ -546,14 +557,22 @@ int main(int argc, char** argv) {
   app::Args args(std::vector<std::string>(argv + 2, argv + argc));
   try {
     int status = -1;
-    if (command == "info") status = app::info(std::move(args));
-    else if (command == "bench") status = app::bench(std::move(args));
-    else if (command == "detect") status = app::detect(std::move(args));
-    else if (command == "describe") status = app::describe(std::move(args));
-    else if (command == "match") status = app::match(std::move(args));
-    else if (command == "view") status = app::view(std::move(args));
-    else if (command == "warp") status = app::warp(std::move(args));
-    else if (command == "eval") status = app::eval(std::move(args));
+    if (command == "info")
+      status = app::info(std::move(args));
+    else if (command == "bench")
+      status = app::bench(std::move(args));
+    else if (command == "detect")
+      status = app::detect(std::move(args));
+    else if (command == "describe")
+      status = app::describe(std::move(args));
+    else if (command == "match")
+      status = app::match(std::move(args));
+    else if (command == "view")
+      status = app::view(std::move(args));
+    else if (command == "warp")
+      status = app::warp(std::move(args));
+    else if (command == "eval")
+      status = app::eval(std::move(args));
     else if (command == "version") {
       args.finish();
       errno = 0;  // a failed write's reason, read at once below
@@ -564,7 +583,8 @@ int main(int argc, char** argv) {
       const std::string topic = argc > 2 ? topic_of(argv[2], argc > 3 ? argv[3] : nullptr) : "";
       const std::string part = app::usage_of(topic);
       if (!topic.empty() && part.empty()) {
-        std::fprintf(stderr, "glsurf: error: no command '%s' (see glsurf help)\n", app::one_line(topic).c_str());
+        std::fprintf(stderr, "glsurf: error: no command '%s' (see glsurf help)\n",
+                     app::one_line(topic).c_str());
         return 2;
       }
       const int extra = argc > 2 && topic == argv[2] ? 3 : 4;  // argv's first word past the topic
@@ -584,7 +604,8 @@ int main(int argc, char** argv) {
       status = 0;
     }
     if (status < 0) {
-      std::fprintf(stderr, "glsurf: error: unknown command '%s' (see glsurf help)\n", app::one_line(command).c_str());
+      std::fprintf(stderr, "glsurf: error: unknown command '%s' (see glsurf help)\n",
+                   app::one_line(command).c_str());
       return 2;
     }
     // A report that never arrived (a full disk, a closed pipe) is a failure;
@@ -602,9 +623,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "glsurf: error: out of memory\n");
     return 1;
   } catch (const std::filesystem::filesystem_error& e) {  // a name too long, a loop of links, ...
-    if (e.path1().empty()) std::fprintf(stderr, "glsurf: error: %s\n", app::one_line(e.what()).c_str());
-    else std::fprintf(stderr, "glsurf: error: %s: %s\n", app::one_line(e.path1().string()).c_str(),
-                      e.code().message().c_str());
+    if (e.path1().empty())
+      std::fprintf(stderr, "glsurf: error: %s\n", app::one_line(e.what()).c_str());
+    else
+      std::fprintf(stderr, "glsurf: error: %s: %s\n", app::one_line(e.path1().string()).c_str(),
+                   e.code().message().c_str());
     return 1;
   } catch (const std::logic_error& e) {
     std::fprintf(stderr, "glsurf: internal error: %s\n", app::one_line(e.what()).c_str());

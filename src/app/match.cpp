@@ -1,17 +1,5 @@
 // glsurf match — the main job: detect, describe and match two images, verify
 // with a homography, and report.
-#include "glsurf/app/cli.hpp"
-#include "glsurf/cpu/matcher.hpp"
-#include "glsurf/gl/context.hpp"
-#include "glsurf/gl/error.hpp"
-#include "glsurf/io/draw.hpp"
-#include "glsurf/io/features.hpp"
-#include "glsurf/io/image.hpp"
-#include "glsurf/io/output.hpp"
-#include "glsurf/match/homography.hpp"
-#include "glsurf/match/matcher.hpp"
-#include "glsurf/surf/detector.hpp"
-
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -19,8 +7,20 @@
 #include <memory>
 #include <ostream>
 #include <string>
-#include <vector>
 #include <utility>
+#include <vector>
+
+#include "app/cli.hpp"
+#include "cpu/matcher.hpp"
+#include "gl/context.hpp"
+#include "gl/error.hpp"
+#include "io/draw.hpp"
+#include "io/features.hpp"
+#include "io/image.hpp"
+#include "io/output.hpp"
+#include "match/homography.hpp"
+#include "match/matcher.hpp"
+#include "surf/detector.hpp"
 
 namespace glsurf::app {
 
@@ -35,7 +35,8 @@ int match(Args args) {
   std::vector<std::string> image_options = args.taken();
   const DetectorConfig detector_config = detector_options(args);
   const LoadOptions load = load_options(args);
-  image_options.assign(args.taken().begin() + static_cast<std::ptrdiff_t>(image_options.size()), args.taken().end());
+  image_options.assign(args.taken().begin() + static_cast<std::ptrdiff_t>(image_options.size()),
+                       args.taken().end());
   const MatchConfig match_config = match_options(args);
   const std::string matches_path = args.option("-o", "");
   const std::string homography_path = args.option("--homography", "");
@@ -55,7 +56,8 @@ int match(Args args) {
   }
   std::vector<std::pair<std::string, std::filesystem::path>> named;  // option, the file it writes
   for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"-o", matches_path},
-                                     {"--homography", homography_path}, {"--draw", draw_path}}) {
+                                     {"--homography", homography_path},
+                                     {"--draw", draw_path}}) {
     if (path.empty()) continue;
     check_not_an_input(option, path, {images[0], images[1], truth_path});
     check_writable(path);  // before the work, not after it
@@ -71,16 +73,19 @@ int match(Args args) {
   // Each input is an image, or a feature file with descriptors (as detect or
   // describe wrote it), matched as it is: its keypoints are not found again.
   const bool file_a = is_feature_file(images[0]), file_b = is_feature_file(images[1]);
-  if ((file_a || file_b) && !draw_path.empty()) throw UsageError("--draw needs two images, not feature files");
+  if ((file_a || file_b) && !draw_path.empty())
+    throw UsageError("--draw needs two images, not feature files");
   if (file_a && file_b && !image_options.empty()) {
-    throw UsageError(image_options.front() + " applies to images; both inputs are feature files, matched as they are");
+    throw UsageError(image_options.front() +
+                     " applies to images; both inputs are feature files, matched as they are");
   }
   GrayImage a, b;  // empty for a feature file
   Features fa, fb;
   const auto read_described = [](const std::string& path) {
     FeatureFormat format = FeatureFormat::Txt;
     Features f = read_features_file(path, &format);
-    if (f.descriptor_size == 0) throw Error(path + ": keypoints without descriptors (D = 0): run describe first");
+    if (f.descriptor_size == 0)
+      throw Error(path + ": keypoints without descriptors (D = 0): run describe first");
     // Squared distances of 1e30 or more count as no candidate on both
     // backends (the shaders' "none"), so larger values would match nothing,
     // silently; 1e12 keeps any two of the reader's up to 4,096 values below that.
@@ -105,10 +110,14 @@ int match(Args args) {
       throw Error(std::string(e.what()) + "; a piped input is read as an image: give a feature file by name");
     }
   };
-  if (file_a) fa = read_described(images[0]);
-  else a = load_image(images[0]);
-  if (file_b) fb = read_described(images[1]);
-  else b = load_image(images[1]);
+  if (file_a)
+    fa = read_described(images[0]);
+  else
+    a = load_image(images[0]);
+  if (file_b)
+    fb = read_described(images[1]);
+  else
+    b = load_image(images[1]);
   // Descriptors of one length on both sides: a file's are as they are, an
   // image's 64 values, or 128 with --extended.
   const int da = file_a ? fa.descriptor_size : descriptor_size(detector_config);
@@ -117,7 +126,7 @@ int match(Args args) {
     // Where one side is an image, a file of the other standard length needs
     // --extended given or left out.
     const int file_length = file_a ? da : db;
-    const std::string hint = file_a == file_b                                        ? ""
+    const std::string hint = file_a == file_b                                  ? ""
                              : file_length == 128 && !detector_config.extended ? " (add --extended)"
                              : file_length == 64 && detector_config.extended   ? " (leave out --extended)"
                                                                                : "";
@@ -125,7 +134,8 @@ int match(Args args) {
                 std::to_string(db) + hint);
   }
   if (backend == "gl" && da > Matcher::kMaxDescriptorSize) {
-    throw Error(images[file_a ? 0 : 1] + ": " + std::to_string(da) + "-value descriptors: the GPU matcher takes at most " +
+    throw Error(images[file_a ? 0 : 1] + ": " + std::to_string(da) +
+                "-value descriptors: the GPU matcher takes at most " +
                 std::to_string(Matcher::kMaxDescriptorSize) + " (--backend cpu takes any length)");
   }
   if (!file_a) check_image_size(images[0], a, detector_config);  // both before either's work
@@ -167,7 +177,8 @@ int match(Args args) {
   }
   std::vector<PointPair> pairs;
   for (const Match& m : matches) {
-    const KeyPoint &ka = fa.keypoints[static_cast<size_t>(m.query)], &kb = fb.keypoints[static_cast<size_t>(m.train)];
+    const KeyPoint &ka = fa.keypoints[static_cast<size_t>(m.query)],
+                   &kb = fb.keypoints[static_cast<size_t>(m.train)];
     pairs.push_back({ka.x, ka.y, kb.x, kb.y});
   }
   const HomographyResult h = ransac_homography(pairs);
@@ -180,7 +191,8 @@ int match(Args args) {
     }
     const bool others = !matches_path.empty() || !draw_path.empty();
     throw Error("no homography found (" + std::to_string(matches.size()) + " matches); nothing written (" +
-                unwritten + ")" + (others ? ": without --homography the others are written all the same" : ""));
+                unwritten + ")" +
+                (others ? ": without --homography the others are written all the same" : ""));
   }
   // All the outputs or none: a failing --draw must not leave -o behind.
   OutputFiles outputs;
@@ -188,8 +200,8 @@ int match(Args args) {
     outputs.add(matches_path, false, [&](std::ostream& out) {
       char line[96];
       for (size_t i = 0; i < matches.size(); ++i) {
-        std::snprintf(line, sizeof line, "%d %d %.7g %d\n", matches[i].query, matches[i].train, matches[i].distance,
-                      h.found && h.inliers[i] ? 1 : 0);
+        std::snprintf(line, sizeof line, "%d %d %.7g %d\n", matches[i].query, matches[i].train,
+                      matches[i].distance, h.found && h.inliers[i] ? 1 : 0);
         out << line;
       }
     });
@@ -209,7 +221,8 @@ int match(Args args) {
   } else if (matches.size() < 4) {  // no fit tried
     std::snprintf(verdict, sizeof verdict, "no homography (%d inliers needed)", needed);
   } else {
-    std::snprintf(verdict, sizeof verdict, "no homography (best fit %d inliers, %d needed)", h.inlier_count, needed);
+    std::snprintf(verdict, sizeof verdict, "no homography (best fit %d inliers, %d needed)", h.inlier_count,
+                  needed);
   }
   // The summary stays out of an output written to standard output.
   bool output_on_stdout = false;
@@ -219,12 +232,13 @@ int match(Args args) {
   FILE* const summary = output_on_stdout ? stderr : stdout;
   std::fprintf(summary, "%s: %s, %s: %s, %s, %s, %.0f ms (%s)\n", one_line(images[0]).c_str(),
                counted(fa.keypoints.size(), "feature").c_str(), one_line(images[1]).c_str(),
-               counted(fb.keypoints.size(), "feature").c_str(), counted(matches.size(), "match", "matches").c_str(), verdict, ms,
-               backend.c_str());
+               counted(fb.keypoints.size(), "feature").c_str(),
+               counted(matches.size(), "match", "matches").c_str(), verdict, ms, backend.c_str());
   if (truth) {
     int correct = 0;
     for (const PointPair& p : pairs) correct += reprojection_error(*truth, p) < 3.0;
-    std::string corner = file_a ? "n/a (A is a feature file: no image size)" : "n/a";  // or no homography found
+    std::string corner =
+        file_a ? "n/a (A is a feature file: no image size)" : "n/a";  // or no homography found
     if (h.found && !file_a) {
       const double e = corner_error(h.h, *truth, a.width, a.height);
       corner = std::isnan(e) ? "n/a (the truth sends part of A to infinity)" : std::to_string(e) + " px";

@@ -1,14 +1,14 @@
 // glsurf view — images as a sequence in a window (or offscreen), with their
 // keypoints drawn from the GPU as they are found.
-#include "glsurf/app/cli.hpp"
-#include "glsurf/app/viewer.hpp"
-#include "glsurf/gl/context.hpp"
-#include "glsurf/gl/error.hpp"
-#include "glsurf/io/image.hpp"
-#include "glsurf/io/output.hpp"
-#include "glsurf/match/homography.hpp"
-#include "glsurf/match/matcher.hpp"
-#include "glsurf/surf/detector.hpp"
+#include "app/cli.hpp"
+#include "app/viewer.hpp"
+#include "gl/context.hpp"
+#include "gl/error.hpp"
+#include "io/image.hpp"
+#include "io/output.hpp"
+#include "match/homography.hpp"
+#include "match/matcher.hpp"
+#include "surf/detector.hpp"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -44,21 +44,44 @@ void on_key(GLFWwindow* window, int key, int, int action, int) {
   if (action != GLFW_PRESS) return;
   Keys& k = *static_cast<Keys*>(glfwGetWindowUserPointer(window));
   switch (key) {
-    case GLFW_KEY_SPACE: k.pause = !k.pause; break;
-    case GLFW_KEY_N: k.next = true; break;
-    case GLFW_KEY_P: k.previous = true; break;
+    case GLFW_KEY_SPACE:
+      k.pause = !k.pause;
+      break;
+    case GLFW_KEY_N:
+      k.next = true;
+      break;
+    case GLFW_KEY_P:
+      k.previous = true;
+      break;
     case GLFW_KEY_EQUAL:
-    case GLFW_KEY_KP_ADD: k.faster = true; break;  // + raises the threshold
+    case GLFW_KEY_KP_ADD:
+      k.faster = true;
+      break;  // + raises the threshold
     case GLFW_KEY_MINUS:
-    case GLFW_KEY_KP_SUBTRACT: k.slower = true; break;
-    case GLFW_KEY_U: k.upright = true; break;
-    case GLFW_KEY_S: k.screenshot = true; break;
-    case GLFW_KEY_H: k.help = !k.help; break;
-    case GLFW_KEY_M: k.match = !k.match; break;
-    case GLFW_KEY_R: k.reference = true; break;
+    case GLFW_KEY_KP_SUBTRACT:
+      k.slower = true;
+      break;
+    case GLFW_KEY_U:
+      k.upright = true;
+      break;
+    case GLFW_KEY_S:
+      k.screenshot = true;
+      break;
+    case GLFW_KEY_H:
+      k.help = !k.help;
+      break;
+    case GLFW_KEY_M:
+      k.match = !k.match;
+      break;
+    case GLFW_KEY_R:
+      k.reference = true;
+      break;
     case GLFW_KEY_Q:
-    case GLFW_KEY_ESCAPE: k.quit = true; break;
-    default: break;
+    case GLFW_KEY_ESCAPE:
+      k.quit = true;
+      break;
+    default:
+      break;
   }
 }
 
@@ -141,8 +164,9 @@ class RawStream {
           s.error = std::string("standard input: read failed (") + std::strerror(errno) + ")";
         } else if (got > 0) {
           std::lock_guard<std::mutex> lock(s.mutex);
-          s.error = "standard input: short final frame (" + std::to_string(got) + " of " + std::to_string(bytes) +
-                    " bytes; is --raw " + std::to_string(s.width) + "x" + std::to_string(s.height) + " right?)";
+          s.error = "standard input: short final frame (" + std::to_string(got) + " of " +
+                    std::to_string(bytes) + " bytes; is --raw " + std::to_string(s.width) + "x" +
+                    std::to_string(s.height) + " right?)";
         }
         break;
       }
@@ -208,13 +232,14 @@ int view(Args args) {
   std::vector<std::string> files;
   std::vector<GrayImage> images;
   std::vector<bool> from_directory;  // per file: found in a directory, not named
-  int skipped = 0;  // files of a directory that could not be shown
+  int skipped = 0;                   // files of a directory that could not be shown
   auto nothing_to_show = [&] {
     std::string where;
     for (const std::string& name : names) where += (where.empty() ? "" : ", ") + name;
     if (!skipped) return Error("no images to show in " + where);
-    return Error(skipped == 1 ? "the one image in " + where + " could not be shown"
-                              : "none of the " + std::to_string(skipped) + " images in " + where + " could be shown");
+    return Error(skipped == 1
+                     ? "the one image in " + where + " could not be shown"
+                     : "none of the " + std::to_string(skipped) + " images in " + where + " could be shown");
   };
   if (!pix.empty() && raw.empty()) throw UsageError("--pix describes --raw frames; give --raw WxH too");
   if (pix.empty()) pix = "gray";
@@ -223,14 +248,16 @@ int view(Args args) {
     int rw = 0, rh = 0;
     char x = 0;
     int used = 0;
-    if (std::sscanf(raw.c_str(), "%d%c%d%n", &rw, &x, &rh, &used) != 3 || used != static_cast<int>(raw.size()) ||
-        x != 'x' || rw < 1 || rh < 1) {
+    if (std::sscanf(raw.c_str(), "%d%c%d%n", &rw, &x, &rh, &used) != 3 ||
+        used != static_cast<int>(raw.size()) || x != 'x' || rw < 1 || rh < 1) {
       throw UsageError("--raw wants WxH, got '" + raw + "'");
     }
     const int most = LoadOptions{}.max_side;  // as image files
-    if (rw > most || rh > most) throw UsageError("--raw " + raw + ": frames of at most " + std::to_string(most) + " per side");
+    if (rw > most || rh > most)
+      throw UsageError("--raw " + raw + ": frames of at most " + std::to_string(most) + " per side");
     if (pix != "gray" && pix != "rgb") throw UsageError("--pix must be gray or rgb");
-    if (names.size() != 1 || names[0] != "-") throw UsageError("--raw reads standard input: give - as the input");
+    if (names.size() != 1 || names[0] != "-")
+      throw UsageError("--raw reads standard input: give - as the input");
     const std::string why = image_size_problem(rw, rh, config);
     if (!why.empty()) throw Error("--raw " + raw + ": frames too small: " + why);
     stream = std::make_unique<RawStream>(rw, rh, pix == "rgb", headless);
@@ -336,10 +363,12 @@ int view(Args args) {
         have_reference = false;  // keypoints of another configuration
       }
       if (keys.next) current = (current + 1) % images.size(), keys.next = false, stepped = true;
-      if (keys.previous) current = (current + images.size() - 1) % images.size(), keys.previous = false, stepped = true;
+      if (keys.previous)
+        current = (current + images.size() - 1) % images.size(), keys.previous = false, stepped = true;
       int fw = width, fh = height;
       context.framebuffer_size(fw, fh);
-      if (fw > 0 && fh > 0) width = std::max(fw, 2), height = fh;  // resizing keeps the image's aspect (letterbox)
+      if (fw > 0 && fh > 0)
+        width = std::max(fw, 2), height = fh;  // resizing keeps the image's aspect (letterbox)
     }
     if (stream && !keys.pause) {
       // Newest frame if one came; else, once the stream has ended, stop; else
@@ -391,8 +420,10 @@ int view(Args args) {
         inlier_count = last_inliers = h.inlier_count;
         for (size_t i = 0; i < pairs.size(); ++i) {
           const bool in = h.found && h.inliers[i];
-          lines.push_back({static_cast<float>(pairs[i].ax), static_cast<float>(pairs[i].ay),
-                           static_cast<float>(pairs[i].bx), static_cast<float>(pairs[i].by),
+          lines.push_back({static_cast<float>(pairs[i].ax),
+                           static_cast<float>(pairs[i].ay),
+                           static_cast<float>(pairs[i].bx),
+                           static_cast<float>(pairs[i].by),
                            {in ? 0.15f : 0.95f, in ? 0.9f : 0.2f, in ? 0.25f : 0.15f, in ? 0.9f : 0.6f}});
         }
         if (h.found) {  // the reference's outline mapped into the current frame
@@ -402,8 +433,12 @@ int view(Args args) {
             double x0, y0, x1, y1;
             apply(h.h, corners[c][0], corners[c][1], x0, y0);
             apply(h.h, corners[c + 1][0], corners[c + 1][1], x1, y1);
-            lines.push_back({static_cast<float>(x0), static_cast<float>(y0), static_cast<float>(x1),
-                             static_cast<float>(y1), {0.25f, 0.55f, 1.0f, 1.0f}, true});
+            lines.push_back({static_cast<float>(x0),
+                             static_cast<float>(y0),
+                             static_cast<float>(x1),
+                             static_cast<float>(y1),
+                             {0.25f, 0.55f, 1.0f, 1.0f},
+                             true});
           }
         }
       } else {
@@ -436,9 +471,9 @@ int view(Args args) {
       // passes drawn into the candidate atlas that take about 25 ms at
       // 640 x 480 (docs/NOTES.md, "What llvmpipe rewards").
       const bool atlas_timers_under_read = context.info().software();
-      const char* stages[][2] = {{"integral_", "integral"}, {"hessian_", "hessian"}, {"detect_", "nms"},
-                                 {"select_", "select"},     {"compact_", "list"},    {"describe_", "describe"},
-                                 {"match_", "match"}};
+      const char* stages[][2] = {
+          {"integral_", "integral"}, {"hessian_", "hessian"},   {"detect_", "nms"}, {"select_", "select"},
+          {"compact_", "list"},      {"describe_", "describe"}, {"match_", "match"}};
       double ms[7] = {0, 0, 0, 0, 0, 0, 0};
       bool bogus[7] = {false, false, false, false, false, false, false};
       for (const auto& p : detector->runner().take_profile()) {
@@ -477,7 +512,8 @@ int view(Args args) {
                       current + 1, files.size(), image.width, image.height);
       }
       hud.emplace_back(line);
-      const std::string step = config.first_step > 1 ? "   sample step " + std::to_string(config.first_step) : "";
+      const std::string step =
+          config.first_step > 1 ? "   sample step " + std::to_string(config.first_step) : "";
       std::string orientation = config.upright ? "upright" : "oriented";
       if (config.second_orientation > 0) {
         char second[48];
@@ -489,8 +525,8 @@ int view(Args args) {
                     config.hessian_threshold, orientation.c_str(), step.c_str());
       hud.emplace_back(line);
       if (keys.match) {
-        std::snprintf(line, sizeof line, "match mode: %d matches, %d inliers   %.1f fps   %.1f ms", match_count,
-                      inlier_count, fps, detect_ms);
+        std::snprintf(line, sizeof line, "match mode: %d matches, %d inliers   %.1f fps   %.1f ms",
+                      match_count, inlier_count, fps, detect_ms);
       } else {
         std::snprintf(line, sizeof line, "%.1f fps   detect + orient %.1f ms", fps, detect_ms);
       }
@@ -548,12 +584,15 @@ int view(Args args) {
   std::vector<double> sorted = frame_times;
   std::sort(sorted.begin(), sorted.end());
   if (shown > 0) {  // with none, the error line below says so
-    std::fprintf(stderr, "%d frame%s in %.1f s: %.1f fps, median frame %.1f ms (%s)\n", shown, shown == 1 ? "" : "s", seconds,
-                 seconds > 0 ? shown / seconds : 0.0, sorted[sorted.size() / 2], renderer_name.c_str());
+    std::fprintf(stderr, "%d frame%s in %.1f s: %.1f fps, median frame %.1f ms (%s)\n", shown,
+                 shown == 1 ? "" : "s", seconds, seconds > 0 ? shown / seconds : 0.0,
+                 sorted[sorted.size() / 2], renderer_name.c_str());
   }
-  if (keys.match) std::fprintf(stderr, "match mode, last frame: %d matches, %d inliers\n", last_matches, last_inliers);
+  if (keys.match)
+    std::fprintf(stderr, "match mode, last frame: %d matches, %d inliers\n", last_matches, last_inliers);
   if (stream && !stream->error().empty()) {
-    std::fprintf(stderr, "glsurf: error: %s; ended after %ld frames\n", stream->error().c_str(), stream->frames_read());
+    std::fprintf(stderr, "glsurf: error: %s; ended after %ld frames\n", stream->error().c_str(),
+                 stream->frames_read());
     return 1;
   }
   if (stream && stream->ended() && stream->frames_read() == 0) {

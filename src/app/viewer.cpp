@@ -1,14 +1,14 @@
-#include "glsurf/app/viewer.hpp"
-
-#include "glsurf/gl/error.hpp"
-#include "glsurf/gl/gl.hpp"
-#include "glsurf/io/draw.hpp"
+#include "app/viewer.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <ostream>
+
+#include "gl/error.hpp"
+#include "gl/gl.hpp"
+#include "io/draw.hpp"
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -44,10 +44,11 @@ void wrap(const std::string& line, float width, std::vector<std::string>& out) {
   size_t indent = 0;
   while (text_width(rest) > width) {
     size_t cut = std::string::npos;
-    for (size_t p = rest.find(' ', indent + 1); p != std::string::npos && text_width(rest.substr(0, p)) <= width;
-         p = rest.find(' ', p + 1))
+    for (size_t p = rest.find(' ', indent + 1);
+         p != std::string::npos && text_width(rest.substr(0, p)) <= width; p = rest.find(' ', p + 1))
       cut = p;
-    if (cut == std::string::npos) cut = rest.find(' ', indent + 1);  // a first word wider than the view: alone
+    if (cut == std::string::npos)
+      cut = rest.find(' ', indent + 1);  // a first word wider than the view: alone
     const size_t next = cut == std::string::npos ? cut : rest.find_first_not_of(' ', cut);
     if (next == std::string::npos) break;
     out.push_back(rest.substr(0, cut));
@@ -65,7 +66,9 @@ double running_fps(double fps, double frame_ms) {
   return fps > 0 ? 0.9 * fps + 0.1 * rate : rate;
 }
 
-float text_width(const std::string& text) { return static_cast<float>(stb_easy_font_width(const_cast<char*>(text.c_str()))); }
+float text_width(const std::string& text) {
+  return static_cast<float>(stb_easy_font_width(const_cast<char*>(text.c_str())));
+}
 
 std::vector<std::string> hud_lines(const std::vector<std::string>& lines, float width) {
   std::vector<std::string> out;
@@ -107,19 +110,21 @@ void ViewRenderer::placement(int image_width, int image_height, float& offset_x,
   fit(image_width, image_height, 0.0f, static_cast<float>(frame_.width()), offset_x, offset_y, scale);
 }
 
-void ViewRenderer::draw_image(gl::PassRunner& runner, const gl::Texture& image, const Detector::OnGpu* keypoints,
-                              float ox, float oy, float scale, bool whole) {
+void ViewRenderer::draw_image(gl::PassRunner& runner, const gl::Texture& image,
+                              const Detector::OnGpu* keypoints, float ox, float oy, float scale, bool whole) {
   const glm::vec2 view(static_cast<float>(frame_.width()), static_cast<float>(frame_.height()));
   if (whole) {
-    runner.run("view_image", image_, target_, {{"u_image", image}}, {{"u_offset", glm::vec2(ox, oy)}, {"u_scale", scale}});
+    runner.run("view_image", image_, target_, {{"u_image", image}},
+               {{"u_offset", glm::vec2(ox, oy)}, {"u_scale", scale}});
   } else {  // this image's half of the view
     const int half = frame_.width() / 2;
     const int x0 = ox < half ? 0 : half;
-    runner.run_in({x0, 0, x0 == 0 ? half : frame_.width() - half, frame_.height()}, "view_image", image_, target_,
-                  {{"u_image", image}}, {{"u_offset", glm::vec2(ox, oy)}, {"u_scale", scale}});
+    runner.run_in({x0, 0, x0 == 0 ? half : frame_.width() - half, frame_.height()}, "view_image", image_,
+                  target_, {{"u_image", image}}, {{"u_offset", glm::vec2(ox, oy)}, {"u_scale", scale}});
   }
   if (keypoints && keypoints->count > 0) {
-    GLSURF_EXPECTS(keypoints->angles, "drawing keypoints needs their angles (detect_on_gpu, detect_and_compute)");
+    GLSURF_EXPECTS(keypoints->angles,
+                   "drawing keypoints needs their angles (detect_on_gpu, detect_and_compute)");
     // 68 vertices draw the second orientations' ticks too (view/keypoints.vert).
     const gl::Texture* second = keypoints->second_angles;
     runner.draw("view_keypoints", keypoints_, target_, GL_LINES, second ? 68 : 66, keypoints->count, nullptr,
@@ -139,9 +144,9 @@ void ViewRenderer::render(gl::PassRunner& runner, const gl::Texture& image, cons
   draw_hud(runner, hud);
 }
 
-void ViewRenderer::render_pair(gl::PassRunner& runner, const gl::Texture& reference, const gl::Texture& current,
-                               const Detector::OnGpu& keypoints, const std::vector<Line>& lines,
-                               const std::vector<std::string>& hud) {
+void ViewRenderer::render_pair(gl::PassRunner& runner, const gl::Texture& reference,
+                               const gl::Texture& current, const Detector::OnGpu& keypoints,
+                               const std::vector<Line>& lines, const std::vector<std::string>& hud) {
   GLSURF_EXPECTS(frame_, "resize() before render()");
   const float half = static_cast<float>(frame_.width() / 2);
   float rx = 0, ry = 0, rs = 1, cx = 0, cy = 0, cs = 1;
@@ -160,7 +165,8 @@ void ViewRenderer::render_pair(gl::PassRunner& runner, const gl::Texture& refere
     }
     lines_.set(v);
     const glm::vec2 view(static_cast<float>(frame_.width()), static_cast<float>(frame_.height()));
-    runner.draw("view_lines", text_, target_, GL_LINES, lines_.vertices(), 1, &lines_, {}, {{"u_view_size", view}});
+    runner.draw("view_lines", text_, target_, GL_LINES, lines_.vertices(), 1, &lines_, {},
+                {{"u_view_size", view}});
   }
   draw_hud(runner, hud);
 }
@@ -172,7 +178,8 @@ void ViewRenderer::draw_hud(gl::PassRunner& runner, const std::vector<std::strin
   // view's width, over a translucent panel; two triangles per quad, x y r g b
   // a per vertex. Lines wider than the view wrap.
   std::vector<float> v;
-  const float size = std::clamp(frame_.width() / 640.0f, 1.0f, 2.0f), line_height = 12.0f * size, margin = 8.0f;
+  const float size = std::clamp(frame_.width() / 640.0f, 1.0f, 2.0f), line_height = 12.0f * size,
+              margin = 8.0f;
   const std::vector<std::string> hud = hud_lines(lines, (view.x - 2 * margin) / size);
   float panel_w = 0;
   for (const std::string& line : hud) panel_w = std::max(panel_w, size * text_width(line));
@@ -186,7 +193,8 @@ void ViewRenderer::draw_hud(gl::PassRunner& runner, const std::vector<std::strin
   static char buffer[64 * 1024];
   for (size_t i = 0; i < hud.size(); ++i) {
     unsigned char colour[4] = {255, 255, 255, 255};
-    const int quads = stb_easy_font_print(0, 0, const_cast<char*>(hud[i].c_str()), colour, buffer, sizeof buffer);
+    const int quads =
+        stb_easy_font_print(0, 0, const_cast<char*>(hud[i].c_str()), colour, buffer, sizeof buffer);
     for (int q = 0; q < quads; ++q) {
       float p[4][2];
       for (int c = 0; c < 4; ++c) {

@@ -5,15 +5,15 @@
 // screenshot writes, so windowed and headless pictures are the same pixels.
 #pragma once
 
-#include "glsurf/gl/framebuffer.hpp"
-#include "glsurf/gl/pass.hpp"
-#include "glsurf/gl/program.hpp"
-#include "glsurf/gl/shader_source.hpp"
-#include "glsurf/gl/texture.hpp"
-#include "glsurf/surf/detector.hpp"
-
 #include <string>
 #include <vector>
+
+#include "gl/framebuffer.hpp"
+#include "gl/pass.hpp"
+#include "gl/program.hpp"
+#include "gl/shader_source.hpp"
+#include "gl/texture.hpp"
+#include "surf/detector.hpp"
 
 namespace glsurf::app {
 
@@ -65,10 +65,11 @@ class ViewRenderer {
   void placement(int image_width, int image_height, float& offset_x, float& offset_y, float& scale) const;
 
  private:
-  void draw_image(gl::PassRunner& runner, const gl::Texture& image, const Detector::OnGpu* keypoints, float ox,
-                  float oy, float scale, bool clear);
+  void draw_image(gl::PassRunner& runner, const gl::Texture& image, const Detector::OnGpu* keypoints,
+                  float ox, float oy, float scale, bool clear);
   void draw_hud(gl::PassRunner& runner, const std::vector<std::string>& hud);
-  void fit(int image_width, int image_height, float x0, float width, float& ox, float& oy, float& scale) const;
+  void fit(int image_width, int image_height, float x0, float width, float& ox, float& oy,
+           float& scale) const;
 
   gl::Program image_, keypoints_, text_;
   gl::Texture frame_;

@@ -1,11 +1,11 @@
-#include "glsurf/cpu/descriptor.hpp"
-
-#include "glsurf/cpu/detector.hpp"
-#include "glsurf/gl/error.hpp"
+#include "cpu/descriptor.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+
+#include "cpu/detector.hpp"
+#include "gl/error.hpp"
 
 namespace glsurf::cpu {
 
@@ -87,7 +87,8 @@ int nearest_root_half(int h, int k) {
 // The gradient of the image smoothed by a w x h box, by central differences
 // of box means d (kOrientationOffset s) either side of the real point
 // (px, py). A box wholly outside the image makes that component 0.
-void box_gradient(const IntegralImage& s, double px, double py, int w, int h, double d, double& gx, double& gy) {
+void box_gradient(const IntegralImage& s, double px, double py, int w, int h, double d, double& gx,
+                  double& gy) {
   const double ex = px - w / 2.0 + 0.5, ey = py - h / 2.0 + 0.5;  // pixel-edge coordinates
   bool in_a = false, in_b = false;
   const double right = box_mean(s, ex + d, ey, w, h, in_a);
@@ -190,13 +191,15 @@ float second_orientation(const std::vector<Sample>& samples, const std::vector<d
   const int n = static_cast<int>(x.size());
   const auto magnitude = [&](int c) {
     c = (c + n) % n;
-    return x[static_cast<size_t>(c)] * x[static_cast<size_t>(c)] + y[static_cast<size_t>(c)] * y[static_cast<size_t>(c)];
+    return x[static_cast<size_t>(c)] * x[static_cast<size_t>(c)] +
+           y[static_cast<size_t>(c)] * y[static_cast<size_t>(c)];
   };
   int best = 0, seed = -1;
   for (int c = 1; c < n; ++c) best = magnitude(c) > magnitude(best) ? c : best;
   for (int c = 0; c < n; ++c) {
     const double m = magnitude(c);
-    if (c != best && m > magnitude(c - 1) && m >= magnitude(c + 1) && (seed < 0 || m > magnitude(seed))) seed = c;
+    if (c != best && m > magnitude(c - 1) && m >= magnitude(c + 1) && (seed < 0 || m > magnitude(seed)))
+      seed = c;
   }
   // Compared squared, as the shader: |seed| >= ratio |best|.
   if (seed < 0 || magnitude(seed) < ratio * ratio * magnitude(best)) return -1.0f;
@@ -231,7 +234,8 @@ bool orientation_inside(const KeyPoint& k, int width, int height) {
   return fits(k.x, width) && fits(k.y, height);
 }
 
-Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool find_runner_up, double second_ratio) {
+Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool find_runner_up,
+                        double second_ratio) {
   const double s = 1.2 * k.size / 9.0;
   const OrientationCross cross = orientation_cross(s);
   std::vector<Sample> samples;
@@ -269,7 +273,8 @@ Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool f
   double sx = 0, sy = 0;
   refine(samples, best_x / n, best_y / n, sx, sy);
   const double direction = std::atan2(sy, sx);  // image frame, y down
-  if (second_ratio > 0) o.second_angle = second_orientation(samples, candidate_x, candidate_y, direction, second_ratio);
+  if (second_ratio > 0)
+    o.second_angle = second_orientation(samples, candidate_x, candidate_y, direction, second_ratio);
   // Runner-up: the best candidate whose refinement ends elsewhere (another
   // peak of the window sum, or one the refinement has not settled on within
   // kOrientationMaxSums), the one a float32 evaluation could prefer.
@@ -286,7 +291,8 @@ Orientation orientation(const IntegralImage& integral, const KeyPoint& k, bool f
   return o;
 }
 
-void describe(const IntegralImage& integral, const KeyPoint& k, float angle_degrees, bool extended, float* out) {
+void describe(const IntegralImage& integral, const KeyPoint& k, float angle_degrees, bool extended,
+              float* out) {
   const double s = 1.2 * k.size / 9.0;
   const int h = even_side(kDescriptorHaar * s);
   const double theta = -angle_degrees * kPi / 180.0;  // image frame

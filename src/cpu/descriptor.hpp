@@ -82,12 +82,12 @@
 // the CPU's extended descriptors had cosine 0 at some keypoints.
 #pragma once
 
-#include "glsurf/cpu/integral.hpp"
-#include "glsurf/surf/keypoint.hpp"
-
 #include <array>
 #include <cmath>
 #include <vector>
+
+#include "cpu/integral.hpp"
+#include "surf/keypoint.hpp"
 
 namespace glsurf::cpu {
 
@@ -102,9 +102,9 @@ constexpr int kSecondOrientationCandidates = 64;
 constexpr int orientation_candidates(double second_ratio) {
   return second_ratio > 0 ? kSecondOrientationCandidates : kOrientationCandidates;
 }
-constexpr int kOrientationMaxSums = 20;         // window sums of the recentring, at most
+constexpr int kOrientationMaxSums = 20;            // window sums of the recentring, at most
 constexpr double kOrientationSettled = 1.7453e-4;  // 0.01 degrees in radians: the recentring's stop
-constexpr double kOrientationLeap = 1.7453e-2;  // 1 degree in radians: the largest extrapolated step
+constexpr double kOrientationLeap = 1.7453e-2;     // 1 degree in radians: the largest extrapolated step
 constexpr double kOrientationStep = 2.0 / 3.0;     // lattice spacing, in s
 constexpr int kOrientationSteps = 8;               // lattice radius in steps (5.33s)
 constexpr double kOrientationOffset = 0.35;        // central differences this many s either side
@@ -112,10 +112,10 @@ constexpr double kOrientationSigma = 3.75;         // Gaussian weight of the sam
 // How far the orientation samples' box centres lie from the keypoint along
 // each axis, in s: the lattice's radius and the difference offset.
 constexpr double kOrientationReach = kOrientationSteps * kOrientationStep + kOrientationOffset;
-constexpr double kDescriptorHaar = 4.0;           // descriptor's Haar side, in s (even_side of it)
-constexpr double kDescriptorSigma = 6.0;          // descriptor's Gaussian weight, in s
-constexpr double kSplitTolerance = 1e-4;           // extended descriptor's sign split, relative
-constexpr double kSecondSeparation = 1.0;          // degrees: a second orientation must settle farther away
+constexpr double kDescriptorHaar = 4.0;    // descriptor's Haar side, in s (even_side of it)
+constexpr double kDescriptorSigma = 6.0;   // descriptor's Gaussian weight, in s
+constexpr double kSplitTolerance = 1e-4;   // extended descriptor's sign split, relative
+constexpr double kSecondSeparation = 1.0;  // degrees: a second orientation must settle farther away
 
 // The orientation lattice: the points (i, j) with i^2 + j^2 <= kOrientationSteps^2,
 // row by row (j, then i). One rule for the count and the points.
@@ -168,10 +168,10 @@ OrientationCross orientation_cross(double s);
 bool orientation_inside(const KeyPoint& k, int width, int height);
 
 struct Orientation {
-  float angle = 0;      // degrees, counter-clockwise on screen, [0, 360)
-  float strength = 0;   // |sum| of the best candidate window
-  float runner_up = 0;  // with find_runner_up: best |sum| among candidates whose
-                        // refinement ends > 0.5 degrees away
+  float angle = 0;          // degrees, counter-clockwise on screen, [0, 360)
+  float strength = 0;       // |sum| of the best candidate window
+  float runner_up = 0;      // with find_runner_up: best |sum| among candidates whose
+                            // refinement ends > 0.5 degrees away
   float second_angle = -1;  // with second_ratio > 0: a second orientation, or -1 (none)
 };
 // find_runner_up refines every candidate (about twice the cost); tests use it

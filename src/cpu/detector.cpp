@@ -1,11 +1,11 @@
-#include "glsurf/cpu/detector.hpp"
-
-#include "glsurf/gl/error.hpp"
-#include "glsurf/surf/memory.hpp"
+#include "cpu/detector.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <tuple>
+
+#include "gl/error.hpp"
+#include "surf/memory.hpp"
 
 namespace glsurf {
 
@@ -23,7 +23,8 @@ void sort_by_strength(std::vector<KeyPoint>& keypoints) {
 std::vector<int> sort_by_strength(Features& f) {
   std::vector<size_t> order(f.keypoints.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return stronger(f.keypoints[a], f.keypoints[b]); });
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return stronger(f.keypoints[a], f.keypoints[b]); });
   Features sorted;
   sorted.descriptor_size = f.descriptor_size;
   sorted.keypoints.reserve(order.size());
@@ -31,7 +32,8 @@ std::vector<int> sort_by_strength(Features& f) {
   for (size_t i : order) {
     sorted.keypoints.push_back(f.keypoints[i]);
     if (f.descriptor_size > 0) {
-      sorted.descriptors.insert(sorted.descriptors.end(), f.descriptor(i), f.descriptor(i) + f.descriptor_size);
+      sorted.descriptors.insert(sorted.descriptors.end(), f.descriptor(i),
+                                f.descriptor(i) + f.descriptor_size);
     }
   }
   f = std::move(sorted);
@@ -131,7 +133,8 @@ std::string host_memory_problem(int width, int height, const DetectorConfig& con
 
 std::vector<KeyPoint> detect(const GrayImage& image, const DetectorConfig& config) {
   GLSURF_EXPECTS(valid_config(config), "invalid detector configuration (keypoint.hpp: valid_config)");
-  if (const std::string why = image_size_problem(image.width, image.height, config); !why.empty()) throw Error(why);
+  if (const std::string why = image_size_problem(image.width, image.height, config); !why.empty())
+    throw Error(why);
   if (const std::string why = filter_sum_problem(image.width, image.height, config, kMaxExactLobe,
                                                  "the CPU reference", "use fewer --octaves or --layers");
       !why.empty()) {
@@ -193,7 +196,8 @@ std::vector<KeyPoint> detect(const GrayImage& image, const DetectorConfig& confi
           const double a[3][3] = {{dxx, dxy, dxs}, {dxy, dyy, dys}, {dxs, dys, dss}};
           double offset[3];
           if (!solve3(a, g, offset)) continue;
-          if (std::abs(offset[0]) > kMaxInterpolationOffset || std::abs(offset[1]) > kMaxInterpolationOffset ||
+          if (std::abs(offset[0]) > kMaxInterpolationOffset ||
+              std::abs(offset[1]) > kMaxInterpolationOffset ||
               std::abs(offset[2]) > kMaxInterpolationOffset) {
             continue;
           }

@@ -37,11 +37,11 @@
 // 1,000 keypoints in the same comparison.)
 #pragma once
 
-#include "glsurf/cpu/integral.hpp"
-#include "glsurf/surf/keypoint.hpp"
-
 #include <string>
 #include <vector>
+
+#include "cpu/integral.hpp"
+#include "surf/keypoint.hpp"
 
 namespace glsurf::cpu {
 

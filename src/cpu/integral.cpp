@@ -1,6 +1,6 @@
-#include "glsurf/cpu/integral.hpp"
+#include "cpu/integral.hpp"
 
-#include "glsurf/gl/error.hpp"
+#include "gl/error.hpp"
 
 namespace glsurf::cpu {
 

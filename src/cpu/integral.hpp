@@ -13,15 +13,15 @@
 // however large the image and however far the corner values have wrapped.
 #pragma once
 
-#include "glsurf/io/image.hpp"
-
 #include <cstdint>
 #include <vector>
+
+#include "io/image.hpp"
 
 namespace glsurf::cpu {
 
 struct IntegralImage {
-  int width = 0;   // of the image; the table is (width + 1) x (height + 1)
+  int width = 0;  // of the image; the table is (width + 1) x (height + 1)
   int height = 0;
   std::vector<std::uint32_t> sums;
 

@@ -1,6 +1,6 @@
-#include "glsurf/cpu/matcher.hpp"
+#include "cpu/matcher.hpp"
 
-#include "glsurf/gl/error.hpp"
+#include "gl/error.hpp"
 
 namespace glsurf::cpu {
 

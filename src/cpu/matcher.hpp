@@ -3,8 +3,8 @@
 // lower index, as in the GPU matcher.
 #pragma once
 
-#include "glsurf/match/types.hpp"
-#include "glsurf/surf/keypoint.hpp"
+#include "match/types.hpp"
+#include "surf/keypoint.hpp"
 
 namespace glsurf::cpu {
 

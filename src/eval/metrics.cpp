@@ -1,4 +1,4 @@
-#include "glsurf/eval/metrics.hpp"
+#include "eval/metrics.hpp"
 
 #include <algorithm>
 #include <array>
@@ -71,8 +71,10 @@ std::vector<double> crossings(const Parametric& p, const Ellipse& q) {
       for (int i = 0; i < 60 && hi - lo > 1e-15; ++i) {
         const double mid = 0.5 * (lo + hi);
         point(p, mid, x, y);
-        if (inside(q, x, y) == was) lo = mid;
-        else hi = mid;
+        if (inside(q, x, y) == was)
+          lo = mid;
+        else
+          hi = mid;
       }
       roots.push_back(0.5 * (lo + hi));
       was = now;
@@ -85,7 +87,8 @@ std::vector<double> crossings(const Parametric& p, const Ellipse& q) {
 // cyclic) whose middle lies inside `other`: within the margin when `margin`,
 // else strictly (so that an arc where the two boundaries meet counts once, as
 // p's).
-double arcs_inside(const Parametric& e, const std::vector<double>& angles, const Ellipse& other, bool margin) {
+double arcs_inside(const Parametric& e, const std::vector<double>& angles, const Ellipse& other,
+                   bool margin) {
   double sum = 0;
   for (size_t i = 0; i < angles.size(); ++i) {
     const double t0 = angles[i], t1 = i + 1 < angles.size() ? angles[i + 1] : angles[0] + 2 * kPi;
@@ -142,8 +145,8 @@ struct Visible {
   int count = 0;
 };
 
-Visible common_part(const std::vector<KeyPoint>& k, const Homography& h, int width, int height, int other_width,
-                    int other_height) {
+Visible common_part(const std::vector<KeyPoint>& k, const Homography& h, int width, int height,
+                    int other_width, int other_height) {
   Visible v;
   v.visible.assign(k.size(), false);
   v.own.resize(k.size());
@@ -153,15 +156,17 @@ Visible common_part(const std::vector<KeyPoint>& k, const Homography& h, int wid
     v.own[i] = keypoint_region(k[i]);
     if (!(k[i].size > 0) || !region_inside(v.own[i], width, height)) continue;
     if (!in_front(h, k[i].x, k[i].y, reference)) continue;
-    if (!project_region(v.own[i], h, v.mapped[i]) || !region_inside(v.mapped[i], other_width, other_height)) continue;
+    if (!project_region(v.own[i], h, v.mapped[i]) || !region_inside(v.mapped[i], other_width, other_height))
+      continue;
     v.visible[i] = true;
     ++v.count;
   }
   return v;
 }
 
-PairScore score_keypoints(const std::vector<KeyPoint>& a, const std::vector<KeyPoint>& b, const Homography& truth,
-                          int width_a, int height_a, int width_b, int height_b, Visible& va, Visible& vb) {
+PairScore score_keypoints(const std::vector<KeyPoint>& a, const std::vector<KeyPoint>& b,
+                          const Homography& truth, int width_a, int height_a, int width_b, int height_b,
+                          Visible& va, Visible& vb) {
   PairScore s;
   s.keypoints_a = static_cast<int>(a.size());
   s.keypoints_b = static_cast<int>(b.size());
@@ -232,8 +237,9 @@ bool project_region(const Ellipse& e, const Homography& h, Ellipse& out) {
   const double t22 = j[2] * (j[2] * s11 + j[3] * s12) + j[3] * (j[2] * s12 + j[3] * s22);
   const double dt = t11 * t22 - t12 * t12;
   const Ellipse result{x, y, t22 / dt, -t12 / dt, t11 / dt};
-  if (!(std::isfinite(result.x) && std::isfinite(result.y) && std::isfinite(result.a) && std::isfinite(result.b) &&
-        std::isfinite(result.c) && dt > 0 && result.a > 0 && result.a * result.c - result.b * result.b > 0)) {
+  if (!(std::isfinite(result.x) && std::isfinite(result.y) && std::isfinite(result.a) &&
+        std::isfinite(result.b) && std::isfinite(result.c) && dt > 0 && result.a > 0 &&
+        result.a * result.c - result.b * result.b > 0)) {
     return false;
   }
   out = result;
@@ -273,8 +279,8 @@ double normalised_overlap_error(const Ellipse& a, const Ellipse& b) {
                                Ellipse{b.x, b.y, b.a * g, b.b * g, b.c * g});
 }
 
-PairScore score_keypoints(const std::vector<KeyPoint>& a, const std::vector<KeyPoint>& b, const Homography& truth,
-                          int width_a, int height_a, int width_b, int height_b) {
+PairScore score_keypoints(const std::vector<KeyPoint>& a, const std::vector<KeyPoint>& b,
+                          const Homography& truth, int width_a, int height_a, int width_b, int height_b) {
   Visible va, vb;
   return score_keypoints(a, b, truth, width_a, height_a, width_b, height_b, va, vb);
 }
@@ -282,7 +288,8 @@ PairScore score_keypoints(const std::vector<KeyPoint>& a, const std::vector<KeyP
 PairScore score_pair(const Features& a, const Features& b, const std::vector<Match>& matches,
                      const Homography& truth, int width_a, int height_a, int width_b, int height_b) {
   Visible va, vb;
-  PairScore s = score_keypoints(a.keypoints, b.keypoints, truth, width_a, height_a, width_b, height_b, va, vb);
+  PairScore s =
+      score_keypoints(a.keypoints, b.keypoints, truth, width_a, height_a, width_b, height_b, va, vb);
   s.matches = static_cast<int>(matches.size());
   std::vector<PointPair> pairs;
   std::vector<Match> correct;
@@ -299,7 +306,8 @@ PairScore score_pair(const Features& a, const Features& b, const std::vector<Mat
   }
   // The score counts a keypoint once: nearest descriptors first, each match
   // whose keypoints no earlier one used.
-  std::stable_sort(correct.begin(), correct.end(), [](const Match& p, const Match& q) { return p.distance < q.distance; });
+  std::stable_sort(correct.begin(), correct.end(),
+                   [](const Match& p, const Match& q) { return p.distance < q.distance; });
   std::vector<bool> used_a(a.keypoints.size(), false), used_b(b.keypoints.size(), false);
   int distinct = 0;
   for (const Match& m : correct) {

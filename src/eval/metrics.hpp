@@ -46,11 +46,11 @@
 //                     estimated and by the true homography
 #pragma once
 
-#include "glsurf/match/homography.hpp"
-#include "glsurf/match/types.hpp"
-#include "glsurf/surf/keypoint.hpp"
-
 #include <vector>
+
+#include "match/homography.hpp"
+#include "match/types.hpp"
+#include "surf/keypoint.hpp"
 
 namespace glsurf {
 
@@ -96,8 +96,8 @@ double ellipse_overlap_error(const Ellipse& p, const Ellipse& q);
 double normalised_overlap_error(const Ellipse& a, const Ellipse& b);
 
 // Repeatability part of the score (keypoint counts, visibility, correspondences).
-PairScore score_keypoints(const std::vector<KeyPoint>& a, const std::vector<KeyPoint>& b, const Homography& truth,
-                          int width_a, int height_a, int width_b, int height_b);
+PairScore score_keypoints(const std::vector<KeyPoint>& a, const std::vector<KeyPoint>& b,
+                          const Homography& truth, int width_a, int height_a, int width_b, int height_b);
 
 // The whole score: keypoints, then matches and the estimated homography.
 PairScore score_pair(const Features& a, const Features& b, const std::vector<Match>& matches,

@@ -1,7 +1,7 @@
-#include "glsurf/gl/context.hpp"
+#include "gl/context.hpp"
 
-#include "glsurf/gl/error.hpp"
-#include "glsurf/gl/gl.hpp"
+#include "gl/error.hpp"
+#include "gl/gl.hpp"
 
 #define EGL_NO_X11
 #include <EGL/egl.h>
@@ -10,17 +10,20 @@
 #include <GLFW/glfw3.h>
 
 #include <cstdlib>
-#include <map>
 #include <cstring>
+#include <map>
 #include <vector>
 
 namespace glsurf::gl {
 
 const char* to_string(ContextPath path) {
   switch (path) {
-    case ContextPath::EglDevice: return "EGL device platform (headless)";
-    case ContextPath::EglSurfaceless: return "EGL Mesa surfaceless platform (headless)";
-    case ContextPath::Glfw: return "GLFW window";
+    case ContextPath::EglDevice:
+      return "EGL device platform (headless)";
+    case ContextPath::EglSurfaceless:
+      return "EGL Mesa surfaceless platform (headless)";
+    case ContextPath::Glfw:
+      return "GLFW window";
   }
   return "?";
 }
@@ -53,7 +56,7 @@ struct Context::Impl {
   ContextInfo info;
   EGLDisplay display = EGL_NO_DISPLAY;  // counted in display_users() while set
   EGLContext context = EGL_NO_CONTEXT;
-  GLFWwindow* window = nullptr;         // counted in glfw_users() while set
+  GLFWwindow* window = nullptr;  // counted in glfw_users() while set
 
   ~Impl() {
     if (window) {
@@ -85,17 +88,28 @@ bool has_extension(const char* list, const char* name) {
 
 std::string egl_error_name(EGLint e) {
   switch (e) {
-    case EGL_SUCCESS: return "EGL_SUCCESS";
-    case EGL_NOT_INITIALIZED: return "EGL_NOT_INITIALIZED";
-    case EGL_BAD_ACCESS: return "EGL_BAD_ACCESS";
-    case EGL_BAD_ALLOC: return "EGL_BAD_ALLOC";
-    case EGL_BAD_ATTRIBUTE: return "EGL_BAD_ATTRIBUTE";
-    case EGL_BAD_CONFIG: return "EGL_BAD_CONFIG";
-    case EGL_BAD_CONTEXT: return "EGL_BAD_CONTEXT";
-    case EGL_BAD_DISPLAY: return "EGL_BAD_DISPLAY";
-    case EGL_BAD_MATCH: return "EGL_BAD_MATCH";
-    case EGL_BAD_PARAMETER: return "EGL_BAD_PARAMETER";
-    default: return "EGL error " + std::to_string(e);
+    case EGL_SUCCESS:
+      return "EGL_SUCCESS";
+    case EGL_NOT_INITIALIZED:
+      return "EGL_NOT_INITIALIZED";
+    case EGL_BAD_ACCESS:
+      return "EGL_BAD_ACCESS";
+    case EGL_BAD_ALLOC:
+      return "EGL_BAD_ALLOC";
+    case EGL_BAD_ATTRIBUTE:
+      return "EGL_BAD_ATTRIBUTE";
+    case EGL_BAD_CONFIG:
+      return "EGL_BAD_CONFIG";
+    case EGL_BAD_CONTEXT:
+      return "EGL_BAD_CONTEXT";
+    case EGL_BAD_DISPLAY:
+      return "EGL_BAD_DISPLAY";
+    case EGL_BAD_MATCH:
+      return "EGL_BAD_MATCH";
+    case EGL_BAD_PARAMETER:
+      return "EGL_BAD_PARAMETER";
+    default:
+      return "EGL error " + std::to_string(e);
   }
 }
 
@@ -122,7 +136,10 @@ void load_and_check_gl(ContextPath path) {
     const char* v = reinterpret_cast<const char*>(glGetString(GL_VERSION));
     throw Error("OpenGL 3.3 is required, the driver offers " + std::string(v ? v : "an unknown version"));
   }
-  struct Entry { const void* fn; const char* name; };
+  struct Entry {
+    const void* fn;
+    const char* name;
+  };
   const Entry needed[] = {
       {reinterpret_cast<const void*>(glGenFramebuffers), "glGenFramebuffers"},
       {reinterpret_cast<const void*>(glFramebufferTexture2D), "glFramebufferTexture2D"},
@@ -203,8 +220,8 @@ EGLContext create_egl_context(EGLDisplay display, std::string& why) {
     return EGL_NO_CONTEXT;
   }
   EGLConfig config = nullptr;
-  const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
-                                   EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE};
+  const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
+                                   EGL_NONE};
   EGLint count = 0;
   if (!eglChooseConfig(display, config_attribs, &config, 1, &count) || count == 0) {
     if (!has_extension(ext, "EGL_KHR_no_config_context")) {
@@ -213,8 +230,10 @@ EGLContext create_egl_context(EGLDisplay display, std::string& why) {
     }
     config = EGL_NO_CONFIG_KHR;
   }
-  const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3,
-                                    EGL_CONTEXT_MINOR_VERSION, 3,
+  const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                    3,
+                                    EGL_CONTEXT_MINOR_VERSION,
+                                    3,
                                     EGL_CONTEXT_OPENGL_PROFILE_MASK,
                                     EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
                                     EGL_NONE};
@@ -288,9 +307,10 @@ bool ContextTag::is_current() const {
 
 void ContextTag::require_current(const char* what) const {
   if (is_current()) return;
-  throw Error(std::string(what) +
-              ": its OpenGL context is not current on this thread (gl::Context::make_current() makes it current; "
-              "another thread that has it current must release it first, gl::Context::release_current())");
+  throw Error(
+      std::string(what) +
+      ": its OpenGL context is not current on this thread (gl::Context::make_current() makes it current; "
+      "another thread that has it current must release it first, gl::Context::release_current())");
 }
 
 Context Context::headless() {
@@ -304,8 +324,8 @@ Context Context::headless() {
   const bool use_surfaceless = only.empty() || only == "surfaceless";
   std::vector<std::string> tried;
   const char* client_ext = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-  auto get_platform_display = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(
-      eglGetProcAddress("eglGetPlatformDisplayEXT"));
+  auto get_platform_display =
+      reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
 
   // Finishes a context on an initialised display, or records why it could not.
   auto try_display = [&](EGLDisplay display, ContextPath path, const std::string& label,
@@ -344,10 +364,10 @@ Context Context::headless() {
     if (!use_device) {
       tried.push_back("EGL device platform: skipped (GLSURF_EGL_PLATFORM)");
     } else if (has_extension(client_ext, "EGL_EXT_platform_device")) {
-      auto query_devices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(
-          eglGetProcAddress("eglQueryDevicesEXT"));
-      auto query_device_string = reinterpret_cast<PFNEGLQUERYDEVICESTRINGEXTPROC>(
-          eglGetProcAddress("eglQueryDeviceStringEXT"));
+      auto query_devices =
+          reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
+      auto query_device_string =
+          reinterpret_cast<PFNEGLQUERYDEVICESTRINGEXTPROC>(eglGetProcAddress("eglQueryDeviceStringEXT"));
       EGLDeviceEXT devices[16];
       EGLint n = 0;
       if (!query_devices || !query_devices(16, devices, &n) || n == 0) {
@@ -360,8 +380,8 @@ Context Context::headless() {
           device = s ? s : "";
         }
         EGLDisplay display = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
-        const std::string label = "EGL device " + std::to_string(i) +
-                                  (device.empty() ? "" : " [" + device + "]");
+        const std::string label =
+            "EGL device " + std::to_string(i) + (device.empty() ? "" : " [" + device + "]");
         if (auto impl = try_display(display, ContextPath::EglDevice, label, device)) {
           return Context(std::move(impl));
         }
@@ -382,8 +402,9 @@ Context Context::headless() {
   }
   std::string msg = "no OpenGL 3.3 context could be created headless; tried ";
   for (size_t i = 0; i < tried.size(); ++i) msg += (i ? "; " : "") + tried[i];
-  msg += ". Nothing worked: without a GPU driver, Mesa's software renderer needs the "
-         "Debian packages libegl-mesa0 and libgl1-mesa-dri";
+  msg +=
+      ". Nothing worked: without a GPU driver, Mesa's software renderer needs the "
+      "Debian packages libegl-mesa0 and libgl1-mesa-dri";
   throw Error(msg);
 }
 
@@ -406,7 +427,8 @@ Context Context::window(int width, int height, const std::string& title, bool vi
     const char* desc = nullptr;
     glfwGetError(&desc);
     if (--glfw_users() == 0) glfwTerminate();
-    throw Error(std::string("could not open an OpenGL 3.3 core window: ") + (desc ? desc : "unknown GLFW error"));
+    throw Error(std::string("could not open an OpenGL 3.3 core window: ") +
+                (desc ? desc : "unknown GLFW error"));
   }
   auto impl = std::make_unique<Impl>();
   impl->path = ContextPath::Glfw;

@@ -23,12 +23,12 @@ const char* to_string(ContextPath path);
 struct ContextInfo {
   ContextPath path = ContextPath::EglDevice;
   std::string vendor, renderer, version, glsl_version;
-  std::string egl_device;      // EGL device extensions / name where known
-  int max_texture_size = 0;    // GL_MAX_TEXTURE_SIZE
-  int max_draw_buffers = 0;    // GL_MAX_DRAW_BUFFERS (multiple render targets)
+  std::string egl_device;    // EGL device extensions / name where known
+  int max_texture_size = 0;  // GL_MAX_TEXTURE_SIZE
+  int max_draw_buffers = 0;  // GL_MAX_DRAW_BUFFERS (multiple render targets)
   int max_color_attachments = 0;
-  int max_texture_units = 0;   // GL_MAX_TEXTURE_IMAGE_UNITS (fragment stage)
-  bool timer_query = false;    // GL_TIME_ELAPSED queries usable
+  int max_texture_units = 0;  // GL_MAX_TEXTURE_IMAGE_UNITS (fragment stage)
+  bool timer_query = false;   // GL_TIME_ELAPSED queries usable
   // Mesa's llvmpipe or softpipe: the "GPU" is the CPU, and llvmpipe's timer
   // queries under-read some passes (docs/NOTES.md, "What llvmpipe rewards").
   bool software() const {

@@ -1,13 +1,12 @@
-#include "glsurf/gl/error.hpp"
-
-#include "glsurf/gl/gl.hpp"
+#include "gl/error.hpp"
 
 #include <algorithm>
 
+#include "gl/gl.hpp"
+
 namespace glsurf {
 
-void detail::contract_failure(const char* function, const char* condition,
-                              const std::string& message) {
+void detail::contract_failure(const char* function, const char* condition, const std::string& message) {
   throw std::logic_error(std::string(function) + ": " + message + " (violated: " + condition + ")");
 }
 
@@ -17,30 +16,54 @@ namespace glsurf::gl {
 
 const char* gl_enum_name(unsigned value) {
   switch (value) {
-    case GL_NO_ERROR: return "GL_NO_ERROR";
-    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
-    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
-    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
-    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
-    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
-    case GL_FRAMEBUFFER_UNDEFINED: return "GL_FRAMEBUFFER_UNDEFINED";
-    case GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT: return "GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT";
-    case GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT: return "GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT";
-    case GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER: return "GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER";
-    case GL_FRAMEBUFFER_INCOMPLETE_READ_BUFFER: return "GL_FRAMEBUFFER_INCOMPLETE_READ_BUFFER";
-    case GL_FRAMEBUFFER_UNSUPPORTED: return "GL_FRAMEBUFFER_UNSUPPORTED";
-    case GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE: return "GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE";
-    case GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS: return "GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS";
-    case GL_R8: return "GL_R8";
-    case GL_R32UI: return "GL_R32UI";
-    case GL_RG32UI: return "GL_RG32UI";
-    case GL_RGBA32UI: return "GL_RGBA32UI";
-    case GL_R32F: return "GL_R32F";
-    case GL_RG32F: return "GL_RG32F";
-    case GL_RGBA32F: return "GL_RGBA32F";
-    case GL_DEPTH_COMPONENT32F: return "GL_DEPTH_COMPONENT32F";
-    case GL_RGBA8: return "GL_RGBA8";
-    default: return "unknown GL enum";
+    case GL_NO_ERROR:
+      return "GL_NO_ERROR";
+    case GL_INVALID_ENUM:
+      return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE:
+      return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION:
+      return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION:
+      return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY:
+      return "GL_OUT_OF_MEMORY";
+    case GL_FRAMEBUFFER_UNDEFINED:
+      return "GL_FRAMEBUFFER_UNDEFINED";
+    case GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT:
+      return "GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT";
+    case GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT:
+      return "GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT";
+    case GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER:
+      return "GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER";
+    case GL_FRAMEBUFFER_INCOMPLETE_READ_BUFFER:
+      return "GL_FRAMEBUFFER_INCOMPLETE_READ_BUFFER";
+    case GL_FRAMEBUFFER_UNSUPPORTED:
+      return "GL_FRAMEBUFFER_UNSUPPORTED";
+    case GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE:
+      return "GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE";
+    case GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS:
+      return "GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS";
+    case GL_R8:
+      return "GL_R8";
+    case GL_R32UI:
+      return "GL_R32UI";
+    case GL_RG32UI:
+      return "GL_RG32UI";
+    case GL_RGBA32UI:
+      return "GL_RGBA32UI";
+    case GL_R32F:
+      return "GL_R32F";
+    case GL_RG32F:
+      return "GL_RG32F";
+    case GL_RGBA32F:
+      return "GL_RGBA32F";
+    case GL_DEPTH_COMPONENT32F:
+      return "GL_DEPTH_COMPONENT32F";
+    case GL_RGBA8:
+      return "GL_RGBA8";
+    default:
+      return "unknown GL enum";
   }
 }
 
@@ -66,9 +89,9 @@ std::string texture_size_problem(int width, int height, const std::string& what,
                                  long long need_height) {
   const int max_size = max_texture_size();
   if (need_width <= max_size && need_height <= max_size) return "";
-  return "image of " + std::to_string(width) + "x" + std::to_string(height) + " is too large: its " + what + " needs " +
-         std::to_string(need_width) + "x" + std::to_string(need_height) + " texels and the driver allows " +
-         std::to_string(max_size) + " per side";
+  return "image of " + std::to_string(width) + "x" + std::to_string(height) + " is too large: its " + what +
+         " needs " + std::to_string(need_width) + "x" + std::to_string(need_height) +
+         " texels and the driver allows " + std::to_string(max_size) + " per side";
 }
 
 void finish() { glFinish(); }

@@ -20,14 +20,13 @@ class Error : public std::runtime_error {
 };
 
 namespace detail {
-[[noreturn]] void contract_failure(const char* function, const char* condition,
-                                   const std::string& message);
+[[noreturn]] void contract_failure(const char* function, const char* condition, const std::string& message);
 }  // namespace detail
 
 }  // namespace glsurf
 
-#define GLSURF_EXPECTS(condition, message)                                       \
-  do {                                                                           \
+#define GLSURF_EXPECTS(condition, message)                                                 \
+  do {                                                                                     \
     if (!(condition)) ::glsurf::detail::contract_failure(__func__, #condition, (message)); \
   } while (false)
 

@@ -1,11 +1,11 @@
-#include "glsurf/gl/framebuffer.hpp"
-
-#include "glsurf/gl/error.hpp"
-#include "glsurf/gl/gl.hpp"
-#include "glsurf/gl/state.hpp"
+#include "gl/framebuffer.hpp"
 
 #include <algorithm>
 #include <utility>
+
+#include "gl/error.hpp"
+#include "gl/gl.hpp"
+#include "gl/state.hpp"
 
 namespace glsurf::gl {
 
@@ -31,12 +31,13 @@ Framebuffer::Framebuffer(std::vector<const Texture*> colors, std::string label, 
     attachments_.push_back(t->id());
     attachment_labels_.push_back(t->label());
     formats_.push_back(t->format());
-    described += (described.empty() ? "" : ", ") + t->label() + " " + std::to_string(t->width()) +
-                 "x" + std::to_string(t->height()) + " " + to_string(t->format());
+    described += (described.empty() ? "" : ", ") + t->label() + " " + std::to_string(t->width()) + "x" +
+                 std::to_string(t->height()) + " " + to_string(t->format());
   }
 
   // Checked before the object exists: a throw below it would leave it bound.
-  GLSURF_EXPECTS(!depth || (depth->format() == Format::Depth32F && depth->width() == width_ && depth->height() == height_),
+  GLSURF_EXPECTS(!depth || (depth->format() == Format::Depth32F && depth->width() == width_ &&
+                            depth->height() == height_),
                  "depth attachment of '" + label_ + "' must be Depth32F of the same size");
 
   GLint previous = 0;
@@ -73,9 +74,13 @@ Framebuffer::Framebuffer(std::vector<const Texture*> colors, std::string label, 
 }
 
 Framebuffer::Framebuffer(Framebuffer&& other) noexcept
-    : id_(std::exchange(other.id_, 0)), width_(other.width_), height_(other.height_),
-      label_(std::move(other.label_)), attachments_(std::move(other.attachments_)),
-      attachment_labels_(std::move(other.attachment_labels_)), formats_(std::move(other.formats_)),
+    : id_(std::exchange(other.id_, 0)),
+      width_(other.width_),
+      height_(other.height_),
+      label_(std::move(other.label_)),
+      attachments_(std::move(other.attachments_)),
+      attachment_labels_(std::move(other.attachment_labels_)),
+      formats_(std::move(other.formats_)),
       has_depth_(other.has_depth_) {}
 
 Framebuffer& Framebuffer::operator=(Framebuffer&& other) noexcept {
@@ -104,7 +109,6 @@ bool Framebuffer::writes(const Texture& t) const {
   return std::find(attachments_.begin(), attachments_.end(), t.id()) != attachments_.end();
 }
 
-
 namespace {
 
 template <typename T>
@@ -115,9 +119,15 @@ std::vector<T> read_pixels(const Framebuffer& fb, int i, int x, int y, int w, in
   const int n = channels(format);
   GLenum pixel_format = 0;
   switch (n) {
-    case 1: pixel_format = integer ? GL_RED_INTEGER : GL_RED; break;
-    case 2: pixel_format = integer ? GL_RG_INTEGER : GL_RG; break;
-    default: pixel_format = integer ? GL_RGBA_INTEGER : GL_RGBA; break;
+    case 1:
+      pixel_format = integer ? GL_RED_INTEGER : GL_RED;
+      break;
+    case 2:
+      pixel_format = integer ? GL_RG_INTEGER : GL_RG;
+      break;
+    default:
+      pixel_format = integer ? GL_RGBA_INTEGER : GL_RGBA;
+      break;
   }
   std::vector<T> out(static_cast<size_t>(w) * h * n);
   GLint previous = 0;

@@ -4,11 +4,11 @@
 // naming every attached texture and its format.
 #pragma once
 
-#include "glsurf/gl/texture.hpp"
-
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "gl/texture.hpp"
 
 namespace glsurf::gl {
 

@@ -1,11 +1,11 @@
-#include "glsurf/gl/pass.hpp"
-
-#include "glsurf/gl/error.hpp"
-#include "glsurf/gl/gl.hpp"
-#include "glsurf/gl/state.hpp"
+#include "gl/pass.hpp"
 
 #include <chrono>
 #include <utility>
+
+#include "gl/error.hpp"
+#include "gl/gl.hpp"
+#include "gl/state.hpp"
 
 namespace glsurf::gl {
 
@@ -23,10 +23,15 @@ PassRunner::PassRunner() : check_every_pass_(kCheckEveryPassDefault) {
 }
 
 PassRunner::PassRunner(PassRunner&& other) noexcept
-    : vao_(std::exchange(other.vao_, 0)), max_units_(other.max_units_),
-      check_every_pass_(other.check_every_pass_), passes_run_(other.passes_run_),
-      profiling_(other.profiling_), finish_each_pass_(other.finish_each_pass_), queries_(std::move(other.queries_)),
-      pending_(std::move(other.pending_)), settle_texture_(std::move(other.settle_texture_)),
+    : vao_(std::exchange(other.vao_, 0)),
+      max_units_(other.max_units_),
+      check_every_pass_(other.check_every_pass_),
+      passes_run_(other.passes_run_),
+      profiling_(other.profiling_),
+      finish_each_pass_(other.finish_each_pass_),
+      queries_(std::move(other.queries_)),
+      pending_(std::move(other.pending_)),
+      settle_texture_(std::move(other.settle_texture_)),
       settle_target_(std::move(other.settle_target_)) {
   other.queries_.clear();
 }
@@ -115,8 +120,8 @@ void PassRunner::run(const char* name, const Program& program, const Framebuffer
 }
 
 void PassRunner::draw(const char* name, const Program& program, const Framebuffer& target, unsigned mode,
-                      int vertices, int instances, const VertexBuffer* buffer, std::initializer_list<Input> inputs,
-                      std::initializer_list<Uniform> uniforms) {
+                      int vertices, int instances, const VertexBuffer* buffer,
+                      std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms) {
   GLSURF_EXPECTS(vertices > 0 && instances > 0, std::string(name) + ": nothing to draw");
   draw({0, 0, target.width(), target.height()}, name, program, target, inputs, uniforms,
        {mode, vertices, instances, buffer ? buffer->vao() : 0u, Blend::Alpha, DepthMode::Off});
@@ -141,7 +146,10 @@ VertexBuffer::VertexBuffer(std::vector<int> sizes) {
 }
 
 VertexBuffer::VertexBuffer(VertexBuffer&& o) noexcept
-    : vao_(std::exchange(o.vao_, 0)), vbo_(std::exchange(o.vbo_, 0)), stride_(o.stride_), vertices_(o.vertices_),
+    : vao_(std::exchange(o.vao_, 0)),
+      vbo_(std::exchange(o.vbo_, 0)),
+      stride_(o.stride_),
+      vertices_(o.vertices_),
       capacity_(o.capacity_) {}
 
 VertexBuffer& VertexBuffer::operator=(VertexBuffer&& o) noexcept {
@@ -184,8 +192,8 @@ void blit_to_window(const Framebuffer& source, int window_width, int window_heig
   glReadBuffer(GL_COLOR_ATTACHMENT0);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
   const DrawStateGuard fixed({});  // blits obey the scissor box
-  glBlitFramebuffer(0, 0, source.width(), source.height(), 0, window_height, window_width, 0, GL_COLOR_BUFFER_BIT,
-                    GL_LINEAR);
+  glBlitFramebuffer(0, 0, source.width(), source.height(), 0, window_height, window_width, 0,
+                    GL_COLOR_BUFFER_BIT, GL_LINEAR);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous_read));
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(previous_draw));
   check_gl_errors("showing the frame");
@@ -207,7 +215,8 @@ void PassRunner::clear(const Framebuffer& target, const glm::vec4& value) {
 void PassRunner::run_in(const Region& region, const char* name, const Program& program,
                         const Framebuffer& target, std::initializer_list<Input> inputs,
                         std::initializer_list<Uniform> uniforms) {
-  draw(region, name, program, target, inputs, uniforms, {GL_TRIANGLES, 3, 1, 0u, Blend::None, DepthMode::Off});
+  draw(region, name, program, target, inputs, uniforms,
+       {GL_TRIANGLES, 3, 1, 0u, Blend::None, DepthMode::Off});
 }
 
 void PassRunner::run_depth(DepthMode depth, const Region& region, const char* name, const Program& program,
@@ -236,9 +245,9 @@ void PassRunner::scatter(const char* name, const Program& program, const Framebu
        {GL_POINTS, points, 1, 0u, Blend::Additive, DepthMode::Off});
 }
 
-void PassRunner::draw(const Region& region, const char* name, const Program& program, const Framebuffer& target,
-                      std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms,
-                      const DrawState& state) {
+void PassRunner::draw(const Region& region, const char* name, const Program& program,
+                      const Framebuffer& target, std::initializer_list<Input> inputs,
+                      std::initializer_list<Uniform> uniforms, const DrawState& state) {
   const DepthMode depth = state.depth;
   GLSURF_EXPECTS(region.x >= 0 && region.y >= 0 && region.width > 0 && region.height > 0 &&
                      region.x + region.width <= target.width() && region.y + region.height <= target.height(),

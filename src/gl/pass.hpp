@@ -14,21 +14,20 @@
 // builds) it drains the GL error queue after each pass and names the pass.
 #pragma once
 
-#include "glsurf/gl/framebuffer.hpp"
-#include "glsurf/gl/program.hpp"
-#include "glsurf/gl/texture.hpp"
-
+#include <cstddef>
+#include <cstdint>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
-
-#include <cstddef>
-#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include "gl/framebuffer.hpp"
+#include "gl/program.hpp"
+#include "gl/texture.hpp"
 
 namespace glsurf::gl {
 
@@ -137,21 +136,22 @@ class PassRunner {
   };
   // Every draw goes through here: checks, bindings, the draw, and restoring state.
   void draw(const Region& region, const char* name, const Program& program, const Framebuffer& target,
-            std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms, const DrawState& state);
+            std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms,
+            const DrawState& state);
 
   unsigned vao_ = 0;
   int max_units_ = 0;
   bool check_every_pass_ = false;
   std::uint64_t passes_run_ = 0;
   bool profiling_ = false, finish_each_pass_ = false;
-  std::vector<unsigned> queries_;                           // pool, grown on first use
+  std::vector<unsigned> queries_;  // pool, grown on first use
   struct Pending {
     std::string name;
     unsigned query;
     double wall_milliseconds;
   };
   std::vector<Pending> pending_;  // this frame's timed passes
-  Texture settle_texture_;  // after_transfer()'s 1x1 target
+  Texture settle_texture_;        // after_transfer()'s 1x1 target
   Framebuffer settle_target_;
 };
 

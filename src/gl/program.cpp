@@ -1,13 +1,13 @@
-#include "glsurf/gl/program.hpp"
-
-#include "glsurf/gl/error.hpp"
-#include "glsurf/gl/gl.hpp"
+#include "gl/program.hpp"
 
 #include <algorithm>
 #include <sstream>
 #include <string>
-#include <vector>
 #include <utility>
+#include <vector>
+
+#include "gl/error.hpp"
+#include "gl/gl.hpp"
 
 namespace glsurf::gl {
 
@@ -53,7 +53,8 @@ GLuint compile(const ShaderSource& source, GLenum stage, const std::string& path
       if (line.find_first_not_of(' ') != std::string::npos) messages.push_back(line);
     // annotate_log's forms: "file:L:C: error: ..." (Mesa, AMD), "file:L: error C1008: ..." (NVIDIA).
     const auto is_error = [](const std::string& line) {
-      return line.find(": error") != std::string::npos || line.rfind("ERROR", 0) == 0 || line.rfind("error", 0) == 0;
+      return line.find(": error") != std::string::npos || line.rfind("ERROR", 0) == 0 ||
+             line.rfind("error", 0) == 0;
     };
     auto headline = std::find_if(messages.begin(), messages.end(), is_error);
     if (headline == messages.end()) headline = messages.begin();  // no error line: the first message
@@ -68,8 +69,8 @@ GLuint compile(const ShaderSource& source, GLenum stage, const std::string& path
 
 }  // namespace
 
-Program::Program(const ShaderSource& source, const std::string& vertex_path,
-                 const std::string& fragment_path, const std::vector<std::string>& defines)
+Program::Program(const ShaderSource& source, const std::string& vertex_path, const std::string& fragment_path,
+                 const std::vector<std::string>& defines)
     : label_(fragment_path + variant_suffix(defines)) {
   GLuint vs = compile(source, GL_VERTEX_SHADER, vertex_path, defines);
   GLuint fs = 0;
@@ -121,7 +122,8 @@ Program::Program(const ShaderSource& source, const std::string& vertex_path,
 }
 
 Program::Program(Program&& other) noexcept
-    : id_(std::exchange(other.id_, 0)), label_(std::move(other.label_)),
+    : id_(std::exchange(other.id_, 0)),
+      label_(std::move(other.label_)),
       locations_(std::move(other.locations_)) {}
 
 Program& Program::operator=(Program&& other) noexcept {

@@ -4,19 +4,19 @@
 // the driver's log with every location mapped back to file:line.
 #pragma once
 
-#include "glsurf/gl/shader_source.hpp"
-
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "gl/shader_source.hpp"
 
 namespace glsurf::gl {
 
 class Program {
  public:
   Program() = default;
-  Program(const ShaderSource& source, const std::string& vertex_path,
-          const std::string& fragment_path, const std::vector<std::string>& defines = {});
+  Program(const ShaderSource& source, const std::string& vertex_path, const std::string& fragment_path,
+          const std::vector<std::string>& defines = {});
   Program(Program&& other) noexcept;
   Program& operator=(Program&& other) noexcept;
   Program(const Program&) = delete;

@@ -1,11 +1,11 @@
-#include "glsurf/gl/shader_source.hpp"
-
-#include "glsurf/gl/error.hpp"
+#include "gl/shader_source.hpp"
 
 #include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sstream>
+
+#include "gl/error.hpp"
 
 namespace glsurf::gl {
 
@@ -48,8 +48,8 @@ const std::regex& include_line() {
   return re;
 }
 
-void expand(const ShaderSource& source, const std::string& path, int depth,
-            ShaderSource::Expanded& out, std::string& text) {
+void expand(const ShaderSource& source, const std::string& path, int depth, ShaderSource::Expanded& out,
+            std::string& text) {
   if (depth > 16) throw Error("shader includes nested too deeply at " + path);
   const int file_id = static_cast<int>(out.files.size());
   out.files.push_back(path);
@@ -68,7 +68,8 @@ void expand(const ShaderSource& source, const std::string& path, int depth,
         try {
           expand(source, included, depth + 1, out, text);
         } catch (const Error& e) {
-          throw Error(std::string(e.what()) + " (included from " + path + ":" + std::to_string(line_number) + ")");
+          throw Error(std::string(e.what()) + " (included from " + path + ":" + std::to_string(line_number) +
+                      ")");
         }
       }
       text += "#line " + std::to_string(line_number + 1) + " " + std::to_string(file_id) + "\n";
@@ -103,7 +104,8 @@ ShaderSource::Expanded ShaderSource::load(const std::string& path,
 std::string annotate_log(const std::string& log, const std::vector<std::string>& files) {
   static const std::regex mesa(R"(^(\d+):(\d+)\((\d+)\): (.*)$)");
   static const std::regex nvidia(R"(^(\d+)\((\d+)\) ?: (.*)$)");
-  static const std::regex amd(R"(^(ERROR|WARNING): (\d+):(\d+): (.*)$)");  // also Apple's and Intel's on Windows
+  static const std::regex amd(
+      R"(^(ERROR|WARNING): (\d+):(\d+): (.*)$)");  // also Apple's and Intel's on Windows
   std::istringstream in(log);
   std::string line, out;
   auto file_name = [&](const std::string& id) {
@@ -117,7 +119,8 @@ std::string annotate_log(const std::string& log, const std::vector<std::string>&
     } else if (std::regex_match(line, m, nvidia)) {
       line = file_name(m[1]) + ":" + m[2].str() + ": " + m[3].str();
     } else if (std::regex_match(line, m, amd)) {
-      line = file_name(m[2]) + ":" + m[3].str() + ": " + (m[1].str() == "ERROR" ? "error: " : "warning: ") + m[4].str();
+      line = file_name(m[2]) + ":" + m[3].str() + ": " + (m[1].str() == "ERROR" ? "error: " : "warning: ") +
+             m[4].str();
     }
     if (!line.empty()) out += line + "\n";
   }

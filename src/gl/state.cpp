@@ -1,29 +1,32 @@
-#include "glsurf/gl/state.hpp"
+#include "gl/state.hpp"
 
-#include "glsurf/gl/gl.hpp"
+#include "gl/gl.hpp"
 
 namespace glsurf::gl {
 
 namespace {
 
 // The first two as the pass asks, the rest off.
-constexpr GLenum kGuardedCaps[DrawStateGuard::kCapCount] = {GL_BLEND,           GL_DEPTH_TEST,         GL_SCISSOR_TEST,
-                                                 GL_STENCIL_TEST,    GL_CULL_FACE,          GL_RASTERIZER_DISCARD,
-                                                 GL_PROGRAM_POINT_SIZE, GL_POLYGON_OFFSET_FILL, GL_COLOR_LOGIC_OP};
+constexpr GLenum kGuardedCaps[DrawStateGuard::kCapCount] = {
+    GL_BLEND,         GL_DEPTH_TEST,         GL_SCISSOR_TEST,       GL_STENCIL_TEST,
+    GL_CULL_FACE,     GL_RASTERIZER_DISCARD, GL_PROGRAM_POINT_SIZE, GL_POLYGON_OFFSET_FILL,
+    GL_COLOR_LOGIC_OP};
 
 // Pixel-store parameters (the defaults are 4 for the alignment, 0 or false
 // for the rest; glsurf wants 1 and 0), then the buffer binding's query.
-constexpr GLenum kPack[9] = {GL_PACK_ALIGNMENT,    GL_PACK_ROW_LENGTH,  GL_PACK_SKIP_ROWS,
-                             GL_PACK_SKIP_PIXELS,  GL_PACK_IMAGE_HEIGHT, GL_PACK_SKIP_IMAGES,
-                             GL_PACK_SWAP_BYTES,   GL_PACK_LSB_FIRST,   GL_PIXEL_PACK_BUFFER_BINDING};
-constexpr GLenum kUnpack[9] = {GL_UNPACK_ALIGNMENT,   GL_UNPACK_ROW_LENGTH,  GL_UNPACK_SKIP_ROWS,
+constexpr GLenum kPack[9] = {GL_PACK_ALIGNMENT,   GL_PACK_ROW_LENGTH,   GL_PACK_SKIP_ROWS,
+                             GL_PACK_SKIP_PIXELS, GL_PACK_IMAGE_HEIGHT, GL_PACK_SKIP_IMAGES,
+                             GL_PACK_SWAP_BYTES,  GL_PACK_LSB_FIRST,    GL_PIXEL_PACK_BUFFER_BINDING};
+constexpr GLenum kUnpack[9] = {GL_UNPACK_ALIGNMENT,   GL_UNPACK_ROW_LENGTH,   GL_UNPACK_SKIP_ROWS,
                                GL_UNPACK_SKIP_PIXELS, GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_IMAGES,
-                               GL_UNPACK_SWAP_BYTES,  GL_UNPACK_LSB_FIRST,   GL_PIXEL_UNPACK_BUFFER_BINDING};
+                               GL_UNPACK_SWAP_BYTES,  GL_UNPACK_LSB_FIRST,    GL_PIXEL_UNPACK_BUFFER_BINDING};
 constexpr int kStoreCount = 8;  // the parameters before the binding
 
 void set_cap(GLenum cap, bool on) {
-  if (on) glEnable(cap);
-  else glDisable(cap);
+  if (on)
+    glEnable(cap);
+  else
+    glDisable(cap);
 }
 
 constexpr GLenum kBlendFunction[6] = {GL_BLEND_SRC_RGB,   GL_BLEND_DST_RGB,      GL_BLEND_SRC_ALPHA,
@@ -42,12 +45,13 @@ DrawStateGuard::DrawStateGuard(const Wanted& wanted)
   glGetIntegerv(GL_POLYGON_MODE, polygon_mode_);
   glGetFloatv(GL_POINT_SIZE, &point_size_);
   glGetDoublev(GL_DEPTH_RANGE, depth_range_);
-  for (int i = 0; i < kCapCount; ++i) set_cap(kGuardedCaps[i], i == 0 ? wanted.blend : i == 1 && wanted.depth_test);
+  for (int i = 0; i < kCapCount; ++i)
+    set_cap(kGuardedCaps[i], i == 0 ? wanted.blend : i == 1 && wanted.depth_test);
   const GLboolean c = wanted.color_write ? GL_TRUE : GL_FALSE;
   glColorMask(c, c, c, c);
   glDepthMask(wanted.depth_write ? GL_TRUE : GL_FALSE);
   glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
-  glPointSize(1.0f);        // scattered points cover one texel
+  glPointSize(1.0f);       // scattered points cover one texel
   glDepthRange(0.0, 1.0);  // depth-culled passes compare the rasteriser's 0.5 with marks of 0
 }
 
@@ -81,7 +85,8 @@ PixelStoreGuard::PixelStoreGuard(bool pack, unsigned buffer) : pack_(pack) {
 PixelStoreGuard::~PixelStoreGuard() {
   const GLenum* names = pack_ ? kPack : kUnpack;
   for (int i = 0; i < kStoreCount; ++i) glPixelStorei(names[i], values_[i]);
-  glBindBuffer(pack_ ? GL_PIXEL_PACK_BUFFER : GL_PIXEL_UNPACK_BUFFER, static_cast<GLuint>(values_[kStoreCount]));
+  glBindBuffer(pack_ ? GL_PIXEL_PACK_BUFFER : GL_PIXEL_UNPACK_BUFFER,
+               static_cast<GLuint>(values_[kStoreCount]));
   if (pack_) glClampColor(GL_CLAMP_READ_COLOR, static_cast<GLenum>(clamp_read_));
 }
 

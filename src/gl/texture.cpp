@@ -1,10 +1,10 @@
-#include "glsurf/gl/texture.hpp"
-
-#include "glsurf/gl/error.hpp"
-#include "glsurf/gl/gl.hpp"
-#include "glsurf/gl/state.hpp"
+#include "gl/texture.hpp"
 
 #include <utility>
+
+#include "gl/error.hpp"
+#include "gl/gl.hpp"
+#include "gl/state.hpp"
 
 namespace glsurf::gl {
 
@@ -18,15 +18,24 @@ struct FormatInfo {
 
 FormatInfo info(Format f) {
   switch (f) {
-    case Format::R8: return {GL_R8, GL_RED, GL_UNSIGNED_BYTE, 1, false};
-    case Format::R32UI: return {GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, 1, true};
-    case Format::RG32UI: return {GL_RG32UI, GL_RG_INTEGER, GL_UNSIGNED_INT, 2, true};
-    case Format::RGBA32UI: return {GL_RGBA32UI, GL_RGBA_INTEGER, GL_UNSIGNED_INT, 4, true};
-    case Format::R32F: return {GL_R32F, GL_RED, GL_FLOAT, 1, false};
-    case Format::RG32F: return {GL_RG32F, GL_RG, GL_FLOAT, 2, false};
-    case Format::RGBA32F: return {GL_RGBA32F, GL_RGBA, GL_FLOAT, 4, false};
-    case Format::Depth32F: return {GL_DEPTH_COMPONENT32F, GL_DEPTH_COMPONENT, GL_FLOAT, 1, false};
-    case Format::RGBA8: return {GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4, false};
+    case Format::R8:
+      return {GL_R8, GL_RED, GL_UNSIGNED_BYTE, 1, false};
+    case Format::R32UI:
+      return {GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, 1, true};
+    case Format::RG32UI:
+      return {GL_RG32UI, GL_RG_INTEGER, GL_UNSIGNED_INT, 2, true};
+    case Format::RGBA32UI:
+      return {GL_RGBA32UI, GL_RGBA_INTEGER, GL_UNSIGNED_INT, 4, true};
+    case Format::R32F:
+      return {GL_R32F, GL_RED, GL_FLOAT, 1, false};
+    case Format::RG32F:
+      return {GL_RG32F, GL_RG, GL_FLOAT, 2, false};
+    case Format::RGBA32F:
+      return {GL_RGBA32F, GL_RGBA, GL_FLOAT, 4, false};
+    case Format::Depth32F:
+      return {GL_DEPTH_COMPONENT32F, GL_DEPTH_COMPONENT, GL_FLOAT, 1, false};
+    case Format::RGBA8:
+      return {GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4, false};
   }
   return {GL_R8, GL_RED, GL_UNSIGNED_BYTE, 1, false};
 }
@@ -59,15 +68,16 @@ Texture::Texture(int width, int height, Format format, std::string label)
   require_current_context("texture '" + label_ + "'");
   const int max_size = max_texture_size();
   if (width > max_size || height > max_size) {
-    throw Error("texture '" + label_ + "' of " + std::to_string(width) + "x" +
-                std::to_string(height) + " exceeds GL_MAX_TEXTURE_SIZE " + std::to_string(max_size));
+    throw Error("texture '" + label_ + "' of " + std::to_string(width) + "x" + std::to_string(height) +
+                " exceeds GL_MAX_TEXTURE_SIZE " + std::to_string(max_size));
   }
   const FormatInfo fi = info(format);
   glGenTextures(1, &id_);
   BindGuard bind(id_);
   {
     const PixelStoreGuard store(false, 0);  // nullptr: no data, not an offset into a bound buffer
-    glTexImage2D(GL_TEXTURE_2D, 0, static_cast<GLint>(fi.internal), width, height, 0, fi.format, fi.type, nullptr);
+    glTexImage2D(GL_TEXTURE_2D, 0, static_cast<GLint>(fi.internal), width, height, 0, fi.format, fi.type,
+                 nullptr);
   }
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
@@ -130,8 +140,8 @@ void Texture::copy_rows(const Texture& source, int first_row, int rows) {
   const FormatInfo fi = info(source.format()), mine = info(format_);
   // The same 32-bit values, however many to a texel (an RGBA32UI source into
   // an R32UI buffer: four texels of this per texel of the source).
-  const bool compatible = source.format() == format_ ||
-                          (source.format() == Format::RGBA32UI && format_ == Format::R32UI);
+  const bool compatible =
+      source.format() == format_ || (source.format() == Format::RGBA32UI && format_ == Format::R32UI);
   GLSURF_EXPECTS(is_buffer() && !source.is_buffer() && compatible,
                  "copy_rows: '" + label_ + "' must be a buffer texture and '" + source.label() +
                      "' a 2-D texture of its format (or RGBA32UI into R32UI)");
@@ -157,8 +167,12 @@ void Texture::copy_rows(const Texture& source, int first_row, int rows) {
 }
 
 Texture::Texture(Texture&& other) noexcept
-    : id_(std::exchange(other.id_, 0)), buffer_(std::exchange(other.buffer_, 0)), width_(other.width_),
-      height_(other.height_), format_(other.format_), label_(std::move(other.label_)) {}
+    : id_(std::exchange(other.id_, 0)),
+      buffer_(std::exchange(other.buffer_, 0)),
+      width_(other.width_),
+      height_(other.height_),
+      format_(other.format_),
+      label_(std::move(other.label_)) {}
 
 Texture& Texture::operator=(Texture&& other) noexcept {
   if (this != &other) {

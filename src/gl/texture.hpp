@@ -11,9 +11,9 @@
 namespace glsurf::gl {
 
 enum class Format {
-  R8,       // unsigned normalised 8-bit: the uploaded grey image
-  R32UI,    // 32-bit unsigned integer: the integral image (wrap-around sums)
-  RG32UI,   // pairs of counts: the HistoPyramid of two classes of keypoints
+  R8,      // unsigned normalised 8-bit: the uploaded grey image
+  R32UI,   // 32-bit unsigned integer: the integral image (wrap-around sums)
+  RG32UI,  // pairs of counts: the HistoPyramid of two classes of keypoints
   RGBA32UI,
   R32F,
   RG32F,

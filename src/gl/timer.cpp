@@ -1,10 +1,10 @@
-#include "glsurf/gl/timer.hpp"
-
-#include "glsurf/gl/error.hpp"
-#include "glsurf/gl/gl.hpp"
+#include "gl/timer.hpp"
 
 #include <cstdint>
 #include <utility>
+
+#include "gl/error.hpp"
+#include "gl/gl.hpp"
 
 namespace glsurf::gl {
 

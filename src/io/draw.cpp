@@ -1,14 +1,14 @@
-#include "glsurf/io/draw.hpp"
+#include "io/draw.hpp"
 
-#include "glsurf/gl/error.hpp"
-#include "glsurf/io/output.hpp"
+#include <stb_image_write.h>  // the implementation: stb_image_write.cpp
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <ostream>
 
-#include <stb_image_write.h>  // the implementation: stb_image_write.cpp
+#include "gl/error.hpp"
+#include "io/output.hpp"
 
 namespace glsurf {
 
@@ -28,7 +28,8 @@ struct Canvas {
     const int steps = std::max(1, static_cast<int>(std::ceil(length)));
     for (int i = 0; i <= steps; ++i) {
       const double t = static_cast<double>(i) / steps;
-      put(static_cast<int>(std::lround(x0 + t * (x1 - x0))), static_cast<int>(std::lround(y0 + t * (y1 - y0))), c);
+      put(static_cast<int>(std::lround(x0 + t * (x1 - x0))),
+          static_cast<int>(std::lround(y0 + t * (y1 - y0))), c);
     }
   }
 };
@@ -58,7 +59,8 @@ void write_match_png(std::ostream& out, const std::string& path, const MatchDraw
     canvas.line(ka.x, ka.y, ox + kb.x, kb.y, in ? inlier : outlier);
   }
   if (d.h) {
-    const double corners[4][2] = {{0, 0}, {d.a->width - 1.0, 0}, {d.a->width - 1.0, d.a->height - 1.0}, {0, d.a->height - 1.0}};
+    const double corners[4][2] = {
+        {0, 0}, {d.a->width - 1.0, 0}, {d.a->width - 1.0, d.a->height - 1.0}, {0, d.a->height - 1.0}};
     for (int c = 0; c < 4; ++c) {
       double x0, y0, x1, y1;
       apply(*d.h, corners[c][0], corners[c][1], x0, y0);
@@ -84,7 +86,8 @@ void write_png(std::ostream& out, const std::string& path, int width, int height
 }
 
 void write_png(const std::string& path, int width, int height, int channels, const std::uint8_t* pixels) {
-  write_file_atomically(path, true, [&](std::ostream& out) { write_png(out, path, width, height, channels, pixels); });
+  write_file_atomically(path, true,
+                        [&](std::ostream& out) { write_png(out, path, width, height, channels, pixels); });
 }
 
 }  // namespace glsurf

@@ -3,15 +3,15 @@
 // into B by a homography. Written as PNG (stb_image_write), atomically.
 #pragma once
 
-#include "glsurf/io/image.hpp"
-#include "glsurf/match/homography.hpp"
-#include "glsurf/match/types.hpp"
-#include "glsurf/surf/keypoint.hpp"
-
 #include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
+
+#include "io/image.hpp"
+#include "match/homography.hpp"
+#include "match/types.hpp"
+#include "surf/keypoint.hpp"
 
 namespace glsurf {
 

@@ -1,4 +1,4 @@
-#include "glsurf/io/exif.hpp"
+#include "io/exif.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -15,7 +15,8 @@ int tiff_orientation(const unsigned char* tiff, size_t size) {
   const bool little = tiff[0] == 'I' && tiff[1] == 'I';
   if (!little && !(tiff[0] == 'M' && tiff[1] == 'M')) return 1;
   const auto u16 = [&](size_t at) {
-    return little ? static_cast<unsigned>(tiff[at]) | static_cast<unsigned>(tiff[at + 1]) << 8 : be16(tiff + at);
+    return little ? static_cast<unsigned>(tiff[at]) | static_cast<unsigned>(tiff[at + 1]) << 8
+                  : be16(tiff + at);
   };
   const auto u32 = [&](size_t at) {
     return little ? u16(at) | static_cast<std::uint32_t>(u16(at + 2)) << 16
@@ -52,13 +53,15 @@ int jpeg_exif_orientation(const unsigned char* data, size_t size) {
       ++pos;
       continue;
     }
-    if (marker == 0xDA || marker == 0xD9 || (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xCC))
+    if (marker == 0xDA || marker == 0xD9 ||
+        (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xCC))
       return 1;
     const size_t length = be16(data + pos + 2);
     if (length < 2 || pos + 2 + length > size) return 1;
     const unsigned char* segment = data + pos + 4;
     const size_t n = length - 2;
-    if (marker == 0xE1 && n >= 6 && std::memcmp(segment, "Exif\0\0", 6) == 0) return tiff_orientation(segment + 6, n - 6);
+    if (marker == 0xE1 && n >= 6 && std::memcmp(segment, "Exif\0\0", 6) == 0)
+      return tiff_orientation(segment + 6, n - 6);
     pos += 2 + length;
   }
   return 1;
@@ -75,13 +78,13 @@ GrayImage apply_exif_orientation(GrayImage image, int orientation) {
   static const Walk walks[9] = {
       {},
       {},
-      {1, 0, -1, 0, 0, 1},    // 2: mirrored left-right (x0 and y0 in units of w - 1 and h - 1)
-      {1, 1, -1, 0, 0, -1},   // 3: turned 180 degrees
-      {0, 1, 1, 0, 0, -1},    // 4: mirrored top-bottom
-      {0, 0, 0, 1, 1, 0},     // 5: transposed
-      {0, 1, 0, -1, 1, 0},    // 6: turned 90 degrees clockwise to show
-      {1, 1, 0, -1, -1, 0},   // 7: transverse
-      {1, 0, 0, 1, -1, 0}};   // 8: turned 90 degrees anticlockwise to show
+      {1, 0, -1, 0, 0, 1},   // 2: mirrored left-right (x0 and y0 in units of w - 1 and h - 1)
+      {1, 1, -1, 0, 0, -1},  // 3: turned 180 degrees
+      {0, 1, 1, 0, 0, -1},   // 4: mirrored top-bottom
+      {0, 0, 0, 1, 1, 0},    // 5: transposed
+      {0, 1, 0, -1, 1, 0},   // 6: turned 90 degrees clockwise to show
+      {1, 1, 0, -1, -1, 0},  // 7: transverse
+      {1, 0, 0, 1, -1, 0}};  // 8: turned 90 degrees anticlockwise to show
   const Walk& walk = walks[orientation];
   const bool swap = orientation >= 5;
   GrayImage out(static_cast<int>(swap ? h : w), static_cast<int>(swap ? w : h));
@@ -92,7 +95,8 @@ GrayImage apply_exif_orientation(GrayImage image, int orientation) {
   size_t to = 0;
   for (int y = 0; y < out.height; ++y, row += down) {
     long from = row;
-    for (int x = 0; x < out.width; ++x, from += right) out.pixels[to++] = image.pixels[static_cast<size_t>(from)];
+    for (int x = 0; x < out.width; ++x, from += right)
+      out.pixels[to++] = image.pixels[static_cast<size_t>(from)];
   }
   return out;
 }

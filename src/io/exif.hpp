@@ -6,9 +6,9 @@
 // refer to the upright image a viewer shows.
 #pragma once
 
-#include "glsurf/io/image.hpp"
-
 #include <cstddef>
+
+#include "io/image.hpp"
 
 namespace glsurf {
 

@@ -1,19 +1,19 @@
-#include "glsurf/io/features.hpp"
-
-#include "glsurf/gl/error.hpp"
-#include "glsurf/io/output.hpp"
+#include "io/features.hpp"
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
+
+#include "gl/error.hpp"
+#include "io/output.hpp"
 
 namespace glsurf {
 
@@ -53,8 +53,10 @@ std::string field_name(size_t field) {
 // One keypoint's fields and descriptor, as read; `field` counts 0 .. 6 + d.
 void store(KeyPoint& k, std::vector<float>& descriptors, size_t field, float value) {
   float* const fields[5] = {&k.x, &k.y, &k.size, &k.angle, &k.response};
-  if (field < 5) *fields[field] = value;
-  else descriptors.push_back(value);
+  if (field < 5)
+    *fields[field] = value;
+  else
+    descriptors.push_back(value);
 }
 
 // A whole token as a finite float or an int32; false if it is not one.
@@ -95,7 +97,8 @@ Features read_bin(std::istream& in, const std::string& path) {
       } else {
         float value = 0;
         ok = get(in, value);
-        if (ok && !std::isfinite(value)) throw Error(where + ": " + field_name(field) + " is not a finite number");
+        if (ok && !std::isfinite(value))
+          throw Error(where + ": " + field_name(field) + " is not a finite number");
         store(k, features.descriptors, field, value);
       }
       if (!ok) throw Error(where + ": truncated feature file");
@@ -125,7 +128,8 @@ Features read_txt(std::istream& in, const std::string& path) {
   std::getline(in, line);
   std::int32_t n = -1, d = -1;
   if (!parse_header(line, n, d)) {
-    throw Error(path + ": not a feature file (its first line must be the keypoint count and descriptor size)");
+    throw Error(path +
+                ": not a feature file (its first line must be the keypoint count and descriptor size)");
   }
   if (d > 4096) throw Error(path + ": implausible descriptor size " + std::to_string(d));
   features.descriptor_size = d;
@@ -137,7 +141,8 @@ Features read_txt(std::istream& in, const std::string& path) {
       throw Error(path + ": truncated feature file (" + std::to_string(i) + " of the " + std::to_string(n) +
                   " keypoints its header declares)");
     }
-    const std::string where = path + ": " + keypoint_location(FeatureFormat::Txt, static_cast<size_t>(i), static_cast<size_t>(n));
+    const std::string where =
+        path + ": " + keypoint_location(FeatureFormat::Txt, static_cast<size_t>(i), static_cast<size_t>(n));
     std::istringstream values(line);
     KeyPoint k;
     size_t field = 0;
@@ -147,9 +152,9 @@ Features read_txt(std::istream& in, const std::string& path) {
                     std::to_string(d) + " descriptor values)");
       }
       float value = 0;
-      const bool ok = field == 5 ? parse_int(token, k.laplacian)
-                    : field == 6 ? parse_int(token, k.octave)
-                                 : parse_float(token, value);
+      const bool ok = field == 5   ? parse_int(token, k.laplacian)
+                      : field == 6 ? parse_int(token, k.octave)
+                                   : parse_float(token, value);
       if (!ok) {
         throw Error(where + ": " + field_name(field) + " '" + shown(token) + "' is not " +
                     (field == 5 || field == 6 ? "an integer" : "a finite number"));
@@ -165,8 +170,8 @@ Features read_txt(std::istream& in, const std::string& path) {
   while (std::getline(in, line)) {
     ++line_number;
     if (!blank(line)) {
-      throw Error(path + ": line " + std::to_string(line_number) + ": more keypoints than the " + std::to_string(n) +
-                  " its header declares");
+      throw Error(path + ": line " + std::to_string(line_number) + ": more keypoints than the " +
+                  std::to_string(n) + " its header declares");
     }
   }
   return features;
@@ -184,8 +189,8 @@ void write_features(std::ostream& out, const Features& features, FeatureFormat f
     char field[160];
     for (size_t i = 0; i < keypoints.size(); ++i) {
       const KeyPoint& k = keypoints[i];
-      std::snprintf(field, sizeof field, "%.9g %.9g %.9g %.9g %.9g %d %d", k.x, k.y, k.size, k.angle, k.response,
-                    k.laplacian, k.octave);
+      std::snprintf(field, sizeof field, "%.9g %.9g %.9g %.9g %.9g %d %d", k.x, k.y, k.size, k.angle,
+                    k.response, k.laplacian, k.octave);
       out << field;
       for (int j = 0; j < d; ++j) {
         std::snprintf(field, sizeof field, " %.9g", features.descriptor(i)[j]);
@@ -243,7 +248,9 @@ Features read_features_file(const std::string& path, FeatureFormat* format) {
   if (std::filesystem::is_directory(path, error)) throw Error(path + ": is a directory, not a feature file");
   errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path + ": cannot open file" + (errno != 0 ? std::string(" (") + std::strerror(errno) + ")" : ""));
+  if (!in)
+    throw Error(path + ": cannot open file" +
+                (errno != 0 ? std::string(" (") + std::strerror(errno) + ")" : ""));
   char magic[8] = {};
   in.read(magic, 8);
   const auto got = static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0));

@@ -12,12 +12,12 @@
 // partial file.
 #pragma once
 
-#include "glsurf/surf/keypoint.hpp"
-
 #include <cstddef>
 #include <iosfwd>
 #include <string>
 #include <vector>
+
+#include "surf/keypoint.hpp"
 
 namespace glsurf {
 

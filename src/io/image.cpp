@@ -1,8 +1,7 @@
-#include "glsurf/io/image.hpp"
+#include "io/image.hpp"
 
-#include "glsurf/gl/error.hpp"
-#include "glsurf/io/exif.hpp"
-#include "glsurf/io/jpeg_check.hpp"
+#include <sys/stat.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <array>
@@ -18,8 +17,9 @@
 #include <memory>
 #include <utility>
 
-#include <sys/stat.h>
-#include <zlib.h>
+#include "gl/error.hpp"
+#include "io/exif.hpp"
+#include "io/jpeg_check.hpp"
 
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_FAILURE_USERMSG
@@ -67,9 +67,7 @@ void check_size_limits(const std::string& path, long long w, long long h, const 
 // Read here rather than by stb_image, which pads a short file with zeros and
 // does not rescale samples whose maxval is not 255 or 65535.
 
-bool is_pnm_space(int c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
+bool is_pnm_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
 
 // Skips whitespace and '#' comments (to the end of the line), then reads an
 // unsigned decimal number; the byte after its last digit is left unread.
@@ -116,8 +114,8 @@ PnmHeader read_pnm_header(FILE* file, const std::string& path, const LoadOptions
     throw Error(path + ": bad PNM header (no whitespace between maxval and the pixels)");
   }
   if (p.width == 0 || p.height == 0) {
-    throw Error(path + ": PNM image has zero size (" + std::to_string(p.width) + "x" + std::to_string(p.height) +
-                ")");
+    throw Error(path + ": PNM image has zero size (" + std::to_string(p.width) + "x" +
+                std::to_string(p.height) + ")");
   }
   if (p.maxval < 1 || p.maxval > 65535) throw Error(path + ": PNM maxval must be 1..65535");
   check_size_limits(path, p.width, p.height, limits);
@@ -164,8 +162,8 @@ GrayImage load_binary_pnm(const std::string& path, FILE* file, int channels, con
         const unsigned v = sample_bytes == 1 ? p[0] : (p[0] << 8) | p[1];
         if (v > maxval) {
           throw Error(path + ": PNM sample " + std::to_string(v) + " exceeds maxval " +
-                      std::to_string(maxval) + " at pixel (" + std::to_string(x) + ", " +
-                      std::to_string(y) + ")");
+                      std::to_string(maxval) + " at pixel (" + std::to_string(x) + ", " + std::to_string(y) +
+                      ")");
         }
         rgb[c] = to_8bit[v];
       }
@@ -266,7 +264,8 @@ std::vector<unsigned char> read_first(const std::string& path, FILE* file, size_
   if (size < 0) throw Error(path + ": cannot read file");
   std::vector<unsigned char> bytes(std::min(static_cast<size_t>(size), most));
   std::rewind(file);
-  if (std::fread(bytes.data(), 1, bytes.size(), file) != bytes.size()) throw Error(path + ": cannot read file");
+  if (std::fread(bytes.data(), 1, bytes.size(), file) != bytes.size())
+    throw Error(path + ": cannot read file");
   std::rewind(file);
   return bytes;
 }
@@ -281,7 +280,8 @@ std::vector<unsigned char> read_whole(const std::string& path, FILE* file) {
 // one that check_jpeg (which starts at the marker at byte 0) has checked.
 void refuse_fill_before_soi(const std::string& path, const unsigned char* head, size_t size) {
   if (size >= 2 && head[0] == 0xFF && head[1] == 0xFF)
-    throw Error(path + ": not a supported image (it starts with 0xFF 0xFF; a JPEG starts with its "
+    throw Error(path +
+                ": not a supported image (it starts with 0xFF 0xFF; a JPEG starts with its "
                 "start-of-image marker, 0xFF 0xD8)");
 }
 
@@ -290,10 +290,12 @@ void refuse_fill_before_soi(const std::string& path, const unsigned char* head, 
 // uses) as uncompressed rows in layouts of their own, which the length check
 // (expected_file_size) does not model: they are refused.
 void refuse_negative_bmp_compression(const std::string& path, const unsigned char* head, size_t size) {
-  if (size < 34 || head[0] != 'B' || head[1] != 'M' || read_le(head + 14, 4) == 12) return;  // OS/2: no such field
+  if (size < 34 || head[0] != 'B' || head[1] != 'M' || read_le(head + 14, 4) == 12)
+    return;  // OS/2: no such field
   const unsigned compression = read_le(head + 30, 4);
   if (compression >= 0x80000000u)
-    throw Error(path + ": not a supported image (unknown BMP compression " + std::to_string(compression) + ")");
+    throw Error(path + ": not a supported image (unknown BMP compression " + std::to_string(compression) +
+                ")");
 }
 
 // The whole of a JPEG file, once check_jpeg passes it. The frame's size is
@@ -373,7 +375,9 @@ bool is_png(const unsigned char* head, size_t size) {
 
 // A JPEG's start-of-image marker (fill bytes before it are refused:
 // refuse_fill_before_soi).
-bool is_jpeg(const unsigned char* head, size_t size) { return size >= 2 && head[0] == 0xFF && head[1] == 0xD8; }
+bool is_jpeg(const unsigned char* head, size_t size) {
+  return size >= 2 && head[0] == 0xFF && head[1] == 0xD8;
+}
 
 std::uint32_t crc32_update(std::uint32_t crc, const unsigned char* bytes, size_t n) {
   static const std::array<std::uint32_t, 256> table = [] {
@@ -404,7 +408,7 @@ class IdatStream {
   IdatStream& operator=(const IdatStream&) = delete;
 
   void feed(const unsigned char* bytes, size_t n) {
-    if (ended_ || !error_.empty()) return;  // bytes after the stream, or after an error
+    if (ended_ || !error_.empty()) return;           // bytes after the stream, or after an error
     z_.next_in = const_cast<unsigned char*>(bytes);  // zlib's API is not const (it never writes the input)
     z_.avail_in = static_cast<uInt>(n);
     while (z_.avail_in > 0 && !ended_) {
@@ -447,13 +451,16 @@ void check_png_chunks(const std::string& path, FILE* file) {
     if (std::fread(header, 1, 8, file) != 8) throw Error(path + ": truncated PNG (no IEND chunk)");
     const std::uint32_t length = read_be32(header);
     std::string type(reinterpret_cast<const char*>(header + 4), 4);
-    if (!std::all_of(type.begin(), type.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
+    if (!std::all_of(type.begin(), type.end(),
+                     [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
       throw Error(path + ": corrupt PNG (a chunk type that is not four letters)");
-    if (length > 0x7fffffffu) throw Error(path + ": corrupt PNG (chunk " + type + " longer than 2^31 - 1 bytes)");
+    if (length > 0x7fffffffu)
+      throw Error(path + ": corrupt PNG (chunk " + type + " longer than 2^31 - 1 bytes)");
     std::uint32_t crc = crc32_update(0xffffffffu, header + 4, 4);
     for (std::uint32_t left = length; left > 0;) {
       const size_t want = std::min<size_t>(left, block.size());
-      if (std::fread(block.data(), 1, want, file) != want) throw Error(path + ": truncated PNG (in chunk " + type + ")");
+      if (std::fread(block.data(), 1, want, file) != want)
+        throw Error(path + ": truncated PNG (in chunk " + type + ")");
       crc = crc32_update(crc, block.data(), want);
       if (type == "IDAT") idat.feed(block.data(), want);
       left -= static_cast<std::uint32_t>(want);
@@ -524,8 +531,8 @@ Pixels decode_padded(const std::string& path, const Make& make, size_t entries, 
 // The pixels of `file` (its first bytes `head`), checked as above, if it is a
 // palette PNG or BMP with a short palette; nullptr otherwise. `file` is
 // rewound afterwards.
-Pixels decode_short_palette(const std::string& path, FILE* file, const unsigned char* head, size_t head_size, int& w,
-                            int& h, int& n) {
+Pixels decode_short_palette(const std::string& path, FILE* file, const unsigned char* head, size_t head_size,
+                            int& w, int& h, int& n) {
   Pixels none(nullptr, &stbi_image_free);
   if (is_png(head, head_size) && head_size >= 26) {
     const int depth = head[24], colour_type = head[25];
@@ -545,9 +552,11 @@ Pixels decode_short_palette(const std::string& path, FILE* file, const unsigned 
     const size_t full = size_t{1} << depth;
     if (plte == 0 || entries >= full) return none;  // stb_image reports a missing PLTE
     const auto make = [&](unsigned char fill) {
-      std::vector<unsigned char> padded = with_entries(bytes, plte + 8 + entries * 3, full - entries, 3, fill);
+      std::vector<unsigned char> padded =
+          with_entries(bytes, plte + 8 + entries * 3, full - entries, 3, fill);
       const size_t length = full * 3;
-      for (int i = 0; i < 4; ++i) padded[plte + static_cast<size_t>(i)] = static_cast<unsigned char>(length >> (24 - 8 * i));
+      for (int i = 0; i < 4; ++i)
+        padded[plte + static_cast<size_t>(i)] = static_cast<unsigned char>(length >> (24 - 8 * i));
       return padded;
     };
     return decode_padded(path, make, entries, "PNG", w, h, n);
@@ -582,7 +591,8 @@ Pixels decode_short_palette(const std::string& path, FILE* file, const unsigned 
     const auto make = [&](unsigned char fill) {
       std::vector<unsigned char> padded = with_entries(bytes, start + entries * entry, added, entry, fill);
       const size_t moved = offset + added * entry;
-      for (int i = 0; i < 4; ++i) padded[10 + static_cast<size_t>(i)] = static_cast<unsigned char>(moved >> (8 * i));
+      for (int i = 0; i < 4; ++i)
+        padded[10 + static_cast<size_t>(i)] = static_cast<unsigned char>(moved >> (8 * i));
       return padded;
     };
     return decode_padded(path, make, entries, "BMP", w, h, n);
@@ -595,7 +605,6 @@ Pixels decode_short_palette(const std::string& path, FILE* file, const unsigned 
 // format read (16-bit RGBA, 8 bytes a pixel; compressed data of real images is
 // smaller, a JPEG of pure noise about half of that), plus 1 MiB of metadata.
 long long piped_bytes_allowed(long long pixels) { return pixels * 8 + (1 << 20); }
-
 
 // Reads a pipe into memory, as much as its header says the image can take.
 // The first 64 KiB must show a known format and, but for JPEG, its size:
@@ -646,7 +655,10 @@ std::vector<unsigned char> read_piped(const std::string& path, FILE* file, const
   } else if (is_jpeg(head, n)) {
     // A JPEG's size is in its frame header, after metadata of any length;
     // the segments up to it are checked before stb_image reads any of them.
-    const auto size_of = [&](int fw, int fh) { w = fw; h = fh; };
+    const auto size_of = [&](int fw, int fh) {
+      w = fw;
+      h = fh;
+    };
     while (!check_jpeg_to_frame(path, bytes.data(), bytes.size(), size_of)) {
       if (!more) return bytes;  // all of it, and no frame: load_gray says why
       if (static_cast<long long>(bytes.size()) >= kJpegMetadata) {
@@ -666,7 +678,8 @@ std::vector<unsigned char> read_piped(const std::string& path, FILE* file, const
   const long long allowed = piped_bytes_allowed(w * h);
   read_up_to(allowed + 1);
   if (static_cast<long long>(bytes.size()) > allowed) {
-    throw Error(path + ": more data than an image of " + std::to_string(w) + "x" + std::to_string(h) + " can take");
+    throw Error(path + ": more data than an image of " + std::to_string(w) + "x" + std::to_string(h) +
+                " can take");
   }
   return bytes;
 }
@@ -718,23 +731,25 @@ GrayImage load_gray(const std::string& path, const LoadOptions& options) {
   std::vector<unsigned char> jpeg_bytes;
   if (jpeg) jpeg_bytes = check_jpeg_file(path, file.get(), options);
   int w = 0, h = 0, n = 0;
-  const int known = jpeg ? stbi_info_from_memory(jpeg_bytes.data(), static_cast<int>(jpeg_bytes.size()), &w, &h, &n)
-                         : stbi_info_from_file(file.get(), &w, &h, &n);
+  const int known =
+      jpeg ? stbi_info_from_memory(jpeg_bytes.data(), static_cast<int>(jpeg_bytes.size()), &w, &h, &n)
+           : stbi_info_from_file(file.get(), &w, &h, &n);
   if (!known) throw Error(path + ": not a supported image (" + std::string(stbi_failure_reason()) + ")");
   check_size_limits(path, w, h, options);
   const long long expected = expected_file_size(head, head_size);
   if (expected >= 0) {
     if (std::fseek(file.get(), 0, SEEK_END) != 0) throw Error(path + ": cannot read file");
     const long long found = std::ftell(file.get());
-    if (found < expected) throw Error(path + ": truncated image data (file of " + std::to_string(found) +
-                                      " bytes, the header needs " + std::to_string(expected) + ")");
+    if (found < expected)
+      throw Error(path + ": truncated image data (file of " + std::to_string(found) +
+                  " bytes, the header needs " + std::to_string(expected) + ")");
     std::rewind(file.get());
   }
   if (is_tga(head, head_size, 9, 11)) check_rle_tga_length(path, file.get(), head);
   if (is_tga(head, head_size, 1, 11)) check_tga_indices(path, file.get(), head);
   Pixels data(nullptr, &stbi_image_free);
   int orientation = 1;  // EXIF's, of a JPEG
-  if (jpeg) {  // checked above, decoded from memory
+  if (jpeg) {           // checked above, decoded from memory
     data.reset(stbi_load_from_memory(jpeg_bytes.data(), static_cast<int>(jpeg_bytes.size()), &w, &h, &n, 0));
     if (options.exif_orientation) orientation = jpeg_exif_orientation(jpeg_bytes.data(), jpeg_bytes.size());
     jpeg_bytes = std::vector<unsigned char>();  // freed before the conversion to grey
@@ -744,7 +759,8 @@ GrayImage load_gray(const std::string& path, const LoadOptions& options) {
     const std::unique_ptr<stbi_us, void (*)(void*)> samples(stbi_load_from_file_16(file.get(), &w, &h, &n, 0),
                                                             &stbi_image_free);
     if (!samples) throw Error(path + ": cannot decode image (" + stbi_failure_reason() + ")");
-    return gray_of(samples.get(), w, h, n, [](unsigned v) { return static_cast<std::uint8_t>((v * 255 + 32767) / 65535); });
+    return gray_of(samples.get(), w, h, n,
+                   [](unsigned v) { return static_cast<std::uint8_t>((v * 255 + 32767) / 65535); });
   } else {
     data = decode_short_palette(path, file.get(), head, head_size, w, h, n);
     if (!data) data.reset(stbi_load_from_file(file.get(), &w, &h, &n, 0));
@@ -757,7 +773,8 @@ GrayImage load_gray(const std::string& path, const LoadOptions& options) {
 
 bool is_image_name(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   for (const char* e : {".png", ".jpg", ".jpeg", ".bmp", ".tga", ".pgm", ".ppm", ".pnm"}) {
     if (ext == e) return true;
   }
@@ -767,8 +784,8 @@ bool is_image_name(const std::string& path) {
 std::vector<std::string> images_in_directory(const std::string& dir) {
   std::vector<std::string> found;
   std::error_code ec;
-  for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
-       it.increment(ec)) {
+  for (auto it = std::filesystem::directory_iterator(dir, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
     std::error_code type_error;
     const bool broken_link = it->is_symlink(type_error) && !it->exists(type_error);
     if ((it->is_regular_file(type_error) || broken_link) && is_image_name(it->path().string())) {

@@ -1,6 +1,4 @@
-#include "glsurf/io/jpeg_check.hpp"
-
-#include "glsurf/gl/error.hpp"
+#include "io/jpeg_check.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,6 +6,8 @@
 #include <cstdio>
 #include <string>
 #include <vector>
+
+#include "gl/error.hpp"
 
 namespace glsurf {
 
@@ -174,7 +174,8 @@ class Checker {
     for (;;) {
       while (pos < size_ && data_[pos] != 0xFF) ++pos;  // bytes between segments
       while (pos < size_ && data_[pos] == 0xFF) ++pos;  // fill bytes
-      if (pos >= size_) return to_frame_only_ ? void() : finish(false);  // no end marker: fine if scans are whole
+      if (pos >= size_)
+        return to_frame_only_ ? void() : finish(false);  // no end marker: fine if scans are whole
       const int marker = data_[pos++];
       if (marker == 0xD9) return to_frame_only_ ? void() : finish(true);
       // No length: stuffed data (0x00) and restart markers past a scan's
@@ -227,7 +228,8 @@ class Checker {
     if (marker == 0xCC) return "arithmetic-coded: a DAC segment";
     if (marker == 0xC3) return std::string("lossless: frame marker ") + code;
     if (marker >= 0xC9 && marker <= 0xCB) return std::string("arithmetic-coded: frame marker ") + code;
-    return std::string(marker >= 0xCD ? "hierarchical, arithmetic-coded" : "hierarchical") + ": frame marker " + code;
+    return std::string(marker >= 0xCD ? "hierarchical, arithmetic-coded" : "hierarchical") +
+           ": frame marker " + code;
   }
 
   // False for a frame header stb_image refuses as corrupt (no width, or a

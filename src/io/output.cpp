@@ -1,6 +1,10 @@
-#include "glsurf/io/output.hpp"
+#include "io/output.hpp"
 
-#include "glsurf/gl/error.hpp"
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
@@ -14,11 +18,7 @@
 #include <sstream>
 #include <system_error>
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "gl/error.hpp"
 
 namespace glsurf {
 
@@ -79,7 +79,8 @@ int standard_stream_of(const std::string& path) {
   if (::stat(path.c_str(), &named) != 0) return 0;
   for (const int fd : {1, 2}) {
     struct stat open_file {};
-    if (::fstat(fd, &open_file) == 0 && open_file.st_dev == named.st_dev && open_file.st_ino == named.st_ino) return fd;
+    if (::fstat(fd, &open_file) == 0 && open_file.st_dev == named.st_dev && open_file.st_ino == named.st_ino)
+      return fd;
   }
   return 0;
 }
@@ -98,7 +99,7 @@ struct Destination {
 Destination destination_of(const std::string& path) {
   std::error_code error;
   const fs::file_status status = fs::status(path, error);  // follows links
-  if (path == "-") return {true, path};  // standard output
+  if (path == "-") return {true, path};                    // standard output
   if (fs::is_directory(status)) throw Error(path + ": is a directory");
   const bool special = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
   if (fs::exists(status) && (special || !fs::is_regular_file(status))) return {true, path};
@@ -287,7 +288,8 @@ fs::path output_identity(const std::string& path) {
   // one ends (unless it is /dev/null). Standard error open on the same file
   // as standard output counts as standard output.
   if (const int fd = standard_stream_of(path)) {
-    struct stat stream {}, null_device {};
+    struct stat stream {
+    }, null_device{};
     const bool discarded = ::fstat(fd, &stream) == 0 && ::stat("/dev/null", &null_device) == 0 &&
                            stream.st_dev == null_device.st_dev && stream.st_ino == null_device.st_ino;
     if (!discarded) return fd == 1 ? "/dev/stdout" : "/dev/stderr";
@@ -376,7 +378,8 @@ void OutputFiles::commit() {
   pending_.clear();
 }
 
-void write_file_atomically(const std::string& path, bool binary, const std::function<void(std::ostream&)>& write) {
+void write_file_atomically(const std::string& path, bool binary,
+                           const std::function<void(std::ostream&)>& write) {
   OutputFiles files;
   files.add(path, binary, write);
   files.commit();

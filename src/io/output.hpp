@@ -48,9 +48,9 @@ namespace glsurf {
 class RemoveOnSignal {
  public:
   enum Kind {
-    File,           // unlinked
-    Directory,      // emptied (one level) and removed
-    Created         // removed if empty (a parent made for the output), after the others
+    File,       // unlinked
+    Directory,  // emptied (one level) and removed
+    Created     // removed if empty (a parent made for the output), after the others
   };
   RemoveOnSignal() = default;
   // Throws glsurf::Error when the path is too long or too many are held.
@@ -147,6 +147,7 @@ void check_writable(const std::string& path);
 std::filesystem::path output_identity(const std::string& path);
 
 // One file: OutputFiles with a single add() and commit().
-void write_file_atomically(const std::string& path, bool binary, const std::function<void(std::ostream&)>& write);
+void write_file_atomically(const std::string& path, bool binary,
+                           const std::function<void(std::ostream&)>& write);
 
 }  // namespace glsurf

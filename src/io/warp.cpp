@@ -1,9 +1,9 @@
-#include "glsurf/io/warp.hpp"
-
-#include "glsurf/gl/error.hpp"
+#include "io/warp.hpp"
 
 #include <algorithm>
 #include <cmath>
+
+#include "gl/error.hpp"
 
 namespace glsurf {
 
@@ -31,7 +31,8 @@ double stretch(const Homography& g, double x, double y) {
 }  // namespace
 
 std::vector<double> warp_image(const GrayImage& image, const Homography& to_output, int width, int height) {
-  GLSURF_EXPECTS(width > 0 && height > 0 && image.width > 0 && image.height > 0, "warp_image needs non-empty sizes");
+  GLSURF_EXPECTS(width > 0 && height > 0 && image.width > 0 && image.height > 0,
+                 "warp_image needs non-empty sizes");
   GLSURF_EXPECTS(!is_singular(to_output), "warp_image needs an invertible homography");
   const Homography g = inverse(to_output);
   // The kernel is never wider than the image: past that, every tap reads the
@@ -41,17 +42,20 @@ std::vector<double> warp_image(const GrayImage& image, const Homography& to_outp
   std::vector<double> wx, wy;
   for (int y = 0; y < height; ++y) {
     for (int x = 0; x < width; ++x) {
-      const double u = g[0] * x + g[1] * y + g[2], v = g[3] * x + g[4] * y + g[5], w = g[6] * x + g[7] * y + g[8];
+      const double u = g[0] * x + g[1] * y + g[2], v = g[3] * x + g[4] * y + g[5],
+                   w = g[6] * x + g[7] * y + g[8];
       const double sx = u / w, sy = v / w;
       // Compared as doubles: on the line H sends to infinity sx is not finite.
-      if (!(sx >= -kInside && sy >= -kInside && sx <= image.width - 1 + kInside && sy <= image.height - 1 + kInside))
+      if (!(sx >= -kInside && sy >= -kInside && sx <= image.width - 1 + kInside &&
+            sy <= image.height - 1 + kInside))
         continue;
       const double f = std::clamp(stretch(g, x, y), 1.0, widest);
       const int reach = static_cast<int>(std::ceil(kLobes * f));
       // Taps x0 .. x0 + 2 reach - 1; those past the border read the edge, so
       // their weights are added to the edge pixel's, and the sum runs over
       // the taps inside the image only.
-      const int x0 = static_cast<int>(std::floor(sx)) - reach + 1, y0 = static_cast<int>(std::floor(sy)) - reach + 1;
+      const int x0 = static_cast<int>(std::floor(sx)) - reach + 1,
+                y0 = static_cast<int>(std::floor(sy)) - reach + 1;
       const int x_first = std::max(x0, 0), x_last = std::min(x0 + 2 * reach - 1, image.width - 1);
       const int y_first = std::max(y0, 0), y_last = std::min(y0 + 2 * reach - 1, image.height - 1);
       wx.assign(static_cast<size_t>(x_last - x_first + 1), 0.0);

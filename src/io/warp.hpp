@@ -26,10 +26,10 @@
 // levels next to edges.
 #pragma once
 
-#include "glsurf/io/image.hpp"
-#include "glsurf/match/homography.hpp"
-
 #include <vector>
+
+#include "io/image.hpp"
+#include "match/homography.hpp"
 
 namespace glsurf {
 

@@ -1,9 +1,9 @@
-#include "glsurf/match/homography.hpp"
+#include "match/homography.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,8 +13,8 @@
 #include <random>
 #include <sstream>
 
-#include "glsurf/gl/error.hpp"
-#include "glsurf/io/output.hpp"
+#include "gl/error.hpp"
+#include "io/output.hpp"
 
 namespace glsurf {
 
@@ -120,8 +120,8 @@ Homography inverse(const Homography& h) {
   const double a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7], i = h[8];
   const double A = e * i - f * k, B = -(d * i - f * g), C = d * k - e * g;
   const double det = a * A + b * B + c * C;
-  Homography inv = {A, -(b * i - c * k), b * f - c * e, B, a * i - c * g, -(a * f - c * d), C, -(a * k - b * g),
-                    a * e - b * d};
+  Homography inv = {A, -(b * i - c * k), b * f - c * e, B, a * i - c * g, -(a * f - c * d),
+                    C, -(a * k - b * g), a * e - b * d};
   for (double& v : inv) v /= det;
   return inv;
 }
@@ -272,7 +272,8 @@ HomographyResult ransac_homography(const std::vector<PointPair>& pairs, const Ra
   for (size_t i = 0; i < pairs.size(); ++i)
     if (best.inliers[i]) distinct.push_back(pairs[i]);
   const auto key = [](const PointPair& p) { return std::array<double, 4>{p.ax, p.ay, p.bx, p.by}; };
-  std::sort(distinct.begin(), distinct.end(), [&](const PointPair& p, const PointPair& q) { return key(p) < key(q); });
+  std::sort(distinct.begin(), distinct.end(),
+            [&](const PointPair& p, const PointPair& q) { return key(p) < key(q); });
   const auto repeats = std::unique(distinct.begin(), distinct.end(),
                                    [&](const PointPair& p, const PointPair& q) { return key(p) == key(q); });
   if (repeats - distinct.begin() < config.min_inliers) {  // a chance fit: report none
@@ -302,7 +303,8 @@ Homography read_homography_file(const std::string& path) {
     size_t at = text.find(xml);
     if (at != std::string::npos) return text.substr(at + xml.size(), 16);
     for (at = text.find(yaml); at != std::string::npos; at = text.find(yaml, at + 1)) {
-      if (at == 0 || std::isspace(static_cast<unsigned char>(text[at - 1]))) return text.substr(at + yaml.size(), 16);
+      if (at == 0 || std::isspace(static_cast<unsigned char>(text[at - 1])))
+        return text.substr(at + yaml.size(), 16);
     }
     return "";
   };
@@ -322,8 +324,8 @@ Homography read_homography_file(const std::string& path) {
       at = text.find("data:", at + 1);  // not e.g. "metadata:"
     }
     if (at != std::string::npos) {
-      text = text.substr(at + 5, text.find(']', at) == std::string::npos ? std::string::npos
-                                                                           : text.find(']', at) - at - 5);
+      text = text.substr(
+          at + 5, text.find(']', at) == std::string::npos ? std::string::npos : text.find(']', at) - at - 5);
       for (char& c : text)
         if (c == '[' || c == ',') c = ' ';
     }

@@ -6,8 +6,8 @@
 #pragma once
 
 #include <array>
-#include <iosfwd>
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -20,7 +20,7 @@ struct PointPair {
 };
 
 struct RansacConfig {
-  double threshold = 3.0;     // reprojection error in pixels for an inlier
+  double threshold = 3.0;  // reprojection error in pixels for an inlier
   int max_iterations = 5000;
   double confidence = 0.999;  // stop when this sure of an all-inlier sample
   std::uint32_t seed = 1;     // fixed: results are repeatable

@@ -1,11 +1,11 @@
-#include "glsurf/match/matcher.hpp"
-
-#include "glsurf/gl/error.hpp"
+#include "match/matcher.hpp"
 
 #include <algorithm>
-#include <string>
 #include <array>
 #include <cmath>
+#include <string>
+
+#include "gl/error.hpp"
 
 namespace glsurf {
 
@@ -72,16 +72,19 @@ Matcher::Set Matcher::upload(const Features& f, const char* label) const {
   s.count = static_cast<int>(f.keypoints.size());
   s.texels = (f.descriptor_size + 3) / 4;  // the last texel zero-padded
   const long long texels = static_cast<long long>(s.count) * s.texels;
-  s.descriptors = gl::Texture(kWidth, rows_for(texels), gl::Format::RGBA32F, std::string(label) + "_descriptors");
+  s.descriptors =
+      gl::Texture(kWidth, rows_for(texels), gl::Format::RGBA32F, std::string(label) + "_descriptors");
   std::vector<float> padded(static_cast<size_t>(kWidth) * s.descriptors.height() * 4, 0.0f);
   const size_t d = static_cast<size_t>(f.descriptor_size), stride = 4 * static_cast<size_t>(s.texels);
   for (size_t i = 0; i < f.keypoints.size(); ++i) {
-    std::copy_n(f.descriptors.begin() + static_cast<std::ptrdiff_t>(i * d), d, padded.begin() + static_cast<std::ptrdiff_t>(i * stride));
+    std::copy_n(f.descriptors.begin() + static_cast<std::ptrdiff_t>(i * d), d,
+                padded.begin() + static_cast<std::ptrdiff_t>(i * stride));
   }
   s.descriptors.upload(padded.data());
   s.signs = gl::Texture(kWidth, rows_for(s.count), gl::Format::R32F, std::string(label) + "_signs");
   std::vector<float> signs(static_cast<size_t>(kWidth) * s.signs.height(), 0.0f);
-  for (int i = 0; i < s.count; ++i) signs[static_cast<size_t>(i)] = f.keypoints[static_cast<size_t>(i)].laplacian >= 0 ? 1.0f : -1.0f;
+  for (int i = 0; i < s.count; ++i)
+    signs[static_cast<size_t>(i)] = f.keypoints[static_cast<size_t>(i)].laplacian >= 0 ? 1.0f : -1.0f;
   s.signs.upload(signs.data());
   return s;
 }
@@ -89,7 +92,8 @@ Matcher::Set Matcher::upload(const Features& f, const char* label) const {
 std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reduction& reduction,
                                      std::vector<TwoNearest>* backward) {
   std::vector<TwoNearest> out(static_cast<size_t>(query.count));
-  GLSURF_EXPECTS(backward == nullptr || method_ == MatchMethod::Plain, "only the plain matcher keeps distances");
+  GLSURF_EXPECTS(backward == nullptr || method_ == MatchMethod::Plain,
+                 "only the plain matcher keeps distances");
   if (backward != nullptr) backward->assign(static_cast<size_t>(train.count), TwoNearest{});
   if (query.count == 0 || train.count == 0) return out;
   const int max_size = gl::max_texture_size();
@@ -98,9 +102,10 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reducti
   // per train, then pairs.
   const int blocks = plain ? (train.count + 1) / 2 : (train.count + kBlock - 1) / kBlock;
   if (blocks > max_size || (plain && train.count > max_size)) {
-    throw Error(std::to_string(train.count) + " train descriptors are more than the " +
-                (plain ? "plain matcher's limit of " + std::to_string(max_size) + " (GL_MAX_TEXTURE_SIZE)"
-                       : "fused matcher's limit of " + std::to_string(static_cast<long long>(max_size) * kBlock)));
+    throw Error(
+        std::to_string(train.count) + " train descriptors are more than the " +
+        (plain ? "plain matcher's limit of " + std::to_string(max_size) + " (GL_MAX_TEXTURE_SIZE)"
+               : "fused matcher's limit of " + std::to_string(static_cast<long long>(max_size) * kBlock)));
   }
   // Query tile: rows within the texture limit and the memory budget
   // (distances for the plain method, candidates and the first reduction level).
@@ -111,8 +116,8 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reducti
   }
   const long long per_row = (plain ? 4LL * train.count : 0) + 16LL * level_texels;  // bytes per query
   // (the backward lists add 16 bytes per train, once: left to the slack)
-  const int tile = static_cast<int>(
-      std::clamp<long long>(static_cast<long long>(memory_budget_) / per_row, 1, std::min(max_size, query.count)));
+  const int tile = static_cast<int>(std::clamp<long long>(static_cast<long long>(memory_budget_) / per_row, 1,
+                                                          std::min(max_size, query.count)));
   const int group_rows = (tile + kQueries - 1) / kQueries;
   reduction.prepare(blocks, group_rows, plain ? train.count : 0);
   // Fused: the trains in chunks (multiples of kBlock) whose rows fit the
@@ -121,14 +126,15 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reducti
   if (!plain) {
     const int max_texels = gl::max_buffer_texels(buffer_limit_);
     const long long max_rows = max_texels / kWidth - 2;  // a chunk's texels span two partial rows at most
-    chunk = static_cast<int>(std::min<long long>(train.count, max_rows * kWidth / train.texels / kBlock * kBlock));
+    chunk = static_cast<int>(
+        std::min<long long>(train.count, max_rows * kWidth / train.texels / kBlock * kBlock));
     if (chunk <= 0) {
       throw Error("buffer textures of " + std::to_string(max_texels) +
                   " texels are too small for one block of train descriptors");
     }
     chunks = (train.count + chunk - 1) / chunk;
-    const int texels = static_cast<int>(
-        std::min<long long>(max_texels, (static_cast<long long>(chunk) * train.texels / kWidth + 2) * kWidth));
+    const int texels = static_cast<int>(std::min<long long>(
+        max_texels, (static_cast<long long>(chunk) * train.texels / kWidth + 2) * kWidth));
     if (!reduction.trains || reduction.trains.width() < texels) {
       reduction.trains = gl::Texture();
       reduction.trains = gl::Texture::buffer(texels, gl::Format::RGBA32F, "match_trains");
@@ -143,13 +149,15 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reducti
     const int rows = std::min(tile, query.count - first);
     const int groups = (rows + kQueries - 1) / kQueries;
     if (plain) {
-      runner_.run_in({0, 0, train.count, rows}, "match_distances", distances_, distances_target,
-                     {{"u_query", query.descriptors},
-                      {"u_train", train.descriptors},
-                      {"u_query_signs", query.signs},
-                      {"u_train_signs", train.signs}},
-                     {{"u_texels", query.texels}, {"u_query_first", first}, {"u_laplacian", config_.laplacian ? 1 : 0}});
-      runner_.run_in({0, 0, blocks, groups}, "match_first_two", first_two_, targets[0], {{"u_distances", distances}});
+      runner_.run_in(
+          {0, 0, train.count, rows}, "match_distances", distances_, distances_target,
+          {{"u_query", query.descriptors},
+           {"u_train", train.descriptors},
+           {"u_query_signs", query.signs},
+           {"u_train_signs", train.signs}},
+          {{"u_texels", query.texels}, {"u_query_first", first}, {"u_laplacian", config_.laplacian ? 1 : 0}});
+      runner_.run_in({0, 0, blocks, groups}, "match_first_two", first_two_, targets[0],
+                     {{"u_distances", distances}});
       if (backward != nullptr) {
         runner_.run("match_column_two", column_two_, reduction.columns_target, {{"u_distances", distances}},
                     {{"u_rows", rows}, {"u_query_first", first}});
@@ -160,7 +168,8 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reducti
         // The chunk's train descriptors: whole rows of their texture (the
         // chunk starts at texel offset within its first row).
         const int c1 = std::min(train.count, c0 + chunk);
-        const long long t0 = static_cast<long long>(c0) * train.texels, t1 = static_cast<long long>(c1) * train.texels;
+        const long long t0 = static_cast<long long>(c0) * train.texels,
+                        t1 = static_cast<long long>(c1) * train.texels;
         const int row0 = static_cast<int>(t0 / kWidth), row1 = static_cast<int>((t1 + kWidth - 1) / kWidth);
         if (chunks > 1 || first == 0) {
           reduction.trains.copy_rows(train.descriptors, row0, row1 - row0);
@@ -185,9 +194,14 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reducti
     for (size_t l = 1; l < levels.size(); ++l) {
       const auto& in = levels[l - 1];
       runner_.run_in({0, 0, levels[l][0].width(), groups}, "match_merge_two", merge_, targets[l],
-                     {{"u_candidates0", in[0]}, {"u_candidates1", in[1]}, {"u_candidates2", in[2]},
-                      {"u_candidates3", in[3]}, {"u_candidates4", in[4]}, {"u_candidates5", in[5]},
-                      {"u_candidates6", in[6]}, {"u_candidates7", in[7]}});
+                     {{"u_candidates0", in[0]},
+                      {"u_candidates1", in[1]},
+                      {"u_candidates2", in[2]},
+                      {"u_candidates3", in[3]},
+                      {"u_candidates4", in[4]},
+                      {"u_candidates5", in[5]},
+                      {"u_candidates6", in[6]},
+                      {"u_candidates7", in[7]}});
     }
     for (int k = 0; k < kQueries; ++k) {
       const std::vector<float> best = targets.back().read_f32(k, 0, 0, 1, groups);
@@ -216,8 +230,9 @@ void Matcher::Reduction::prepare(int blocks, int group_rows, int train_count) {
   for (int w = blocks;; w = (w + 1) / 2) {
     levels.emplace_back();
     for (int k = 0; k < kQueries; ++k) {
-      levels.back()[static_cast<size_t>(k)] = gl::Texture(
-          w, group_rows, gl::Format::RGBA32F, "match_candidates_" + std::to_string(w) + "_" + std::to_string(k));
+      levels.back()[static_cast<size_t>(k)] =
+          gl::Texture(w, group_rows, gl::Format::RGBA32F,
+                      "match_candidates_" + std::to_string(w) + "_" + std::to_string(k));
     }
     if (w == 1) break;
   }
@@ -240,7 +255,8 @@ void Matcher::Reduction::prepare(int blocks, int group_rows, int train_count) {
 std::vector<TwoNearest> Matcher::two_nearest(const Features& query, const Features& train) {
   context_.require_current("Matcher");
   check_matchable(query, train);
-  if (query.keypoints.empty() || train.keypoints.empty()) return std::vector<TwoNearest>(query.keypoints.size());
+  if (query.keypoints.empty() || train.keypoints.empty())
+    return std::vector<TwoNearest>(query.keypoints.size());
   return run(upload(query, "query"), upload(train, "train"), forward_);
 }
 
@@ -267,7 +283,8 @@ std::vector<Match> Matcher::match_sets(const Set& query, const Set& train) {
     return filter_matches(forward, back, config_);
   }
   const std::vector<TwoNearest> forward = run(query, train, forward_);
-  return filter_matches(forward, config_.mutual ? backward(forward, query, train) : std::vector<TwoNearest>{}, config_);
+  return filter_matches(forward, config_.mutual ? backward(forward, query, train) : std::vector<TwoNearest>{},
+                        config_);
 }
 
 std::vector<TwoNearest> Matcher::backward(const std::vector<TwoNearest>& forward, const Set& query,
@@ -278,29 +295,32 @@ std::vector<TwoNearest> Matcher::backward(const std::vector<TwoNearest>& forward
   if (count == 0) return out;
   // Textures and their targets only grow (the kept trains differ from pair
   // to pair).
-  const auto fit = [](gl::Texture& t, gl::Framebuffer* target, int rows, gl::Format format, const char* label) {
+  const auto fit = [](gl::Texture& t, gl::Framebuffer* target, int rows, gl::Format format,
+                      const char* label) {
     if (t && t.height() >= rows) return;
     t = gl::Texture(kWidth, rows, format, label);
     if (target != nullptr) *target = gl::Framebuffer({&t}, label);
   };
-  fit(picked_.descriptors, &picked_descriptors_target_, rows_for(static_cast<long long>(count) * train.texels),
-      gl::Format::RGBA32F, "match_picked_descriptors");
+  fit(picked_.descriptors, &picked_descriptors_target_,
+      rows_for(static_cast<long long>(count) * train.texels), gl::Format::RGBA32F,
+      "match_picked_descriptors");
   fit(picked_.signs, &picked_signs_target_, rows_for(count), gl::Format::R32F, "match_picked_signs");
   fit(pick_order_, nullptr, rows_for(count), gl::Format::R32F, "match_pick_order");
   picked_.count = count;
   picked_.texels = train.texels;
   std::vector<float> order(static_cast<size_t>(kWidth) * pick_order_.height(), 0.0f);
-  for (int k = 0; k < count; ++k) order[static_cast<size_t>(k)] = static_cast<float>(picked[static_cast<size_t>(k)]);
+  for (int k = 0; k < count; ++k)
+    order[static_cast<size_t>(k)] = static_cast<float>(picked[static_cast<size_t>(k)]);
   pick_order_.upload(order.data());
   runner_.run_in({0, 0, kWidth, rows_for(static_cast<long long>(count) * train.texels)}, "match_pick", pick_,
-                 picked_descriptors_target_,
-                 {{"u_source", train.descriptors}, {"u_order", pick_order_}},
+                 picked_descriptors_target_, {{"u_source", train.descriptors}, {"u_order", pick_order_}},
                  {{"u_count", count}, {"u_texels", train.texels}});
-  runner_.run_in({0, 0, kWidth, rows_for(count)}, "match_pick", pick_,
-                 picked_signs_target_,
-                 {{"u_source", train.signs}, {"u_order", pick_order_}}, {{"u_count", count}, {"u_texels", 1}});
+  runner_.run_in({0, 0, kWidth, rows_for(count)}, "match_pick", pick_, picked_signs_target_,
+                 {{"u_source", train.signs}, {"u_order", pick_order_}},
+                 {{"u_count", count}, {"u_texels", 1}});
   const std::vector<TwoNearest> lists = run(picked_, query, backward_);
-  for (int k = 0; k < count; ++k) out[static_cast<size_t>(picked[static_cast<size_t>(k)])] = lists[static_cast<size_t>(k)];
+  for (int k = 0; k < count; ++k)
+    out[static_cast<size_t>(picked[static_cast<size_t>(k)])] = lists[static_cast<size_t>(k)];
   return out;
 }
 

@@ -19,20 +19,20 @@
 // the others are never read, and real pairs keep a small fraction of them.
 #pragma once
 
-#include "glsurf/gl/context.hpp"
-#include "glsurf/gl/framebuffer.hpp"
-#include "glsurf/gl/pass.hpp"
-#include "glsurf/gl/program.hpp"
-#include "glsurf/gl/shader_source.hpp"
-#include "glsurf/gl/texture.hpp"
-#include "glsurf/match/types.hpp"
-#include "glsurf/surf/descriptor.hpp"
-#include "glsurf/surf/keypoint.hpp"
-
 #include <array>
 #include <cstddef>
 #include <map>
 #include <vector>
+
+#include "gl/context.hpp"
+#include "gl/framebuffer.hpp"
+#include "gl/pass.hpp"
+#include "gl/program.hpp"
+#include "gl/shader_source.hpp"
+#include "gl/texture.hpp"
+#include "match/types.hpp"
+#include "surf/descriptor.hpp"
+#include "surf/keypoint.hpp"
 
 namespace glsurf {
 
@@ -44,9 +44,9 @@ enum class MatchMethod { Fused, Plain };
 
 class Matcher {
  public:
-  static constexpr int kBlock = 64;   // train descriptors per fragment of two_nearest
+  static constexpr int kBlock = 64;               // train descriptors per fragment of two_nearest
   static constexpr int kMaxDescriptorSize = 128;  // values per descriptor: two_nearest.frag holds 32 texels
-  static constexpr int kQueries = 8;  // queries per fragment (kQueries in the shaders)
+  static constexpr int kQueries = 8;              // queries per fragment (kQueries in the shaders)
 
   // `memory_budget` bounds the textures of one query tile (bytes) of one
   // direction; with the mutual check the backward direction keeps its own, so
@@ -90,7 +90,8 @@ class Matcher {
   std::vector<Match> match_sets(const Set& query, const Set& train);
   // Backward lists (train -> query) of mutual_candidates(forward); entries of
   // other trains stay empty.
-  std::vector<TwoNearest> backward(const std::vector<TwoNearest>& forward, const Set& query, const Set& train);
+  std::vector<TwoNearest> backward(const std::vector<TwoNearest>& forward, const Set& query,
+                                   const Set& train);
 
   // The reduction levels (kQueries textures each) and the plain method's
   // distance texture for one shape of work, kept between calls and rebuilt

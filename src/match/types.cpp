@@ -1,11 +1,11 @@
-#include "glsurf/match/types.hpp"
-
-#include "glsurf/gl/error.hpp"
-#include "glsurf/surf/keypoint.hpp"
+#include "match/types.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+
+#include "gl/error.hpp"
+#include "surf/keypoint.hpp"
 
 namespace glsurf {
 
@@ -14,15 +14,19 @@ void check_matchable(const Features& query, const Features& train) {
     const char* which = f == &query ? "query" : "train";
     if (f->descriptor_size < 0 ||
         f->descriptors.size() != f->keypoints.size() * static_cast<size_t>(f->descriptor_size)) {
-      throw Error(std::string("cannot match: the ") + which + " set's descriptor count does not match the keypoints (" +
-                  std::to_string(f->descriptors.size()) + " values for " + std::to_string(f->keypoints.size()) +
-                  " keypoints of " + std::to_string(f->descriptor_size) + ")");
+      throw Error(std::string("cannot match: the ") + which +
+                  " set's descriptor count does not match the keypoints (" +
+                  std::to_string(f->descriptors.size()) + " values for " +
+                  std::to_string(f->keypoints.size()) + " keypoints of " +
+                  std::to_string(f->descriptor_size) + ")");
     }
     if (!f->keypoints.empty() && f->descriptor_size == 0) {
-      throw Error(std::string("cannot match: the ") + which + " set's keypoints without descriptors cannot be matched");
+      throw Error(std::string("cannot match: the ") + which +
+                  " set's keypoints without descriptors cannot be matched");
     }
   }
-  if (!query.keypoints.empty() && !train.keypoints.empty() && query.descriptor_size != train.descriptor_size) {
+  if (!query.keypoints.empty() && !train.keypoints.empty() &&
+      query.descriptor_size != train.descriptor_size) {
     throw Error("cannot match: descriptor sizes differ (" + std::to_string(query.descriptor_size) + " and " +
                 std::to_string(train.descriptor_size) + " values)");
   }
@@ -46,8 +50,8 @@ std::vector<int> mutual_candidates(const std::vector<TwoNearest>& forward, const
   return trains;
 }
 
-std::vector<Match> filter_matches(const std::vector<TwoNearest>& forward, const std::vector<TwoNearest>& backward,
-                                  const MatchConfig& config) {
+std::vector<Match> filter_matches(const std::vector<TwoNearest>& forward,
+                                  const std::vector<TwoNearest>& backward, const MatchConfig& config) {
   std::vector<Match> out;
   if (config.mutual) {
     for (const TwoNearest& t : forward) {

@@ -55,7 +55,7 @@ std::vector<int> mutual_candidates(const std::vector<TwoNearest>& forward, const
 // Applies ratio, max-distance and mutual filters to the two-nearest lists of
 // both directions (`backward` may be empty when mutual is off; with it on,
 // only the entries of mutual_candidates() are read).
-std::vector<Match> filter_matches(const std::vector<TwoNearest>& forward, const std::vector<TwoNearest>& backward,
-                                  const MatchConfig& config);
+std::vector<Match> filter_matches(const std::vector<TwoNearest>& forward,
+                                  const std::vector<TwoNearest>& backward, const MatchConfig& config);
 
 }  // namespace glsurf

@@ -1,11 +1,11 @@
-#include "glsurf/surf/compact.hpp"
-
-#include "glsurf/cpu/descriptor.hpp"
-#include "glsurf/gl/error.hpp"
+#include "surf/compact.hpp"
 
 #include <algorithm>
 #include <string>
 #include <vector>
+
+#include "cpu/descriptor.hpp"
+#include "gl/error.hpp"
 
 namespace glsurf {
 
@@ -128,7 +128,8 @@ void CompactStage::write_list(gl::PassRunner& runner, const ExtremaStage& extrem
                                                        {"u_rect_count", static_cast<int>(rects.size())},
                                                        {"u_maps_per_octave", extrema.maps_per_octave()}};
   runner.run_in(rows, "compact_hp_traverse", traverse_, list_target_,
-                {{"u_even", even_}, {"u_odd", odd_}, {"u_masks", masks_}, {"u_atlas", extrema.atlas()}}, uniforms);
+                {{"u_even", even_}, {"u_odd", odd_}, {"u_masks", masks_}, {"u_atlas", extrema.atlas()}},
+                uniforms);
   gl::check_gl_errors("point list");
 }
 

@@ -28,7 +28,7 @@
 // in the pyramid's (deterministic) order, not sorted.
 #pragma once
 
-#include "glsurf/surf/extrema.hpp"
+#include "surf/extrema.hpp"
 
 namespace glsurf {
 

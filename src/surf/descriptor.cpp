@@ -1,10 +1,10 @@
-#include "glsurf/surf/descriptor.hpp"
-
-#include "glsurf/cpu/descriptor.hpp"
-#include "glsurf/gl/error.hpp"
+#include "surf/descriptor.hpp"
 
 #include <algorithm>
 #include <cstdio>
+
+#include "cpu/descriptor.hpp"
+#include "gl/error.hpp"
 
 namespace glsurf {
 
@@ -67,8 +67,10 @@ std::vector<std::string> descriptor_defines(const DetectorConfig& config) {
 }
 
 std::vector<std::string> sample_defines() {
-  return {"SAMPLES " + std::to_string(cpu::kOrientationSamples), "SAMPLE_TEXELS " + std::to_string(kSampleTexels),
-          "SAMPLE_TILE ivec2(" + std::to_string(kSampleTileWidth) + ", " + std::to_string(kSampleTileHeight) + ")",
+  return {"SAMPLES " + std::to_string(cpu::kOrientationSamples),
+          "SAMPLE_TEXELS " + std::to_string(kSampleTexels),
+          "SAMPLE_TILE ivec2(" + std::to_string(kSampleTileWidth) + ", " + std::to_string(kSampleTileHeight) +
+              ")",
           "PER_FRAGMENT " + std::to_string(kPerFragment)};
 }
 
@@ -138,7 +140,8 @@ void DescribeStage::configure(int capacity) {
   for (int h = 0; h < halves; ++h) {
     raw[h] = gl::Texture(kWidth, tile_rows(entries, kDescriptorTile, kDescriptorTile), gl::Format::RGBA32F,
                          "descriptors_raw_" + std::to_string(h));
-    normalised[h] = gl::Texture(kWidth, rows_for(entries * 16), gl::Format::RGBA32F, "descriptors_" + std::to_string(h));
+    normalised[h] =
+        gl::Texture(kWidth, rows_for(entries * 16), gl::Format::RGBA32F, "descriptors_" + std::to_string(h));
     raw_list.push_back(&raw[h]);
     final_list.push_back(&normalised[h]);
   }
@@ -157,9 +160,9 @@ void DescribeStage::configure(int capacity) {
     best_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_best.frag", defines);
   }
   samples_in_buffer_ = linear;
-  gl::Texture samples_linear =
-      linear ? gl::Texture::buffer(static_cast<int>(sample_texels), gl::Format::RGBA32F, "orient_samples_linear")
-             : gl::Texture();
+  gl::Texture samples_linear = linear ? gl::Texture::buffer(static_cast<int>(sample_texels),
+                                                            gl::Format::RGBA32F, "orient_samples_linear")
+                                      : gl::Texture();
   gl::Framebuffer windows_target(second ? std::vector<const gl::Texture*>{&windows, &peaks[0], &peaks[1]}
                                         : std::vector<const gl::Texture*>{&windows},
                                  "orient_windows");
@@ -233,7 +236,8 @@ void DescribeStage::regroup(gl::PassRunner& runner, IntegralStage& integral_stag
     if (!config_.upright) {
       samples_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_samples.frag", samples);
       samples.push_back("INSIDE");
-      samples_inside_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_samples.frag", samples);
+      samples_inside_ =
+          gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_samples.frag", samples);
     }
     describe_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/descriptor.frag", describe);
     quads_in_buffer_ = buffer;
@@ -297,7 +301,8 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
                   {{"u_samples", *samples}}, {{"u_count", n}, {"u_candidates", candidates()}});
     const int first_row = first / kWidth, last_row = (first + n - 1) / kWidth;
     const gl::PassRunner::Region angle_rows{0, first_row, kWidth, last_row - first_row + 1};
-    const float settled = static_cast<float>(cpu::kOrientationSettled), leap = static_cast<float>(cpu::kOrientationLeap);
+    const float settled = static_cast<float>(cpu::kOrientationSettled),
+                leap = static_cast<float>(cpu::kOrientationLeap);
     if (second_orientation()) {
       runner.run_in(angle_rows, "describe_orient_best", best_, angles_target_,
                     {{"u_windows", orient_windows_},
@@ -377,7 +382,9 @@ int DescribeStage::describe_entries(gl::PassRunner& runner, const gl::Texture& l
   const gl::PassRunner::Region runs{0, 0, kWidth, rows_for(total * 16)};
   runner.run_in(tiles, "describe_descriptor", describe_, raw_target_,
                 {{"u_list", list}, {"u_angles", angles_}, {"u_extra", extra_}, {"u_quads", quads()}},
-                {{"u_count", total}, {"u_primary", count}, {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())}});
+                {{"u_count", total},
+                 {"u_primary", count},
+                 {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())}});
   const gl::PassRunner::Region descriptors{0, 0, kWidth, rows_for(total)};
   if (config_.extended) {
     runner.run_in(descriptors, "describe_norms", norms_, scales_target_,
@@ -429,7 +436,8 @@ void DescribeStage::gather(gl::PassRunner& runner, const gl::Texture& list, cons
   out.texels = texels;
   // Reallocated only when the size changes (a viewer gathers every frame).
   if (!out.descriptors || out.descriptors.height() != rows_for(count * texels)) {
-    out.descriptors = gl::Texture(kWidth, rows_for(count * texels), gl::Format::RGBA32F, "resident_descriptors");
+    out.descriptors =
+        gl::Texture(kWidth, rows_for(count * texels), gl::Format::RGBA32F, "resident_descriptors");
   }
   if (!out.signs || out.signs.height() != rows_for(count)) {
     out.signs = gl::Texture(kWidth, rows_for(count), gl::Format::R32F, "resident_signs");
@@ -457,7 +465,8 @@ void DescribeStage::gather(gl::PassRunner& runner, const gl::Texture& list, cons
                   {{"u_count", count}, {"u_texels", texels}});
   } else {
     runner.run_in(rows, "describe_gather", gather_, descriptors_target,
-                  {{"u_first_half", final_[0]}, {"u_order", order_texture}}, {{"u_count", count}, {"u_texels", texels}});
+                  {{"u_first_half", final_[0]}, {"u_order", order_texture}},
+                  {{"u_count", count}, {"u_texels", texels}});
   }
   runner.run_in({0, 0, kWidth, rows_for(count)}, "describe_gather_signs", gather_signs_, signs_target,
                 {{"u_list", list}, {"u_order", order_texture}}, {{"u_count", count}});

@@ -37,17 +37,17 @@
 // normalize writes runs.
 #pragma once
 
-#include "glsurf/cpu/descriptor.hpp"
-#include "glsurf/gl/framebuffer.hpp"
-#include "glsurf/gl/pass.hpp"
-#include "glsurf/gl/program.hpp"
-#include "glsurf/gl/shader_source.hpp"
-#include "glsurf/gl/texture.hpp"
-#include "glsurf/surf/integral.hpp"
-#include "glsurf/surf/keypoint.hpp"
-
 #include <cstdint>
 #include <vector>
+
+#include "cpu/descriptor.hpp"
+#include "gl/framebuffer.hpp"
+#include "gl/pass.hpp"
+#include "gl/program.hpp"
+#include "gl/shader_source.hpp"
+#include "gl/texture.hpp"
+#include "surf/integral.hpp"
+#include "surf/keypoint.hpp"
 
 namespace glsurf {
 
@@ -110,8 +110,8 @@ class DescribeStage {
   const gl::Texture* second_angles() const { return second_orientation() ? &second_angles_ : nullptr; }
   // Reads back count angles (degrees) and, with_descriptors, the values of
   // `entries` descriptor entries (count when < 0), descriptor_size each.
-  void read(int count, std::vector<float>& angles, std::vector<float>& descriptors, bool with_descriptors = true,
-            int entries = -1) const;
+  void read(int count, std::vector<float>& angles, std::vector<float>& descriptors,
+            bool with_descriptors = true, int entries = -1) const;
   // Caps the buffer textures (the quads, the orientation samples) below
   // GL_MAX_TEXTURE_BUFFER_SIZE (tests: 0 reads every input 2-D, as for data
   // too large for the driver's buffer textures; < 0: the driver's limit).
@@ -140,7 +140,9 @@ class DescribeStage {
   bool second_orientation() const { return config_.second_orientation > 0 && !config_.upright; }
   // Window directions tried (cpu::orientation_candidates), and orient_windows'
   // texels per keypoint.
-  int candidates() const { return cpu::orientation_candidates(second_orientation() ? config_.second_orientation : 0); }
+  int candidates() const {
+    return cpu::orientation_candidates(second_orientation() ? config_.second_orientation : 0);
+  }
   int window_texels() const;
   // Entries: list entries, then up to as many second orientations.
   int entry_capacity() const { return second_orientation() ? 2 * capacity_ : capacity_; }
@@ -150,7 +152,7 @@ class DescribeStage {
   gl::Program samples_inside_;  // samples_ for keypoints with cpu::orientation_inside
   gl::Program describe_;
   int capacity_ = 0;
-  gl::Texture quads_;  // the integral image regrouped, sized at each run
+  gl::Texture quads_;                   // the integral image regrouped, sized at each run
   std::uint64_t quads_generation_ = 0;  // IntegralStage::generation() they hold (0: none)
   // The same as a buffer texture (common/haar.glsl), when the driver's buffer
   // textures hold it; samples_ and describe_ are built for the kind in use.
@@ -163,12 +165,12 @@ class DescribeStage {
   // With second orientations: orient_windows' local maxima, orient_best's
   // second angles, and the entries' (list entry, angle) that describe them.
   gl::Texture peaks_[2], second_angles_, extra_;
-  int primary_ = 0;                 // list entries described by the last run()
-  std::vector<int> second_source_;  // and the list entries of its second orientations
+  int primary_ = 0;                    // list entries described by the last run()
+  std::vector<int> second_source_;     // and the list entries of its second orientations
   gl::Texture orient_samples_linear_;  // their buffer copy, when the driver's buffer textures hold a chunk
   bool samples_in_buffer_ = false;     // windows_ and best_ read orient_samples_linear_
-  gl::Texture order_;  // gather's upload of the kept keypoints' order
-  gl::Texture lattice_;  // the orientation lattice (cpu::orientation_lattice)
+  gl::Texture order_;                  // gather's upload of the kept keypoints' order
+  gl::Texture lattice_;                // the orientation lattice (cpu::orientation_lattice)
   gl::Framebuffer samples_target_, windows_target_, angles_target_;
   gl::Texture raw_[2], final_[2];  // [1] only with extended
   gl::Framebuffer raw_target_, final_target_;

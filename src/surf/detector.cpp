@@ -1,13 +1,13 @@
-#include "glsurf/surf/detector.hpp"
-
-#include "glsurf/cpu/descriptor.hpp"
-#include "glsurf/gl/error.hpp"
-#include "glsurf/surf/memory.hpp"
+#include "surf/detector.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <string>
+
+#include "cpu/descriptor.hpp"
+#include "gl/error.hpp"
+#include "surf/memory.hpp"
 
 namespace glsurf {
 
@@ -63,8 +63,9 @@ Detector::Detector(const gl::Context& context, const DetectorConfig& config, con
                 " (the matcher's copy of the descriptors); lower --max-features or use --backend cpu");
   }
   if (config.n_octaves * maps_per_octave(config) > 32) {
-    throw Error("the GPU detector handles at most 32 candidate maps: n_octaves * ceil(n_octave_layers / 2) = " +
-                std::to_string(config.n_octaves * maps_per_octave(config)));
+    throw Error(
+        "the GPU detector handles at most 32 candidate maps: n_octaves * ceil(n_octave_layers / 2) = " +
+        std::to_string(config.n_octaves * maps_per_octave(config)));
   }
 }
 
@@ -155,7 +156,8 @@ void Detector::check_host_memory(int width, int height, Stages stages) const {
 int Detector::find(const GrayImage& image) {
   context_.require_current("Detector");
   if (const std::string why = image_layout_problem(image); !why.empty()) throw Error(why);
-  if (const std::string why = image_size_problem(image.width, image.height, config_); !why.empty()) throw Error(why);
+  if (const std::string why = image_size_problem(image.width, image.height, config_); !why.empty())
+    throw Error(why);
   if (image.width != width_ || image.height != height_) configure(image.width, image.height);
 
   upload_image(image);
@@ -167,7 +169,8 @@ int Detector::find(const GrayImage& image) {
   const gl::Texture* selection = nullptr;
   if (config_.max_features > 0) selection = &select_.run(runner_, extrema_.atlas(), config_.max_features);
   int inside = 0;
-  candidates_ = compact_.count(runner_, extrema_, selection ? Keep::AtOrAbove : Keep::All, selection, &inside);
+  candidates_ =
+      compact_.count(runner_, extrema_, selection ? Keep::AtOrAbove : Keep::All, selection, &inside);
   runner_.after_transfer();  // count() read the total back
   truncated_ = false;
   if (candidates_ > compact_.capacity() && !selection) {
@@ -235,9 +238,11 @@ Detector::OnGpu Detector::detect_on_gpu(const GrayImage& image) {
 void Detector::upload_list(const KeyPoint* keypoints, int n) {
   constexpr int kWidth = CompactStage::kListWidth;
   const int rows = (n + kWidth - 1) / kWidth;
-  if (uploaded_list_.height() < rows) uploaded_list_ = gl::Texture(kWidth, rows, gl::Format::RGBA32F, "uploaded_list");
+  if (uploaded_list_.height() < rows)
+    uploaded_list_ = gl::Texture(kWidth, rows, gl::Format::RGBA32F, "uploaded_list");
   // The point list's layout (compact.hpp): x, y, size * laplacian, response.
-  std::vector<float> list(static_cast<size_t>(4) * kWidth * static_cast<size_t>(uploaded_list_.height()), 0.0f);
+  std::vector<float> list(static_cast<size_t>(4) * kWidth * static_cast<size_t>(uploaded_list_.height()),
+                          0.0f);
   for (int i = 0; i < n; ++i) {
     const KeyPoint& k = keypoints[i];
     float* texel = &list[4 * static_cast<size_t>(i)];
@@ -250,7 +255,8 @@ void Detector::upload_list(const KeyPoint* keypoints, int n) {
   runner_.after_transfer();
 }
 
-int Detector::inside_first(const KeyPoint* keypoints, int n, int width, int height, std::vector<int>& order) const {
+int Detector::inside_first(const KeyPoint* keypoints, int n, int width, int height,
+                           std::vector<int>& order) const {
   order.resize(static_cast<size_t>(n));
   std::iota(order.begin(), order.end(), 0);
   if (config_.upright) return 0;  // no orientation samples
@@ -264,7 +270,8 @@ Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures
   // without the clipping arithmetic in their orientation samples.
   const gl::Texture& list = compact_.list();
   DescribeStage::SecondOrientations second;
-  const int entries = describe_.run(runner_, list, integral_, listed, &second, config_.upright ? 0 : inside_listed_);
+  const int entries =
+      describe_.run(runner_, list, integral_, listed, &second, config_.upright ? 0 : inside_listed_);
   oriented_ = true;
   Features f;
   f.keypoints = read_keypoints(listed);
@@ -336,7 +343,8 @@ Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoin
     // keypoints' own order.
     const int inside = inside_first(&keypoints[first], n, image.width, image.height, order);
     reordered.resize(static_cast<size_t>(n));
-    for (size_t i = 0; i < reordered.size(); ++i) reordered[i] = keypoints[first + static_cast<size_t>(order[i])];
+    for (size_t i = 0; i < reordered.size(); ++i)
+      reordered[i] = keypoints[first + static_cast<size_t>(order[i])];
     upload_list(reordered.data(), n);
     describe_.run(runner_, uploaded_list_, integral_, n, nullptr, inside);
     describe_.read(n, chunk_angles, descriptors, /*with_descriptors=*/true);

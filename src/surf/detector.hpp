@@ -21,19 +21,19 @@
 // the list's own (deterministic) order.
 #pragma once
 
-#include "glsurf/gl/context.hpp"
-#include "glsurf/gl/pass.hpp"
-#include "glsurf/io/image.hpp"
-#include "glsurf/surf/compact.hpp"
-#include "glsurf/surf/descriptor.hpp"
-#include "glsurf/surf/extrema.hpp"
-#include "glsurf/surf/hessian.hpp"
-#include "glsurf/surf/integral.hpp"
-#include "glsurf/surf/keypoint.hpp"
-#include "glsurf/surf/select.hpp"
-
 #include <memory>
 #include <vector>
+
+#include "gl/context.hpp"
+#include "gl/pass.hpp"
+#include "io/image.hpp"
+#include "surf/compact.hpp"
+#include "surf/descriptor.hpp"
+#include "surf/extrema.hpp"
+#include "surf/hessian.hpp"
+#include "surf/integral.hpp"
+#include "surf/keypoint.hpp"
+#include "surf/select.hpp"
 
 namespace glsurf {
 
@@ -208,8 +208,8 @@ class Detector {
   // A point list from the host: compute()'s chunk of given keypoints,
   // reordered by inside_first.
   gl::Texture uploaded_list_;
-  bool host_textures_ = false;  // a software renderer: textures live in host memory
-  gl::ContextTag context_;      // every call checks that it is current
+  bool host_textures_ = false;                    // a software renderer: textures live in host memory
+  gl::ContextTag context_;                        // every call checks that it is current
   int width_ = 0, height_ = 0;                    // every stage is configured for this size
   int integral_width_ = 0, integral_height_ = 0;  // the image texture and integral stage are
   int stages_width_ = 0, stages_height_ = 0;      // the detection stages' textures were last made for

@@ -1,18 +1,15 @@
-#include "glsurf/surf/extrema.hpp"
+#include "surf/extrema.hpp"
 
 #include <algorithm>
-
 #include <glm/common.hpp>
 
-#include "glsurf/gl/error.hpp"
+#include "gl/error.hpp"
 
 namespace glsurf {
 
 ExtremaStage::ExtremaStage(const gl::ShaderSource& shaders, const DetectorConfig& config,
                            Suppression suppression)
-    : config_(config),
-      suppression_(suppression),
-      shaders_(shaders) {}
+    : config_(config), suppression_(suppression), shaders_(shaders) {}
 
 std::vector<AtlasRect> atlas_layout(int width, int height, const DetectorConfig& config, glm::ivec2& size) {
   const int maps = maps_per_octave(config);
@@ -57,7 +54,8 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
   // The programs for maps marked layer by layer, only where some map is (with
   // the default two layers per octave none is): each takes llvmpipe time and
   // memory to build.
-  const bool singles = std::any_of(rects.begin(), rects.end(), [&](const AtlasRect& r) { return !marks_as_pair(r); });
+  const bool singles =
+      std::any_of(rects.begin(), rects.end(), [&](const AtlasRect& r) { return !marks_as_pair(r); });
   if (singles && program_.id() == 0) {
     program_ = gl::Program(shaders_, "common/fullscreen.vert", "detect/extrema.frag");
     max3_ = gl::Program(shaders_, "common/fullscreen.vert", "detect/max3.frag");
@@ -95,19 +93,21 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
   // hold octave 0's grid (the largest); no copy when no map is a pair (one
   // layer per octave).
   const glm::ivec2 grid = hessian.octaves().front().grid;
-  const bool pairs = std::any_of(rects.begin(), rects.end(), [&](const AtlasRect& r) { return marks_as_pair(r); });
+  const bool pairs =
+      std::any_of(rects.begin(), rects.end(), [&](const AtlasRect& r) { return marks_as_pair(r); });
   const bool linear = static_cast<long long>(grid.x) * grid.y <= gl::max_buffer_texels(buffer_limit_);
   gl::Program pair_program, mark_pair;  // built when the kind of input changes
   if (linear != linear_ || pair_program_.id() == 0) {
-    const std::vector<std::string> linear_define = linear ? std::vector<std::string>{"LINEAR_FETCH"}
-                                                          : std::vector<std::string>{};
+    const std::vector<std::string> linear_define =
+        linear ? std::vector<std::string>{"LINEAR_FETCH"} : std::vector<std::string>{};
     std::vector<std::string> pair_defines = linear_define;
     pair_defines.push_back("PAIR");
     pair_program = gl::Program(shaders_, "common/fullscreen.vert", "detect/extrema.frag", pair_defines);
     mark_pair = gl::Program(shaders_, "common/fullscreen.vert", "detect/nms_mark_pair.frag", linear_define);
   }
-  gl::Texture det_linear =
-      linear && pairs ? gl::Texture::buffer(grid.x * grid.y, gl::Format::RGBA32F, "det_linear") : gl::Texture();
+  gl::Texture det_linear = linear && pairs
+                               ? gl::Texture::buffer(grid.x * grid.y, gl::Format::RGBA32F, "det_linear")
+                               : gl::Texture();
   if (pair_program.id() != 0) {
     pair_program_ = std::move(pair_program);
     mark_pair_ = std::move(mark_pair);

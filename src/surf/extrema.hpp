@@ -41,10 +41,10 @@
 // docs/NOTES.md "Detector speed").
 #pragma once
 
-#include "glsurf/surf/hessian.hpp"
-
 #include <algorithm>
 #include <string>
+
+#include "surf/hessian.hpp"
 
 namespace glsurf {
 
@@ -122,7 +122,8 @@ class ExtremaStage {
   };
   std::vector<Maxima> maxima_;
   // nms_mark.frag for layer l of map r (any groups).
-  void mark_layer(gl::PassRunner& runner, const HessianOctave& oct, const Maxima& m, const AtlasRect& r, int l);
+  void mark_layer(gl::PassRunner& runner, const HessianOctave& oct, const Maxima& m, const AtlasRect& r,
+                  int l);
 };
 
 }  // namespace glsurf

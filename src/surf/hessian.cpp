@@ -1,14 +1,15 @@
-#include "glsurf/surf/hessian.hpp"
-
-#include "glsurf/gl/error.hpp"
+#include "surf/hessian.hpp"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "gl/error.hpp"
+
 namespace glsurf {
 
-HessianStage::HessianStage(const gl::ShaderSource& shaders, const DetectorConfig& config, HessianMethod method)
+HessianStage::HessianStage(const gl::ShaderSource& shaders, const DetectorConfig& config,
+                           HessianMethod method)
     : config_(config),
       method_(method),
       shaders_(shaders),
@@ -26,14 +27,16 @@ void HessianStage::configure(int width, int height) {
   if (method_ == HessianMethod::MultiPass) {
     const long long integral_texels = integral_linear_texels(width, height);
     const int limit = gl::max_buffer_texels(buffer_limit_);
-    const bool linear = integral_texels <= limit;  // the strips are no larger
+    const bool linear = integral_texels <= limit;             // the strips are no larger
     if (linear != linear_ || passes_[0].combine.id() == 0) {  // programs for the kind of input
       for (int first : {0, inherited_layers()}) {
         std::vector<std::string> defines{"FIRST_LAYER " + std::to_string(first)};
         if (linear) defines.push_back("LINEAR_FETCH");
         MultiPassPrograms& p = passes_[first > 0];
-        p.strips_cross = gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_cross.frag", defines);
-        p.combine = gl::Program(shaders_, "common/fullscreen.vert", "hessian/hessian_multipass.frag", defines);
+        p.strips_cross =
+            gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_cross.frag", defines);
+        p.combine =
+            gl::Program(shaders_, "common/fullscreen.vert", "hessian/hessian_multipass.frag", defines);
       }
     }
     linear_ = linear;

@@ -30,19 +30,18 @@
 //     32 look-ups (hessian_single.frag): the test oracle and the baseline.
 #pragma once
 
-#include "glsurf/gl/framebuffer.hpp"
-#include "glsurf/gl/pass.hpp"
-#include "glsurf/gl/program.hpp"
-#include "glsurf/gl/shader_source.hpp"
-#include "glsurf/gl/texture.hpp"
-#include "glsurf/surf/integral.hpp"
-#include "glsurf/surf/keypoint.hpp"
-
+#include <algorithm>
 #include <glm/vec2.hpp>
 #include <glm/vec4.hpp>
-
-#include <algorithm>
 #include <vector>
+
+#include "gl/framebuffer.hpp"
+#include "gl/pass.hpp"
+#include "gl/program.hpp"
+#include "gl/shader_source.hpp"
+#include "gl/texture.hpp"
+#include "surf/integral.hpp"
+#include "surf/keypoint.hpp"
 
 namespace glsurf {
 
@@ -56,7 +55,7 @@ inline glm::ivec2 octave_grid(int width, int height, int step) {
 struct HessianOctave {
   int octave = 0, step = 1;
   glm::ivec2 grid{0, 0};
-  std::vector<glm::ivec4> filters;   // per group: sides of its 4 layers, 0 = unused
+  std::vector<glm::ivec4> filters;      // per group: sides of its 4 layers, 0 = unused
   std::vector<gl::Texture> det, trace;  // per group
   std::vector<gl::Framebuffer> targets;
   // MultiPass scratch, reused by every group: the cross strip, (W+1) x grid

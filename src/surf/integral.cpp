@@ -1,9 +1,9 @@
-#include "glsurf/surf/integral.hpp"
-
-#include "glsurf/gl/error.hpp"
+#include "surf/integral.hpp"
 
 #include <algorithm>
 #include <atomic>
+
+#include "gl/error.hpp"
 
 namespace glsurf {
 
@@ -115,14 +115,18 @@ struct IntegralStage::AxisScan {
   Kind kind = Kind::Plain;
   int length = 0;  // len_0
   int radix = 2;
-  bool reads_image = false;  // level 0 is the image (the rows)
+  bool reads_image = false;     // level 0 is the image (the rows)
   bool local_prefixes = false;  // radix <= 4, not Vector
   std::vector<Texture> up, down;
   std::vector<Framebuffer> up_targets, down_targets;
 
   AxisScan(glm::ivec2 axis_, int length_, int across, int radix_, bool image, const std::string& label,
            Kind kind_ = Kind::Plain)
-      : axis(axis_), kind(kind_), length(length_), radix(radix_), reads_image(image),
+      : axis(axis_),
+        kind(kind_),
+        length(length_),
+        radix(radix_),
+        reads_image(image),
         local_prefixes(radix_ <= 4 && kind_ != Kind::Vector) {
     GLSURF_EXPECTS(kind != Kind::Packed || axis == glm::ivec2(1, 0), "packed scans run along the rows");
     const Format plain = kind == Kind::Vector ? Format::RGBA32UI : Format::R32UI;
@@ -158,7 +162,8 @@ struct IntegralStage::AxisScan {
       if (from == 2 && radix == 4) {  // a group is a texel of the packed image (scan_up.frag)
         runner.run("integral_scan_up", program, up_targets[m - 1], {{"u_source", *level}}, {});
       } else {
-        runner.run("integral_scan_up", program, up_targets[m - 1], {{"u_source", *level}}, {{"u_axis", axis}});
+        runner.run("integral_scan_up", program, up_targets[m - 1], {{"u_source", *level}},
+                   {{"u_axis", axis}});
       }
       level = &up[m - 1];
     }
@@ -181,7 +186,8 @@ struct IntegralStage::AxisScan {
                      {{"u_partial", down[m + 1]}, {"u_local", up[m]}}, {});
         } else if (variant == 1) {
           runner.run("integral_scan_down", p.scan_down[1][0], down_targets[m],
-                     {{"u_partial", down[m + 1]}, {"u_local", up[m]}}, {{"u_axis", axis}, {"u_length", length}});
+                     {{"u_partial", down[m + 1]}, {"u_local", up[m]}},
+                     {{"u_axis", axis}, {"u_length", length}});
         } else {
           runner.run("integral_scan_down", p.scan_down[0][0], down_targets[m],
                      {{"u_partial", down[m + 1]}, {"u_local", up[m]}}, {{"u_axis", axis}});
@@ -202,8 +208,8 @@ struct IntegralStage::AxisScan {
 struct IntegralStage::Level {
   Texture block, top_row, left_column;  // U_k, H_k, V_k
   Framebuffer up_target;
-  AxisScan row_prefix, col_prefix;      // X_k (scan of H_k), Y_k (scan of V_k)
-  Texture below;                        // D_{k-1}
+  AxisScan row_prefix, col_prefix;  // X_k (scan of H_k), Y_k (scan of V_k)
+  Texture below;                    // D_{k-1}
   Framebuffer below_target;
 
   Level(int k, glm::ivec2 size, glm::ivec2 finer, int radix)
@@ -218,8 +224,7 @@ struct IntegralStage::Level {
         below_target({&below}, below.label()) {}
 };
 
-IntegralStage::IntegralStage(const gl::ShaderSource& shaders, IntegralConfig config)
-    : config_(config) {
+IntegralStage::IntegralStage(const gl::ShaderSource& shaders, IntegralConfig config) : config_(config) {
   GLSURF_EXPECTS(config.top_pixels >= 0, "top_pixels must be >= 0");
   GLSURF_EXPECTS(config.scan_radix >= 2 && config.scan_radix <= 64, "scan_radix must be 2 .. 64");
   programs_ = std::make_unique<Programs>(shaders, config.method, config.scan_radix);
@@ -235,8 +240,9 @@ int packed_image_width(int width) { return (width + 3) / 4; }
 
 void upload_packed_image(gl::Texture& texture, const GrayImage& image, std::vector<std::uint8_t>& scratch) {
   const int texels = packed_image_width(image.width);
-  GLSURF_EXPECTS(texture.format() == Format::RGBA8 && texture.width() == texels && texture.height() == image.height,
-                 "'" + texture.label() + "' must be the packed RGBA8 texture of the image");
+  GLSURF_EXPECTS(
+      texture.format() == Format::RGBA8 && texture.width() == texels && texture.height() == image.height,
+      "'" + texture.label() + "' must be the packed RGBA8 texture of the image");
   if (image.width % 4 == 0) {  // the rows are the texels already
     texture.upload(image.pixels.data());
     return;
@@ -250,9 +256,7 @@ void upload_packed_image(gl::Texture& texture, const GrayImage& image, std::vect
   texture.upload(scratch.data());
 }
 
-long long integral_linear_texels(int width, int height) {
-  return 4LL * packed_width(width) * (height + 1LL);
-}
+long long integral_linear_texels(int width, int height) { return 4LL * packed_width(width) * (height + 1LL); }
 
 std::string integral_size_problem(int width, int height) {
   return gl::texture_size_problem(width, height, "integral image (with a border)", width + 2LL, height + 2LL);
@@ -272,8 +276,8 @@ void IntegralStage::configure(int width, int height) {
     const int radix = config_.scan_radix;
     rows = std::make_unique<AxisScan>(glm::ivec2(1, 0), width, height, radix, true, "integral_rows",
                                       AxisScan::Kind::Packed);
-    columns = std::make_unique<AxisScan>(glm::ivec2(0, 1), height, packed_width(width), radix, false, "integral",
-                                         AxisScan::Kind::Vector);
+    columns = std::make_unique<AxisScan>(glm::ivec2(0, 1), height, packed_width(width), radix, false,
+                                         "integral", AxisScan::Kind::Vector);
   } else {
     glm::ivec2 size(width, height);  // of U_k
     while (static_cast<long long>(size.x) * size.y > config_.top_pixels && size != glm::ivec2(1)) {
@@ -335,9 +339,10 @@ std::vector<std::uint32_t> IntegralStage::download_sums() const {
 const Texture& IntegralStage::run(gl::PassRunner& runner, const Texture& image) {
   GLSURF_EXPECTS(width_ > 0, "configure() before run()");
   const bool packed = image.format() == Format::RGBA8;
-  GLSURF_EXPECTS(packed ? config_.method == IntegralMethod::Blelloch1D && image.width() == packed_image_width(width_) &&
-                              image.height() == height_
-                        : image.width() == width_ && image.height() == height_ && image.format() == Format::R8,
+  GLSURF_EXPECTS(packed
+                     ? config_.method == IntegralMethod::Blelloch1D &&
+                           image.width() == packed_image_width(width_) && image.height() == height_
+                     : image.width() == width_ && image.height() == height_ && image.format() == Format::R8,
                  "input must be the configured size and R8 (or, for the 1-D method, packed RGBA8)");
   if (config_.method == IntegralMethod::Blelloch1D) {
     run_1d(runner, image);
@@ -390,8 +395,7 @@ void IntegralStage::run_2d(gl::PassRunner& runner, const Texture& image) {
   for (int j = 0; j < top_steps_; ++j) {
     const bool first = j == 0;
     const Texture& source = first ? block(levels) : top_.front();
-    runner.run("integral_doubling", p.doubling[first && levels == 0], top_.back(),
-               {{"u_source", source}},
+    runner.run("integral_doubling", p.doubling[first && levels == 0], top_.back(), {{"u_source", source}},
                {{"u_step", 1 << j}, {"u_shift", first ? glm::ivec2(1) : glm::ivec2(0)}});
     top_.swap();
   }

@@ -53,19 +53,18 @@
 // and framebuffer and checks them), then run() per frame with no allocation.
 #pragma once
 
-#include "glsurf/gl/framebuffer.hpp"
-#include "glsurf/gl/pass.hpp"
-#include "glsurf/gl/program.hpp"
-#include "glsurf/gl/shader_source.hpp"
-#include "glsurf/gl/texture.hpp"
-#include "glsurf/io/image.hpp"
-
-#include <glm/vec2.hpp>
-
 #include <cstdint>
+#include <glm/vec2.hpp>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "gl/framebuffer.hpp"
+#include "gl/pass.hpp"
+#include "gl/program.hpp"
+#include "gl/shader_source.hpp"
+#include "gl/texture.hpp"
+#include "io/image.hpp"
 
 namespace glsurf {
 
@@ -147,7 +146,7 @@ class IntegralStage {
   std::unique_ptr<Programs> programs_;
   int width_ = 0, height_ = 0;
   std::uint64_t generation_ = 0;
-  bool ran_ = false;  // run() since the last configure()
+  bool ran_ = false;                     // run() since the last configure()
   gl::Texture linear_;                   // linear_copy(): allocated at its first call after configure()
   std::uint64_t linear_generation_ = 0;  // the result linear_ holds (0: none)
 

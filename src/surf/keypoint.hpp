@@ -144,7 +144,9 @@ struct Features {
   std::vector<KeyPoint> keypoints;
   std::vector<float> descriptors;
   int descriptor_size = 0;
-  const float* descriptor(std::size_t i) const { return &descriptors[i * static_cast<std::size_t>(descriptor_size)]; }
+  const float* descriptor(std::size_t i) const {
+    return &descriptors[i * static_cast<std::size_t>(descriptor_size)];
+  }
 };
 
 // Deterministic order of results: strongest response first; ties by y, x, size.

@@ -1,4 +1,4 @@
-#include "glsurf/surf/memory.hpp"
+#include "surf/memory.hpp"
 
 #include <cstdio>
 #include <fstream>

@@ -1,6 +1,6 @@
-#include "glsurf/surf/select.hpp"
+#include "surf/select.hpp"
 
-#include "glsurf/gl/error.hpp"
+#include "gl/error.hpp"
 
 namespace glsurf {
 

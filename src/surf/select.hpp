@@ -15,11 +15,11 @@
 // image, 16384 x 16384, in all, spread over many bins.
 #pragma once
 
-#include "glsurf/gl/framebuffer.hpp"
-#include "glsurf/gl/pass.hpp"
-#include "glsurf/gl/program.hpp"
-#include "glsurf/gl/shader_source.hpp"
-#include "glsurf/gl/texture.hpp"
+#include "gl/framebuffer.hpp"
+#include "gl/pass.hpp"
+#include "gl/program.hpp"
+#include "gl/shader_source.hpp"
+#include "gl/texture.hpp"
 
 namespace glsurf {
 

@@ -12,12 +12,6 @@
 //
 // A reader may refuse its input only by throwing glsurf::Error. A crash, a
 // sanitizer report, a time-out or any other exception is a finding.
-#include "glsurf/gl/error.hpp"
-#include "glsurf/io/features.hpp"
-#include "glsurf/io/image.hpp"
-#include "glsurf/io/jpeg_check.hpp"
-#include "glsurf/match/homography.hpp"
-
 #include <signal.h>
 #include <unistd.h>
 
@@ -29,6 +23,12 @@
 #include <fstream>
 #include <string>
 #include <thread>
+
+#include "gl/error.hpp"
+#include "io/features.hpp"
+#include "io/image.hpp"
+#include "io/jpeg_check.hpp"
+#include "match/homography.hpp"
 
 namespace {
 

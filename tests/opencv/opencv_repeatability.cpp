@@ -15,13 +15,12 @@
 // (singular values s1 >= s2) amounts to.
 //
 // Usage: opencv_repeatability KP_A KP_B WIDTH_A HEIGHT_A WIDTH_B HEIGHT_B H
-#include <opencv2/core.hpp>
-#include <opencv2/features2d.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <opencv2/core.hpp>
+#include <opencv2/features2d.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -93,8 +92,8 @@ bool box_inside(cv::Point2d c, const cv::Matx22d& m, int width, int height) {
 // The protocol's common part: the region inside its own image and, mapped by
 // h, inside the other. Points that h sends beyond its horizon (w of the other
 // sign than at the image's centre) are out.
-std::vector<cv::KeyPoint> common_part(const std::vector<cv::KeyPoint>& k, const cv::Matx33d& h, int width, int height,
-                                      int other_width, int other_height) {
+std::vector<cv::KeyPoint> common_part(const std::vector<cv::KeyPoint>& k, const cv::Matx33d& h, int width,
+                                      int height, int other_width, int other_height) {
   std::vector<cv::KeyPoint> kept;
   const double reference = h(2, 0) * (width - 1) / 2.0 + h(2, 1) * (height - 1) / 2.0 + h(2, 2);
   for (const cv::KeyPoint& p : k) {
@@ -136,7 +135,8 @@ int circle_correspondences(const std::vector<cv::KeyPoint>& a, const std::vector
   std::vector<Candidate> candidates;
   for (size_t j = 0; j < b.size(); ++j) {
     const cv::Point2d c = apply(back, b[j].pt);
-    const double rb = b[j].size / 2.0 * std::sqrt(std::abs(cv::determinant(jacobian(back, b[j].pt.x, b[j].pt.y))));
+    const double rb =
+        b[j].size / 2.0 * std::sqrt(std::abs(cv::determinant(jacobian(back, b[j].pt.x, b[j].pt.y))));
     for (size_t i = 0; i < a.size(); ++i) {
       const double ra = a[i].size / 2.0, d = std::hypot(c.x - a[i].pt.x, c.y - a[i].pt.y);
       if (d >= 4 * ra) continue;
@@ -166,7 +166,8 @@ int main(int argc, char** argv) {
   }
   try {
     cv::setNumThreads(0);  // one pair of regions is too small a job to share out
-    const int wa = std::stoi(argv[3]), ha = std::stoi(argv[4]), wb = std::stoi(argv[5]), hb = std::stoi(argv[6]);
+    const int wa = std::stoi(argv[3]), ha = std::stoi(argv[4]), wb = std::stoi(argv[5]),
+              hb = std::stoi(argv[6]);
     const cv::Matx33d h = read_homography(argv[7]);
     const std::vector<cv::KeyPoint> a = common_part(read_keypoints(argv[1]), h, wa, ha, wb, hb);
     const std::vector<cv::KeyPoint> b = common_part(read_keypoints(argv[2]), h.inv(), wb, hb, wa, ha);
@@ -187,10 +188,11 @@ int main(int argc, char** argv) {
     }
     const int circle = circle_correspondences(a, b, h);
     const size_t least = std::min(a.size(), b.size());
-    std::printf("visible_a %zu visible_b %zu opencv_correspondences %d opencv_repeatability %.4f "
-                "circle_correspondences %d circle_repeatability %.4f median_tilt_deg %.1f\n",
-                a.size(), b.size(), correspondences, static_cast<double>(repeatability), circle,
-                least ? static_cast<double>(circle) / least : 0.0, tilt.empty() ? 0.0 : tilt[tilt.size() / 2]);
+    std::printf(
+        "visible_a %zu visible_b %zu opencv_correspondences %d opencv_repeatability %.4f "
+        "circle_correspondences %d circle_repeatability %.4f median_tilt_deg %.1f\n",
+        a.size(), b.size(), correspondences, static_cast<double>(repeatability), circle,
+        least ? static_cast<double>(circle) / least : 0.0, tilt.empty() ? 0.0 : tilt[tilt.size() / 2]);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "opencv_repeatability: %s\n", e.what());
     return 1;
