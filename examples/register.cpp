@@ -28,12 +28,13 @@ int main(int argc, char** argv) {
     const GrayImage image_a = load_gray(argv[1]), image_b = load_gray(argv[2]);
 
     gl::Context ctx = gl::Context::headless();
-    Detector detector(ctx, DetectorConfig{/*hessian_threshold*/ 100, /*n_octaves*/ 4, /*n_octave_layers*/ 2,
-                                          /*max_features*/ 4000});
+    GpuDetector detector(ctx,
+                         DetectorConfig{/*hessian_threshold*/ 100, /*n_octaves*/ 4, /*n_octave_layers*/ 2,
+                                        /*max_features*/ 4000});
     DescriptorTextures ra, rb;  // descriptors kept on the GPU
     const Features a = detector.detect_and_compute(image_a, &ra);
     const Features b = detector.detect_and_compute(image_b, &rb);
-    Matcher matcher(ctx, MatchConfig{/*ratio*/ 0.8f, /*mutual*/ true});
+    GpuMatcher matcher(ctx, MatchConfig{/*ratio*/ 0.8f, /*mutual*/ true});
     const std::vector<Match> ab = matcher.match(ra, rb);  // query = a, train = b
 
     std::vector<PointPair> pairs;

@@ -53,7 +53,7 @@ GrayImage ramp_image(int width, int height, double cx, double cy, int a, int b, 
 // dy >= 0 and dy < 0, then dy and |dy| by dx >= 0 and dx < 0. L2-normalised.
 std::vector<double> ramp_descriptor(double gx, double gy, bool extended);
 
-// Describes given keypoints (cpu::compute, Detector::compute).
+// Describes given keypoints (cpu::compute, GpuDetector::compute).
 using ComputeFn =
     std::function<Features(const GrayImage&, const std::vector<KeyPoint>&, const DetectorConfig&)>;
 

@@ -204,7 +204,7 @@ TEST_SUITE("gl") {
     CHECK_NOTHROW(gl::check_gl_errors("end of test"));
   }
 
-  TEST_CASE("with no current context, GL objects say so; a Detector makes its context current") {
+  TEST_CASE("with no current context, GL objects say so; a GpuDetector makes its context current") {
     gl::Context& shared = test::headless_context();
     { gl::Context other = gl::Context::headless(); }  // destroying it leaves no context current
     CHECK_THROWS_WITH_AS(gl::PassRunner(), "cannot create the pass runner: no current OpenGL context", Error);
@@ -214,7 +214,7 @@ TEST_SUITE("gl") {
     CHECK_THROWS_WITH_AS(gl::Texture(2, 2, gl::Format::R8, "t"),
                          doctest::Contains("no current OpenGL context"), Error);
     // It was "shader compile failed: common/fullscreen.vert".
-    Detector detector(shared, DetectorConfig{});
+    GpuDetector detector(shared, DetectorConfig{});
     CHECK(detector.detect(load_gray(GLSURF_TEST_ASSET_DIR "/box.png")).size() > 100);
     CHECK_NOTHROW(gl::check_gl_errors("end of test"));
   }

@@ -76,7 +76,7 @@ struct Both {
   Features gpu, cpu;
 };
 Both detect_and_compute_both(const GrayImage& image, const DetectorConfig& config, int buffer_limit) {
-  Detector detector(test::headless_context(), config);
+  GpuDetector detector(test::headless_context(), config);
   detector.runner().set_check_every_pass(true);
   if (buffer_limit >= 0) detector.limit_buffer_texels(buffer_limit);
   Both both{detector.detect_and_compute(image), cpu::detect_and_compute(image, config)};
@@ -381,7 +381,7 @@ TEST_SUITE("gl") {
     const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
     DetectorConfig config;
     config.max_features = 1000;
-    Detector detector(test::headless_context(), config);
+    GpuDetector detector(test::headless_context(), config);
     const Features original = detector.detect_and_compute(image);
     for (const int degrees : {30, 90, 180}) {
       const Rotation r = rotate(image, degrees);
@@ -404,7 +404,7 @@ TEST_SUITE("gl") {
     // The check can fail: upright descriptors do not turn with the image.
     DetectorConfig upright = config;
     upright.upright = true;
-    Detector u(test::headless_context(), upright);
+    GpuDetector u(test::headless_context(), upright);
     const Rotation r = rotate(image, 90);
     const RotationResult result =
         rotation_check(u.detect_and_compute(image), u.detect_and_compute(r.image), r, 90);
@@ -424,7 +424,7 @@ TEST_SUITE("gl") {
     DetectorConfig config;
     config.second_orientation = 0.8f;
     config.max_features = 1300;  // entries: about the 1,000 strongest points
-    Detector detector(test::headless_context(), config);
+    GpuDetector detector(test::headless_context(), config);
     const Features original = detector.detect_and_compute(image);
     for (const int degrees : {30, 90, 180}) {
       const Rotation r = rotate(image, degrees);
@@ -472,7 +472,7 @@ TEST_SUITE("gl") {
   TEST_CASE("GPU descriptors and orientations of linear ramps follow from SURF's definition") {
     test::check_ramp_descriptors(
         [](const GrayImage& image, const std::vector<KeyPoint>& k, const DetectorConfig& config) {
-          return Detector(test::headless_context(), config).compute(image, k);
+          return GpuDetector(test::headless_context(), config).compute(image, k);
         },
         1e-5);
   }
@@ -485,7 +485,7 @@ TEST_SUITE("gl") {
     DetectorConfig cj, ck;
     cj.hessian_threshold = 25;
     ck.hessian_threshold = 100;  // det scales by a^2 = 4
-    Detector dj(test::headless_context(), cj), dk(test::headless_context(), ck);
+    GpuDetector dj(test::headless_context(), cj), dk(test::headless_context(), ck);
     const Features fj = dj.detect_and_compute(j), fk = dk.detect_and_compute(k);
     REQUIRE(fj.keypoints.size() > 100);
     REQUIRE(fj.keypoints.size() == fk.keypoints.size());
@@ -537,7 +537,7 @@ TEST_SUITE("gl") {
     DetectorConfig config;
     config.max_features = 300;  // the radix selection scatters points
     const GrayImage image = test::random_image(200, 150, 4);
-    const Features clean = Detector(test::headless_context(), config).detect_and_compute(image);
+    const Features clean = GpuDetector(test::headless_context(), config).detect_and_compute(image);
     REQUIRE(clean.keypoints.size() == 300);
 
     GLuint buffers[2] = {0, 0};
@@ -604,7 +604,7 @@ TEST_SUITE("gl") {
 
     // A detector made under that state, used under it, and again with the
     // rasteriser discarding everything (each pass turns that off too).
-    Detector detector(test::headless_context(), config);
+    GpuDetector detector(test::headless_context(), config);
     for (const bool discard : {false, true}) {
       if (discard) glEnable(GL_RASTERIZER_DISCARD);
       const Features hostile = detector.detect_and_compute(image);
@@ -684,7 +684,7 @@ TEST_SUITE("gl") {
     compare(load_gray(GLSURF_TEST_ASSET_DIR "/box.png"), upright);
   }
 
-  // Detector::compute against cpu::compute, on the same given keypoints, every
+  // GpuDetector::compute against cpu::compute, on the same given keypoints, every
   // keypoint paired by its index: the tolerances, and with `tight`
   // those of compare() above.
   // `count` keypoints spread over a 48 x 48 image, a size's width from its
@@ -704,7 +704,7 @@ TEST_SUITE("gl") {
   }
 
   void compare_given(const GrayImage& image, const std::vector<KeyPoint>& given, const DetectorConfig& config,
-                     Detector& detector, bool tight) {
+                     GpuDetector& detector, bool tight) {
     const Features gpu = detector.compute(image, given);
     const Features cpu = cpu::compute(image, given, config);
     const cpu::IntegralImage integral = cpu::integral_image(image);
@@ -758,7 +758,7 @@ TEST_SUITE("gl") {
       DetectorConfig config;
       config.extended = extended;
       config.second_orientation = second;
-      Detector detector(test::headless_context(), config);
+      GpuDetector detector(test::headless_context(), config);
       detector.runner().set_check_every_pass(true);
       compare_given(box, given, config, detector, /*tight=*/true);
     }
@@ -775,7 +775,7 @@ TEST_SUITE("gl") {
     // so the tolerances apply here, not compare()'s tighter ones.
     const GrayImage noise = test::random_image(48, 48, 5);
     DetectorConfig config;
-    Detector detector(test::headless_context(), config);
+    GpuDetector detector(test::headless_context(), config);
     detector.detect(noise);
     CHECK(detector.last_on_gpu().angles == nullptr);  // detect() orients nothing
     const gl::Texture& list = *detector.last_on_gpu().list;
@@ -790,7 +790,7 @@ TEST_SUITE("gl") {
   // Kept angles (Angles::Keep) skip the orientation passes: the GPU's
   // descriptors at given angles, against the CPU's at the same angles.
   void compare_kept(const GrayImage& image, const std::vector<KeyPoint>& given, const DetectorConfig& config,
-                    Detector& detector) {
+                    GpuDetector& detector) {
     const Features gpu = detector.compute(image, given, Angles::Keep);
     const Features cpu = cpu::compute(image, given, config, Angles::Keep);
     const int n = descriptor_size(config);
@@ -850,7 +850,7 @@ TEST_SUITE("gl") {
     for (const bool extended : {false, true}) {
       DetectorConfig config;
       config.extended = extended;
-      Detector detector(test::headless_context(), config);
+      GpuDetector detector(test::headless_context(), config);
       const Features gpu = detector.compute(noise, given, Angles::Keep);
       const Features cpu = cpu::compute(noise, given, config, Angles::Keep);
       const int n = descriptor_size(config);
@@ -879,7 +879,7 @@ TEST_SUITE("gl") {
     for (const bool extended : {false, true}) {
       DetectorConfig config;
       config.extended = extended;
-      Detector detector(test::headless_context(), config);
+      GpuDetector detector(test::headless_context(), config);
       detector.runner().set_check_every_pass(true);
       detector.runner().set_profiling(true);
       compare_kept(box, given, config, detector);
@@ -901,12 +901,12 @@ TEST_SUITE("gl") {
     }
     DetectorConfig upright;
     upright.upright = true;
-    CHECK_THROWS_WITH_AS(Detector(test::headless_context(), upright).compute(box, given, Angles::Keep),
+    CHECK_THROWS_WITH_AS(GpuDetector(test::headless_context(), upright).compute(box, given, Angles::Keep),
                          doctest::Contains("upright descriptors are taken at angle 0"), Error);
     // More keypoints than a chunk of compute() (the point list of a 48 x 48
     // image holds fewer than 5,000), placed at random on noise.
     const GrayImage noise = test::random_image(48, 48, 6);
-    Detector detector(test::headless_context(), DetectorConfig{});
+    GpuDetector detector(test::headless_context(), DetectorConfig{});
     detector.detect(noise);
     REQUIRE(detector.last_on_gpu().list->width() * detector.last_on_gpu().list->height() < 5000);
     const std::vector<KeyPoint> random = placed_on_48(5000);
@@ -915,7 +915,7 @@ TEST_SUITE("gl") {
     // gives its own descriptors: the same passes at the same angles.
     DetectorConfig second;
     second.second_orientation = 0.8f;
-    Detector twice(test::headless_context(), second);
+    GpuDetector twice(test::headless_context(), second);
     const Features detected = twice.detect_and_compute(box);
     const Features again = twice.compute(box, detected.keypoints, Angles::Keep);
     REQUIRE(again.keypoints.size() == detected.keypoints.size());
@@ -936,7 +936,7 @@ TEST_SUITE("gl") {
     const GrayImage box = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
     const GrayImage tiny = test::random_image(10, 10, 4);
     DetectorConfig config;
-    Detector detector(test::headless_context(), config);
+    GpuDetector detector(test::headless_context(), config);
     REQUIRE_FALSE(detector.size_problem(10, 10).empty());
     CHECK(detector.compute_size_problem(10, 10).empty());
     const std::vector<KeyPoint> first = detector.detect(box);
@@ -968,7 +968,7 @@ TEST_SUITE("gl") {
     }
     DetectorConfig config;
     config.extended = true;
-    Detector detector(test::headless_context(), config);
+    GpuDetector detector(test::headless_context(), config);
     for (const GrayImage* image : {&columns, &rows}) {
       const Features gpu = detector.compute(*image, given), cpu = cpu::compute(*image, given, config);
       REQUIRE(gpu.keypoints.size() == given.size());
@@ -1039,7 +1039,7 @@ TEST_SUITE("gl") {
     INFO(inside << " of " << given.size() << " keypoints clear of the border");
     REQUIRE(inside > 0);  // both paths
     REQUIRE(inside < static_cast<int>(given.size()));
-    Detector detector(test::headless_context(), DetectorConfig{});
+    GpuDetector detector(test::headless_context(), DetectorConfig{});
     const Features gpu = detector.compute(smooth, given);
     const Features cpu = cpu::compute(smooth, given, DetectorConfig{});
     double largest = 0;
@@ -1062,7 +1062,7 @@ TEST_SUITE("gl") {
     // angles of 90 or 180 degrees, where the CPU reference gave 0.
     const GrayImage flat(64, 48, 77);
     std::vector<KeyPoint> given = test::flat_patch_keypoints();
-    Detector detector(test::headless_context(), DetectorConfig{});
+    GpuDetector detector(test::headless_context(), DetectorConfig{});
     CHECK(flat_results(detector.compute(flat, given)) == static_cast<int>(given.size()));
     given[3].y = -1;
     CHECK_THROWS_WITH_AS(detector.compute(flat, given),
@@ -1080,7 +1080,7 @@ TEST_SUITE("gl") {
   // keypoint moves by 1e-3 px or its size by 1e-4 of itself) is not counted
   // against either. last_on_gpu() pairs each entry with its own angle after
   // detect_and_compute.
-  static void check_inside_first(const Detector& detector, const GrayImage& image, int count) {
+  static void check_inside_first(const GpuDetector& detector, const GrayImage& image, int count) {
     const std::vector<float> list = detector.last_on_gpu().list->download_f32();
     const int inside = detector.inside_last_frame();
     int wrong_first = 0, wrong_later = 0, near = 0;
@@ -1113,19 +1113,19 @@ TEST_SUITE("gl") {
   TEST_CASE(
       "the point list holds the keypoints clear of the border first; last_on_gpu pairs entries and angles") {
     const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
-    Detector detector(test::headless_context(), DetectorConfig{});
+    GpuDetector detector(test::headless_context(), DetectorConfig{});
     const std::vector<KeyPoint> detected = detector.detect(image);
     check_inside_first(detector, image, static_cast<int>(detected.size()));
     // The same with a selection of the strongest, which the compaction also
     // partitions.
     DetectorConfig strongest;
     strongest.max_features = 300;
-    Detector selecting(test::headless_context(), strongest);
+    GpuDetector selecting(test::headless_context(), strongest);
     selecting.detect(image);
     check_inside_first(selecting, image, selecting.last_on_gpu().count);
 
     const Features f = detector.detect_and_compute(image);
-    const Detector::OnGpu on_gpu = detector.last_on_gpu();
+    const GpuDetector::OnGpu on_gpu = detector.last_on_gpu();
     REQUIRE(on_gpu.angles != nullptr);
     REQUIRE(on_gpu.count == static_cast<int>(f.keypoints.size()));
     check_inside_first(detector, image, on_gpu.count);

@@ -62,7 +62,7 @@ double matched_fraction(const std::vector<KeyPoint>& a, const std::vector<KeyPoi
 // buffer_limit >= 0 caps the stages' buffer textures (0: every input 2-D).
 void compare(const GrayImage& image, const DetectorConfig& config, int buffer_limit = -1) {
   const std::vector<KeyPoint> cpu = cpu::detect(image, config);
-  Detector detector(test::headless_context(), config);
+  GpuDetector detector(test::headless_context(), config);
   detector.runner().set_check_every_pass(true);
   if (buffer_limit >= 0) detector.limit_buffer_texels(buffer_limit);
   const std::vector<KeyPoint> gpu = detector.detect(image);
@@ -192,8 +192,8 @@ TEST_SUITE("gl") {
         config.n_octave_layers = layers;
         config.n_octaves = 3;
         config.hessian_threshold = 0;
-        Detector detector(test::headless_context(), config, gl::ShaderSource::from_environment(),
-                          HessianMethod::MultiPass, nms);
+        GpuDetector detector(test::headless_context(), config, gl::ShaderSource::from_environment(),
+                             HessianMethod::MultiPass, nms);
         detector.runner().set_check_every_pass(true);
         const std::vector<KeyPoint> gpu = detector.detect(image);
         const std::vector<KeyPoint> cpu = cpu::detect(image, config);
@@ -314,7 +314,7 @@ TEST_SUITE("gl") {
     DetectorConfig config;
     config.hessian_threshold = 50;
     const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
-    Detector detector(test::headless_context(), config);
+    GpuDetector detector(test::headless_context(), config);
     detector.runner().set_check_every_pass(true);
     const std::vector<KeyPoint> first = detector.detect(image);
     const std::vector<KeyPoint> second = detector.detect(image);
@@ -346,7 +346,7 @@ TEST_SUITE("gl") {
     CHECK_NOTHROW(gl::check_gl_errors("end of test"));
   }
 
-  TEST_CASE("a moved Detector detects as a fresh one does") {
+  TEST_CASE("a moved GpuDetector detects as a fresh one does") {
     // 80 x 80: the integral image has no pyramid levels (<= 8,192 pixels),
     // so its result is the doubling ping-pong inside the stage, which a
     // pointer kept across the move left behind.
@@ -355,13 +355,13 @@ TEST_SUITE("gl") {
     const GrayImage image = test::random_image(80, 80, 5);
     const std::vector<KeyPoint> cpu = cpu::detect(image, config);
     REQUIRE(cpu.size() > 50);
-    Detector a(test::headless_context(), config);
+    GpuDetector a(test::headless_context(), config);
     a.detect(image);
-    Detector b(std::move(a));
+    GpuDetector b(std::move(a));
     const std::vector<KeyPoint> moved = b.detect(image);
     CHECK(matched_fraction(cpu, moved) >= 0.99);
     CHECK(matched_fraction(moved, cpu) >= 0.99);
-    Detector c(test::headless_context(), config);
+    GpuDetector c(test::headless_context(), config);
     c.detect(test::random_image(80, 80, 6));
     c = std::move(b);
     const std::vector<KeyPoint> assigned = c.detect(image);
@@ -376,7 +376,7 @@ TEST_SUITE("gl") {
     for (const int n : {1, 100, 1000}) {
       DetectorConfig config;
       config.max_features = n;
-      Detector detector(test::headless_context(), config);
+      GpuDetector detector(test::headless_context(), config);
       const std::vector<KeyPoint> gpu = detector.detect(image);
       const std::vector<KeyPoint> cpu = cpu::detect(image, config);
       REQUIRE(static_cast<int>(gpu.size()) == n);
@@ -391,14 +391,14 @@ TEST_SUITE("gl") {
 
   TEST_CASE("max_features at or above the number of keypoints keeps them all") {
     const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
-    Detector all(test::headless_context(), DetectorConfig{});
+    GpuDetector all(test::headless_context(), DetectorConfig{});
     const std::vector<KeyPoint> every = all.detect(image);
     REQUIRE(every.size() > 100);
     const int count = static_cast<int>(every.size());
     for (const int n : {count, count + 1, 10 * count}) {
       DetectorConfig config;
       config.max_features = n;
-      Detector detector(test::headless_context(), config);
+      GpuDetector detector(test::headless_context(), config);
       const std::vector<KeyPoint> gpu = detector.detect(image);
       INFO("max_features " << n << " of " << count);
       CHECK(test::same_keypoints(gpu, every));
@@ -408,7 +408,7 @@ TEST_SUITE("gl") {
     REQUIRE(every[every.size() - 2].response > every.back().response);
     DetectorConfig one_less;
     one_less.max_features = count - 1;
-    CHECK(test::same_keypoints(Detector(test::headless_context(), one_less).detect(image),
+    CHECK(test::same_keypoints(GpuDetector(test::headless_context(), one_less).detect(image),
                                std::vector<KeyPoint>(every.begin(), every.end() - 1)));
   }
 
@@ -418,7 +418,7 @@ TEST_SUITE("gl") {
     const GrayImage image = test::random_image(1800, 1800, 42);
     DetectorConfig config;
     config.hessian_threshold = 0;
-    Detector detector(test::headless_context(), config);
+    GpuDetector detector(test::headless_context(), config);
     const std::vector<KeyPoint> gpu = detector.detect(image);
     CHECK(detector.truncated_last_frame());
     REQUIRE(gpu.size() == 65536);
@@ -449,7 +449,7 @@ TEST_SUITE("gl") {
     const auto check_strongest = [&](int max_features) {
       DetectorConfig config;
       config.max_features = max_features;
-      Detector detector(test::headless_context(), config);
+      GpuDetector detector(test::headless_context(), config);
       const std::vector<KeyPoint> gpu = detector.detect(board);
       CHECK(detector.candidates_last_frame() > 65536);  // the ties did overflow the list
       // The list's first inside_last_frame() entries are clear of the border,
@@ -497,12 +497,12 @@ TEST_SUITE("gl") {
   TEST_CASE("an invalid configuration is refused before any stage is built") {
     DetectorConfig config;
     config.n_octaves = 31;  // 2 << 30 overflows in the Hessian stage's filter sides
-    CHECK_THROWS_WITH_AS(Detector(test::headless_context(), config), doctest::Contains("valid_config"),
+    CHECK_THROWS_WITH_AS(GpuDetector(test::headless_context(), config), doctest::Contains("valid_config"),
                          std::logic_error);
   }
 
   TEST_CASE("images smaller than the smallest filter are refused with a clear error") {
-    Detector detector(test::headless_context(), DetectorConfig{});
+    GpuDetector detector(test::headless_context(), DetectorConfig{});
     CHECK_THROWS_WITH_AS(detector.detect(GrayImage(22, 100, 0)),
                          doctest::Contains("smaller than the smallest filter"), Error);
     CHECK(detector.detect(GrayImage(64, 48, 128)).empty());  // constant: nothing to find
@@ -514,7 +514,7 @@ TEST_SUITE("gl") {
     // previous image's keypoints came back (733 for box.png); with too few,
     // the upload read past the buffer's end.
     const GrayImage box = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
-    Detector detector(test::headless_context(), DetectorConfig{});
+    GpuDetector detector(test::headless_context(), DetectorConfig{});
     const size_t found = detector.detect(box).size();
     REQUIRE(found > 0);
     const std::string sides = std::to_string(box.width) + "x" + std::to_string(box.height);
@@ -540,8 +540,8 @@ TEST_SUITE("gl") {
       "a detector or matcher used where its context is not current says so, and works again once it is") {
     const GrayImage box = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
     gl::Context& context = test::headless_context();
-    Detector detector(context, DetectorConfig{});
-    Matcher matcher(context, MatchConfig{});
+    GpuDetector detector(context, DetectorConfig{});
+    GpuMatcher matcher(context, MatchConfig{});
     const GrayImage smaller = resize(box, 200, 150);
     const std::vector<KeyPoint> smaller_keypoints = detector.detect(smaller);
     const auto same = [](const std::vector<KeyPoint>& a, const std::vector<KeyPoint>& b) {
@@ -568,8 +568,8 @@ TEST_SUITE("gl") {
         match_error = e.what();
       }
     }).join();
-    CHECK(detect_error.find(std::string("Detector: ") + not_current) != std::string::npos);
-    CHECK(match_error.find(std::string("Matcher: ") + not_current) != std::string::npos);
+    CHECK(detect_error.find(std::string("GpuDetector: ") + not_current) != std::string::npos);
+    CHECK(match_error.find(std::string("GpuMatcher: ") + not_current) != std::string::npos);
     // Released here, the context can be made current on another thread and
     // used there; then it comes back.
     context.release_current();
@@ -622,7 +622,7 @@ TEST_SUITE("gl") {
       const auto atlas_width = [&](int w) { return maps * (half(w) + half(half(w))); };
       int widest = 1;  // the widest image whose atlas fits
       while (atlas_width(widest + 1) <= max) ++widest;
-      Detector detector(test::headless_context(), config);
+      GpuDetector detector(test::headless_context(), config);
       INFO(layers << " layers, widest accepted " << widest);
       CHECK(detector.size_problem(widest, 30).empty());
       const std::string why = detector.size_problem(widest + 1, 30);
@@ -636,7 +636,7 @@ TEST_SUITE("gl") {
       CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < 1.0);
     }
     // With the default two layers the integral image's limit is the one met.
-    Detector plain(test::headless_context(), DetectorConfig{});
+    GpuDetector plain(test::headless_context(), DetectorConfig{});
     CHECK(plain.size_problem(max - 2, 30).empty());
     CHECK(plain.size_problem(max - 1, 30).find("candidate atlas") == std::string::npos);
     CHECK_FALSE(plain.size_problem(max - 1, 30).empty());
@@ -644,7 +644,7 @@ TEST_SUITE("gl") {
     // whole after a refusal.
     DetectorConfig three;
     three.n_octave_layers = 3;
-    Detector detector(test::headless_context(), three);
+    GpuDetector detector(test::headless_context(), three);
     CHECK_THROWS_AS(detector.detect(GrayImage(max, 30, 0)), Error);
     int widest = 1;
     while (2 * (half(widest + 1) + half(half(widest + 1))) <= max) ++widest;

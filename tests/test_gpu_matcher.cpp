@@ -74,8 +74,8 @@ TEST_SUITE("gl") {
         MatchConfig config;
         config.laplacian = laplacian;
         for (const MatchMethod method : {MatchMethod::Fused, MatchMethod::Plain}) {
-          Matcher m(test::headless_context(), config, gl::ShaderSource::from_environment(),
-                    std::size_t(64) << 20, method);
+          GpuMatcher m(test::headless_context(), config, gl::ShaderSource::from_environment(),
+                       std::size_t(64) << 20, method);
           m.runner().set_check_every_pass(true);
           const std::vector<TwoNearest> gpu = m.two_nearest(q, t);
           REQUIRE(gpu.size() == cpu.size());
@@ -101,8 +101,8 @@ TEST_SUITE("gl") {
       const Features q = random_features(c.queries, c.size, seed++),
                      t = random_features(c.trains, c.size, seed++);
       const std::vector<TwoNearest> cpu = cpu::two_nearest(q, t, true);
-      Matcher m(test::headless_context(), MatchConfig{}, gl::ShaderSource::from_environment(),
-                std::size_t(64) << 10);
+      GpuMatcher m(test::headless_context(), MatchConfig{}, gl::ShaderSource::from_environment(),
+                   std::size_t(64) << 10);
       m.runner().set_check_every_pass(true);
       m.limit_buffer_texels(65536);
       const std::vector<TwoNearest> gpu = m.two_nearest(q, t);
@@ -138,8 +138,8 @@ TEST_SUITE("gl") {
       // (4 bytes of distance per train, 16 per reduction texel: 400 + 200 + ...
       // + 1 = 802 texels, 16,032 bytes per query).
       for (const MatchMethod method : {MatchMethod::Fused, MatchMethod::Plain}) {
-        Matcher m(test::headless_context(), config, gl::ShaderSource::from_environment(),
-                  method == MatchMethod::Plain ? std::size_t(97 * 16032) : std::size_t(64) << 20, method);
+        GpuMatcher m(test::headless_context(), config, gl::ShaderSource::from_environment(),
+                     method == MatchMethod::Plain ? std::size_t(97 * 16032) : std::size_t(64) << 20, method);
         const std::vector<Match> gpu = m.match(q, t);
         INFO("ratio " << config.ratio << " mutual " << config.mutual << " laplacian " << config.laplacian
                       << " max " << config.max_distance
@@ -169,7 +169,7 @@ TEST_SUITE("gl") {
       // Entries past the point list's (a keypoint's second orientation) take
       // their Laplacian sign from their keypoint's entry.
       config.second_orientation = variant == 2 ? 0.8f : 0.0f;
-      Detector detector(test::headless_context(), config);
+      GpuDetector detector(test::headless_context(), config);
       detector.runner().set_check_every_pass(true);
       DescriptorTextures ra, rb;
       const Features ka = detector.detect_and_compute(a, &ra);  // keypoints only: descriptors stay on the GPU
@@ -188,7 +188,7 @@ TEST_SUITE("gl") {
         }
         CHECK(twice > 30);
       }
-      Matcher matcher(test::headless_context(), MatchConfig{});
+      GpuMatcher matcher(test::headless_context(), MatchConfig{});
       const std::vector<Match> resident = matcher.match(ra, rb), uploaded = matcher.match(fa, fb);
       INFO((extended ? "128" : "64") << " values" << (variant == 2 ? ", second orientations" : "") << ": "
                                      << resident.size() << " / " << uploaded.size() << " matches");
@@ -204,7 +204,7 @@ TEST_SUITE("gl") {
       if (variant == 1) kept128 = std::move(ra);
     }
     // Sets of 128 and 64 values cannot be matched: refused as host sets are.
-    Matcher matcher(test::headless_context(), MatchConfig{});
+    GpuMatcher matcher(test::headless_context(), MatchConfig{});
     CHECK_THROWS_WITH_AS(matcher.match(kept128, kept64),
                          doctest::Contains("descriptor sizes differ (128 and 64 values)"), Error);
     CHECK_NOTHROW(gl::check_gl_errors("end of test"));
@@ -213,7 +213,7 @@ TEST_SUITE("gl") {
   TEST_CASE("one against many: matches per image, as matching each pair") {
     DetectorConfig config;
     config.max_features = 400;
-    Detector detector(test::headless_context(), config);
+    GpuDetector detector(test::headless_context(), config);
     DescriptorTextures incoming, box, graf;
     const GrayImage scene = load_gray(GLSURF_TEST_ASSET_DIR "/box_in_scene.png");
     const GrayImage object = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
@@ -223,7 +223,7 @@ TEST_SUITE("gl") {
     detector.detect_and_compute(wall, &graf);
     const Features fq = detector.detect_and_compute(scene), fb = detector.detect_and_compute(object),
                    fg = detector.detect_and_compute(wall);
-    Matcher matcher(test::headless_context(), MatchConfig{});
+    GpuMatcher matcher(test::headless_context(), MatchConfig{});
     const std::vector<std::vector<Match>> many = matcher.match_many(incoming, {&box, &graf});
     REQUIRE(many.size() == 2);
     const std::vector<Match> with_box = cpu::match(fq, fb, MatchConfig{}),
@@ -245,8 +245,8 @@ TEST_SUITE("gl") {
     // 11 blocks need 21 texels of levels, 336 bytes per query: tiles of 48, 97 and 1001 queries.
     for (const std::size_t budget : {std::size_t(16384), std::size_t(32592), std::size_t(336336)}) {
       for (const MatchMethod method : {MatchMethod::Fused, MatchMethod::Plain}) {
-        Matcher tiled(test::headless_context(), MatchConfig{}, gl::ShaderSource::from_environment(), budget,
-                      method);
+        GpuMatcher tiled(test::headless_context(), MatchConfig{}, gl::ShaderSource::from_environment(),
+                         budget, method);
         const std::vector<TwoNearest> gpu = tiled.two_nearest(q, t);
         REQUIRE(gpu.size() == cpu.size());
         INFO("budget " << budget << ", " << (method == MatchMethod::Fused ? "fused" : "plain"));
@@ -261,8 +261,8 @@ TEST_SUITE("gl") {
     for (size_t c = 0; c < 64; ++c) t.descriptors[5 * 64 + c] = std::nanf("");
     const std::vector<TwoNearest> cpu = cpu::two_nearest(q, t, true);
     for (const MatchMethod method : {MatchMethod::Fused, MatchMethod::Plain}) {
-      Matcher m(test::headless_context(), MatchConfig{}, gl::ShaderSource::from_environment(),
-                std::size_t(64) << 20, method);
+      GpuMatcher m(test::headless_context(), MatchConfig{}, gl::ShaderSource::from_environment(),
+                   std::size_t(64) << 20, method);
       const std::vector<TwoNearest> gpu = m.two_nearest(q, t);
       REQUIRE(gpu.size() == cpu.size());
       int differ = 0;
@@ -273,7 +273,7 @@ TEST_SUITE("gl") {
   }
 
   TEST_CASE("empty feature sets match nothing") {
-    Matcher m(test::headless_context(), MatchConfig{});
+    GpuMatcher m(test::headless_context(), MatchConfig{});
     const Features none = random_features(0, 64, 1), some = random_features(10, 64, 2);
     CHECK(m.match(none, some).empty());
     CHECK(m.match(some, none).empty());
@@ -287,7 +287,7 @@ TEST_SUITE("gl") {
   }
 
   TEST_CASE("sets that cannot be matched are refused alike by the GPU and the CPU, with glsurf::Error") {
-    Matcher m(test::headless_context(), MatchConfig{});
+    GpuMatcher m(test::headless_context(), MatchConfig{});
     const Features some = random_features(10, 64, 2);
     Features short_one = random_features(3, 64, 3);
     short_one.descriptors.resize(64);  // one descriptor for three keypoints

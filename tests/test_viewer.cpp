@@ -102,20 +102,20 @@ TEST_SUITE("gl") {
     config.hessian_threshold = 1600;
     DetectorConfig second = config;
     second.second_orientation = 0.8f;
-    Detector plain(view.context, config), twice(view.context, second);
+    GpuDetector plain(view.context, config), twice(view.context, second);
     plain.detect_on_gpu(image);
     CHECK(plain.last_on_gpu().second_angles == nullptr);
     // The same keypoints drawn with and without their second angles. (Not
     // the plain detector's picture: with second orientations the first is
     // sought among more candidates, cpu::orientation_candidates, so where two
     // peaks are nearly equal it may be the other one.)
-    const Detector::OnGpu found = twice.detect_on_gpu(image);
+    const GpuDetector::OnGpu found = twice.detect_on_gpu(image);
     REQUIRE(found.second_angles != nullptr);
-    const auto picture = [&](const Detector::OnGpu& keypoints) {
+    const auto picture = [&](const GpuDetector::OnGpu& keypoints) {
       view.renderer.render(view.runner, view.texture, keypoints, {});
       return view.renderer.frame_texture().download_u8();
     };
-    Detector::OnGpu first_only = found;
+    GpuDetector::OnGpu first_only = found;
     first_only.second_angles = nullptr;
     const std::vector<std::uint8_t> one = picture(first_only), two = picture(found);
     const std::vector<float> list = found.list->download_f32(), seconds = found.second_angles->download_f32();
@@ -196,10 +196,10 @@ TEST_SUITE("gl") {
     const gl::Texture& texture = view.texture;
     DetectorConfig config;
     config.hessian_threshold = 800;  // fewer, clearer circles
-    Detector detector(view.context, config);
+    GpuDetector detector(view.context, config);
     const std::vector<KeyPoint> keypoints = detector.detect(image);
     REQUIRE(keypoints.size() > 20);
-    const Detector::OnGpu found = detector.detect_on_gpu(image);
+    const GpuDetector::OnGpu found = detector.detect_on_gpu(image);
     REQUIRE(found.count == static_cast<int>(keypoints.size()));
     renderer.render(runner, texture, found, {});
     const std::vector<std::uint8_t> rgba = renderer.frame_texture().download_u8();

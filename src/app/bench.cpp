@@ -273,10 +273,10 @@ int bench_detect(Args& args) {
       "  warm-up, variants interleaved frame by frame; wall = detect() from upload to keypoints in "
       "memory\n\n",
       image_path.c_str(), config.hessian_threshold, config.max_features, config.first_step, runs, warmup);
-  std::vector<std::unique_ptr<Detector>> detectors;
+  std::vector<std::unique_ptr<GpuDetector>> detectors;
   for (const Variant& v : variants) {
     detectors.push_back(
-        std::make_unique<Detector>(ctx, config, gl::ShaderSource::from_environment(), v.hessian, v.nms));
+        std::make_unique<GpuDetector>(ctx, config, gl::ShaderSource::from_environment(), v.hessian, v.nms));
   }
   for (const auto& [w, h] : sizes) {
     const GrayImage image = resize(photo, w, h);
@@ -308,7 +308,7 @@ int bench_detect(Args& args) {
     // per-pass queries add overhead). A pass cannot take longer than the whole
     // frame: Mesa 22.3's llvmpipe sometimes answers a query begun right after
     // a readback or upload with the time since boot; such passes show n/a.
-    Detector& detector = *detectors.front();
+    GpuDetector& detector = *detectors.front();
     std::vector<std::vector<double>> per_pass, per_pass_wall;
     std::vector<std::string> names;
     std::vector<int> draws;
@@ -358,7 +358,7 @@ struct DescribeProfile {
   std::string passes;  // " name gpu/wall" per pass
 };
 
-DescribeProfile profile_description(Detector& detector, const GrayImage& image, int warmup, int runs) {
+DescribeProfile profile_description(GpuDetector& detector, const GrayImage& image, int warmup, int runs) {
   DescribeProfile out;
   for (int i = 0; i < warmup; ++i) out.found = detector.detect_and_compute(image).keypoints.size();
   std::map<std::string, std::vector<double>> per_pass, per_pass_wall;
@@ -425,7 +425,7 @@ int bench_describe(Args& args) {
     config.extended = extended;
     config.first_step = first_step;
     config.second_orientation = second;
-    Detector detector(ctx, config);
+    GpuDetector detector(ctx, config);
     const DescribeProfile profile = profile_description(detector, large, warmup, runs);
     const std::string fewer = profile.found < static_cast<size_t>(n)
                                   ? " (of " + std::to_string(n) + " asked: the image has no more)"
@@ -441,7 +441,7 @@ int bench_describe(Args& args) {
   config.extended = extended;
   config.first_step = first_step;
   config.second_orientation = second;
-  Detector detector(ctx, config);
+  GpuDetector detector(ctx, config);
   const GrayImage vga = resize(photo, 640, 480);
   std::vector<double> wall, keypoints_only;
   size_t found = 0;
@@ -495,8 +495,8 @@ int bench_match(Args& args) {
     double results[2] = {-1, -1};
     for (int method = 0; method < 2; ++method) {
       if (method == 0 && m > info.max_texture_size) continue;  // the plain matcher's limit
-      Matcher matcher(ctx, config, gl::ShaderSource::from_environment(), std::size_t(256) << 20,
-                      method == 0 ? MatchMethod::Plain : MatchMethod::Fused);
+      GpuMatcher matcher(ctx, config, gl::ShaderSource::from_environment(), std::size_t(256) << 20,
+                         method == 0 ? MatchMethod::Plain : MatchMethod::Fused);
       std::vector<double> wall;
       for (int i = 0; i < runs + 1; ++i) {
         gl::finish();
@@ -573,7 +573,7 @@ int bench_all(Args& args) {
   for (const auto& [w, h] :
        std::vector<std::pair<int, int>>{{320, 240}, {640, 480}, {1280, 720}, {1920, 1080}}) {
     const GrayImage image = resize(photo, w, h);
-    Detector detector(ctx, config);
+    GpuDetector detector(ctx, config);
     size_t found = detector.detect_and_compute(image).keypoints.size();
     std::vector<double> wall;
     std::vector<std::vector<double>> stage_ms(6);
@@ -640,7 +640,7 @@ int bench_all(Args& args) {
     const Features q = random_descriptors(m, 1), t = random_descriptors(m, 2);
     MatchConfig config;
     config.laplacian = false;
-    Matcher matcher(ctx, config);
+    GpuMatcher matcher(ctx, config);
     std::vector<double> gpu;
     for (int i = 0; i < std::max(2, runs / 2) + 1; ++i) {
       gl::finish();

@@ -12,7 +12,7 @@
 #include "surf/keypoint.hpp"
 
 namespace glsurf {
-class Detector;
+class GpuDetector;
 struct DescriptorTextures;
 struct GrayImage;
 }  // namespace glsurf
@@ -86,15 +86,15 @@ std::string match_summary(const MatchConfig& config);
 
 // Throws glsurf::Error "NAME: ..." when the detectors refuse the image for
 // its size (image_size_problem; with a GPU `detector`, also its textures'
-// limits: Detector::size_problem): for a command to refuse it before any work.
+// limits: GpuDetector::size_problem): for a command to refuse it before any work.
 void check_image_size(const std::string& name, const GrayImage& image, const DetectorConfig& config,
-                      const Detector* detector = nullptr);
+                      const GpuDetector* detector = nullptr);
 
 // Keypoints and descriptors of `image`, read from `path`: on `detector`, or
 // on the CPU reference when it is null (`resident`: see
-// Detector::detect_and_compute). An error names the file; a point list too
+// GpuDetector::detect_and_compute). An error names the file; a point list too
 // small for every keypoint is a warning on stderr.
-Features describe_file(Detector* detector, const DetectorConfig& config, const GrayImage& image,
+Features describe_file(GpuDetector* detector, const DetectorConfig& config, const GrayImage& image,
                        const std::string& path, DescriptorTextures* resident = nullptr);
 
 // Throws UsageError when `output` (given with `option`) is the same regular

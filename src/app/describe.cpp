@@ -56,10 +56,10 @@ int describe(Args args) {
                 keypoint_location(keypoints_format, static_cast<size_t>(i), keypoints.size()) + ": " + why);
   }
   std::unique_ptr<gl::Context> context;
-  std::unique_ptr<Detector> detector;
+  std::unique_ptr<GpuDetector> detector;
   if (backend == "gl") {
     context = std::make_unique<gl::Context>(headless_or_hint());
-    detector = std::make_unique<Detector>(*context, config);
+    detector = std::make_unique<GpuDetector>(*context, config);
     // Only the driver's limits: describing needs no detection stages, so it
     // takes images smaller than the smallest filter, as the CPU does.
     if (const std::string why = detector->compute_size_problem(image.width, image.height); !why.empty()) {

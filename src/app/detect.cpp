@@ -90,10 +90,10 @@ int detect(Args args) {
   }
 
   std::unique_ptr<gl::Context> context;
-  std::unique_ptr<Detector> detector;
+  std::unique_ptr<GpuDetector> detector;
   if (backend == "gl") {
     context = std::make_unique<gl::Context>(headless_or_hint());
-    detector = std::make_unique<Detector>(*context, config);
+    detector = std::make_unique<GpuDetector>(*context, config);
   }
 
   int failures = 0;
@@ -104,7 +104,7 @@ int detect(Args args) {
     ++failures;
     if (detecting && detector) {
       detector.reset();
-      detector = std::make_unique<Detector>(*context, config);
+      detector = std::make_unique<GpuDetector>(*context, config);
     }
   };
   for (const std::string& file : files) {

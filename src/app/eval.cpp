@@ -455,12 +455,12 @@ int eval(Args args) {
   const GrayImage& a = images.at(1);
 
   std::unique_ptr<gl::Context> context;
-  std::unique_ptr<Detector> detector;
-  std::unique_ptr<Matcher> matcher;
+  std::unique_ptr<GpuDetector> detector;
+  std::unique_ptr<GpuMatcher> matcher;
   if (backend == "gl") {
     context = std::make_unique<gl::Context>(headless_or_hint());
-    detector = std::make_unique<Detector>(*context, config);
-    matcher = std::make_unique<Matcher>(*context, match_config);
+    detector = std::make_unique<GpuDetector>(*context, config);
+    matcher = std::make_unique<GpuMatcher>(*context, match_config);
     for (const auto& [k, image] : images)
       check_image_size(sequence.images.at(k), image, config, detector.get());
   }

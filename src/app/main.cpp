@@ -383,13 +383,13 @@ std::string match_summary(const MatchConfig& config) {
 }
 
 void check_image_size(const std::string& name, const GrayImage& image, const DetectorConfig& config,
-                      const Detector* detector) {
+                      const GpuDetector* detector) {
   const std::string why = detector ? detector->size_problem(image.width, image.height)
                                    : image_size_problem(image.width, image.height, config);
   if (!why.empty()) throw Error(name + ": " + why);
 }
 
-Features describe_file(Detector* detector, const DetectorConfig& config, const GrayImage& image,
+Features describe_file(GpuDetector* detector, const DetectorConfig& config, const GrayImage& image,
                        const std::string& path, DescriptorTextures* resident) {
   Features features;
   try {

@@ -133,10 +133,10 @@ int match(Args args) {
     throw Error(images[0] + " gives " + std::to_string(da) + "-value descriptors, " + images[1] + " " +
                 std::to_string(db) + hint);
   }
-  if (backend == "gl" && da > Matcher::kMaxDescriptorSize) {
+  if (backend == "gl" && da > GpuMatcher::kMaxDescriptorSize) {
     throw Error(images[file_a ? 0 : 1] + ": " + std::to_string(da) +
                 "-value descriptors: the GPU matcher takes at most " +
-                std::to_string(Matcher::kMaxDescriptorSize) + " (--backend cpu takes any length)");
+                std::to_string(GpuMatcher::kMaxDescriptorSize) + " (--backend cpu takes any length)");
   }
   if (!file_a) check_image_size(images[0], a, detector_config);  // both before either's work
   if (!file_b) check_image_size(images[1], b, detector_config);
@@ -152,14 +152,14 @@ int match(Args args) {
   if (backend == "gl") {
     std::unique_ptr<gl::Context> context;
     context = std::make_unique<gl::Context>(headless_or_hint());
-    std::unique_ptr<Detector> detector;  // for the images among the inputs
+    std::unique_ptr<GpuDetector> detector;  // for the images among the inputs
     if (!file_a || !file_b) {
-      detector = std::make_unique<Detector>(*context, detector_config);
+      detector = std::make_unique<GpuDetector>(*context, detector_config);
       // The textures' limits too, both before either's work.
       if (!file_a) check_image_size(images[0], a, detector_config, detector.get());
       if (!file_b) check_image_size(images[1], b, detector_config, detector.get());
     }
-    Matcher matcher(*context, match_config);
+    GpuMatcher matcher(*context, match_config);
     if (!file_a && !file_b) {
       DescriptorTextures ra, rb;  // the descriptors stay on the GPU for matching
       fa = describe_file(detector.get(), detector_config, a, images[0], &ra);

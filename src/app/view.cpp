@@ -320,16 +320,16 @@ int view(Args args) {
   // A new detector for the current settings, its passes timed for the HUD.
   auto new_detector = [&] {
     config.second_orientation = config.upright ? 0.0f : second_orientation;
-    auto made = std::make_unique<Detector>(context, config);
+    auto made = std::make_unique<GpuDetector>(context, config);
     made->runner().set_profiling(hud_on);
     return made;
   };
-  std::unique_ptr<Detector> detector = new_detector();
+  std::unique_ptr<GpuDetector> detector = new_detector();
   Keys keys;
   keys.match = start_matching;
   std::string stage_times;  // GPU milliseconds per stage, from the runner's timer queries
   // Match mode: the reference frame, its keypoints, and its descriptors on the GPU.
-  Matcher matcher(context, match_config);
+  GpuMatcher matcher(context, match_config);
   gl::Texture reference_texture;
   Features reference;
   DescriptorTextures reference_descriptors, current_descriptors;  // reused frame after frame
@@ -391,7 +391,7 @@ int view(Args args) {
     Clock::time_point t0;
     std::vector<ViewRenderer::Line> lines;
     int match_count = 0, inlier_count = 0;
-    Detector::OnGpu found;
+    GpuDetector::OnGpu found;
     try {
       if (!texture || texture.width() != image.width || texture.height() != image.height) {
         texture = gl::Texture(image.width, image.height, gl::Format::R8, "view_image");

@@ -111,7 +111,8 @@ void ViewRenderer::placement(int image_width, int image_height, float& offset_x,
 }
 
 void ViewRenderer::draw_image(gl::PassRunner& runner, const gl::Texture& image,
-                              const Detector::OnGpu* keypoints, float ox, float oy, float scale, bool whole) {
+                              const GpuDetector::OnGpu* keypoints, float ox, float oy, float scale,
+                              bool whole) {
   const glm::vec2 view(static_cast<float>(frame_.width()), static_cast<float>(frame_.height()));
   if (whole) {
     runner.run("view_image", image_, target_, {{"u_image", image}},
@@ -135,8 +136,8 @@ void ViewRenderer::draw_image(gl::PassRunner& runner, const gl::Texture& image,
   }
 }
 
-void ViewRenderer::render(gl::PassRunner& runner, const gl::Texture& image, const Detector::OnGpu& keypoints,
-                          const std::vector<std::string>& hud) {
+void ViewRenderer::render(gl::PassRunner& runner, const gl::Texture& image,
+                          const GpuDetector::OnGpu& keypoints, const std::vector<std::string>& hud) {
   GLSURF_EXPECTS(frame_, "resize() before render()");
   float ox = 0, oy = 0, scale = 1;
   placement(image.width(), image.height(), ox, oy, scale);
@@ -145,7 +146,7 @@ void ViewRenderer::render(gl::PassRunner& runner, const gl::Texture& image, cons
 }
 
 void ViewRenderer::render_pair(gl::PassRunner& runner, const gl::Texture& reference,
-                               const gl::Texture& current, const Detector::OnGpu& keypoints,
+                               const gl::Texture& current, const GpuDetector::OnGpu& keypoints,
                                const std::vector<Line>& lines, const std::vector<std::string>& hud) {
   GLSURF_EXPECTS(frame_, "resize() before render()");
   const float half = static_cast<float>(frame_.width() / 2);

@@ -45,7 +45,7 @@ class ViewRenderer {
  public:
   explicit ViewRenderer(const gl::ShaderSource& shaders);
   void resize(int width, int height);  // the frame's size; allocates only when it changes
-  void render(gl::PassRunner& runner, const gl::Texture& image, const Detector::OnGpu& keypoints,
+  void render(gl::PassRunner& runner, const gl::Texture& image, const GpuDetector::OnGpu& keypoints,
               const std::vector<std::string>& hud);
   // Match mode: the reference (left half) and the current image (right half,
   // with its keypoints), and coloured lines given in each image's pixels:
@@ -56,7 +56,7 @@ class ViewRenderer {
     bool both_in_current = false;  // both ends in the current image (the outline)
   };
   void render_pair(gl::PassRunner& runner, const gl::Texture& reference, const gl::Texture& current,
-                   const Detector::OnGpu& keypoints, const std::vector<Line>& lines,
+                   const GpuDetector::OnGpu& keypoints, const std::vector<Line>& lines,
                    const std::vector<std::string>& hud);
   const gl::Framebuffer& frame() const { return target_; }
   const gl::Texture& frame_texture() const { return frame_; }
@@ -65,7 +65,7 @@ class ViewRenderer {
   void placement(int image_width, int image_height, float& offset_x, float& offset_y, float& scale) const;
 
  private:
-  void draw_image(gl::PassRunner& runner, const gl::Texture& image, const Detector::OnGpu* keypoints,
+  void draw_image(gl::PassRunner& runner, const gl::Texture& image, const GpuDetector::OnGpu* keypoints,
                   float ox, float oy, float scale, bool clear);
   void draw_hud(gl::PassRunner& runner, const std::vector<std::string>& hud);
   void fit(int image_width, int image_height, float x0, float width, float& ox, float& oy,

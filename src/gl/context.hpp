@@ -38,7 +38,7 @@ struct ContextInfo {
 
 class Context;
 
-// Names a context without owning it. Detector and Matcher keep one and check
+// Names a context without owning it. GpuDetector and GpuMatcher keep one and check
 // at each call that their context is current on the calling thread: a call
 // made while another context, or none, is current fails with GL errors or
 // driver limits of 0 that do not say why, and can leave objects made in the

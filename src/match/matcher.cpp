@@ -37,8 +37,8 @@ void merge_lists(std::vector<TwoNearest>& lists, const std::vector<float>& tile)
 }
 }  // namespace
 
-Matcher::Matcher(const gl::Context& context, const MatchConfig& config, const gl::ShaderSource& shaders,
-                 std::size_t memory_budget, MatchMethod method)
+GpuMatcher::GpuMatcher(const gl::Context& context, const MatchConfig& config, const gl::ShaderSource& shaders,
+                       std::size_t memory_budget, MatchMethod method)
     // `context` is made current before any program is created in it.
     : config_((context.make_current(), config)),
       memory_budget_(memory_budget),
@@ -53,7 +53,7 @@ Matcher::Matcher(const gl::Context& context, const MatchConfig& config, const gl
   GLSURF_EXPECTS(memory_budget >= 16 * 1024, "memory budget too small");
 }
 
-const gl::Program& Matcher::nearest(int texels) {
+const gl::Program& GpuMatcher::nearest(int texels) {
   auto found = nearest_.find(texels);
   if (found == nearest_.end()) {
     found = nearest_
@@ -64,7 +64,7 @@ const gl::Program& Matcher::nearest(int texels) {
   return found->second;
 }
 
-Matcher::Set Matcher::upload(const Features& f, const char* label) const {
+GpuMatcher::Set GpuMatcher::upload(const Features& f, const char* label) const {
   GLSURF_EXPECTS(f.descriptor_size > 0 && f.descriptor_size <= kMaxDescriptorSize,
                  "descriptors must have 1 to " + std::to_string(kMaxDescriptorSize) + " values");
   // (The descriptor count was checked by check_matchable before.)
@@ -89,8 +89,8 @@ Matcher::Set Matcher::upload(const Features& f, const char* label) const {
   return s;
 }
 
-std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reduction& reduction,
-                                     std::vector<TwoNearest>* backward) {
+std::vector<TwoNearest> GpuMatcher::run(const Set& query, const Set& train, Reduction& reduction,
+                                        std::vector<TwoNearest>* backward) {
   std::vector<TwoNearest> out(static_cast<size_t>(query.count));
   GLSURF_EXPECTS(backward == nullptr || method_ == MatchMethod::Plain,
                  "only the plain matcher keeps distances");
@@ -221,7 +221,7 @@ std::vector<TwoNearest> Matcher::run(const Set& query, const Set& train, Reducti
   return out;
 }
 
-void Matcher::Reduction::prepare(int blocks, int group_rows, int train_count) {
+void GpuMatcher::Reduction::prepare(int blocks, int group_rows, int train_count) {
   // Taller than needed is fine: every pass draws only the tile's rows.
   if (blocks == this->blocks && group_rows <= this->group_rows && train_count == this->train_count) return;
   *this = Reduction{};  // release the old shape first
@@ -252,23 +252,23 @@ void Matcher::Reduction::prepare(int blocks, int group_rows, int train_count) {
   this->train_count = train_count;
 }
 
-std::vector<TwoNearest> Matcher::two_nearest(const Features& query, const Features& train) {
-  context_.require_current("Matcher");
+std::vector<TwoNearest> GpuMatcher::two_nearest(const Features& query, const Features& train) {
+  context_.require_current("GpuMatcher");
   check_matchable(query, train);
   if (query.keypoints.empty() || train.keypoints.empty())
     return std::vector<TwoNearest>(query.keypoints.size());
   return run(upload(query, "query"), upload(train, "train"), forward_);
 }
 
-std::vector<Match> Matcher::match(const Features& query, const Features& train) {
-  context_.require_current("Matcher");
+std::vector<Match> GpuMatcher::match(const Features& query, const Features& train) {
+  context_.require_current("GpuMatcher");
   check_matchable(query, train);
   if (query.keypoints.empty() || train.keypoints.empty()) return {};
   return match_sets(upload(query, "query"), upload(train, "train"));
 }
 
-std::vector<Match> Matcher::match(const DescriptorTextures& query, const DescriptorTextures& train) {
-  context_.require_current("Matcher");
+std::vector<Match> GpuMatcher::match(const DescriptorTextures& query, const DescriptorTextures& train) {
+  context_.require_current("GpuMatcher");
   if (query.texels != train.texels && query.count > 0 && train.count > 0) {
     throw Error("cannot match: descriptor sizes differ (" + std::to_string(4 * query.texels) + " and " +
                 std::to_string(4 * train.texels) + " values)");
@@ -276,7 +276,7 @@ std::vector<Match> Matcher::match(const DescriptorTextures& query, const Descrip
   return match_sets(query, train);
 }
 
-std::vector<Match> Matcher::match_sets(const Set& query, const Set& train) {
+std::vector<Match> GpuMatcher::match_sets(const Set& query, const Set& train) {
   if (config_.mutual && method_ == MatchMethod::Plain) {  // both directions from one distance texture
     std::vector<TwoNearest> back;
     const std::vector<TwoNearest> forward = run(query, train, forward_, &back);
@@ -287,8 +287,8 @@ std::vector<Match> Matcher::match_sets(const Set& query, const Set& train) {
                         config_);
 }
 
-std::vector<TwoNearest> Matcher::backward(const std::vector<TwoNearest>& forward, const Set& query,
-                                          const Set& train) {
+std::vector<TwoNearest> GpuMatcher::backward(const std::vector<TwoNearest>& forward, const Set& query,
+                                             const Set& train) {
   std::vector<TwoNearest> out(static_cast<size_t>(train.count));
   const std::vector<int> picked = mutual_candidates(forward, config_);
   const int count = static_cast<int>(picked.size());
@@ -324,9 +324,9 @@ std::vector<TwoNearest> Matcher::backward(const std::vector<TwoNearest>& forward
   return out;
 }
 
-std::vector<std::vector<Match>> Matcher::match_many(const DescriptorTextures& query,
-                                                    const std::vector<const DescriptorTextures*>& images) {
-  context_.require_current("Matcher");
+std::vector<std::vector<Match>> GpuMatcher::match_many(const DescriptorTextures& query,
+                                                       const std::vector<const DescriptorTextures*>& images) {
+  context_.require_current("GpuMatcher");
   std::vector<std::vector<Match>> out;
   out.reserve(images.size());
   for (const DescriptorTextures* image : images) {

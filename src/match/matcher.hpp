@@ -42,7 +42,7 @@ namespace glsurf {
 // backward lists off the same distances (column_two.frag).
 enum class MatchMethod { Fused, Plain };
 
-class Matcher {
+class GpuMatcher {
  public:
   static constexpr int kBlock = 64;               // train descriptors per fragment of two_nearest
   static constexpr int kMaxDescriptorSize = 128;  // values per descriptor: two_nearest.frag holds 32 texels
@@ -51,18 +51,18 @@ class Matcher {
   // `memory_budget` bounds the textures of one query tile (bytes) of one
   // direction; with the mutual check the backward direction keeps its own, so
   // up to twice that (it is usually far smaller: only the kept trains).
-  // As Detector's, the constructor makes `context` current, and every later
+  // As GpuDetector's, the constructor makes `context` current, and every later
   // call throws glsurf::Error unless it is current on the calling thread.
-  Matcher(const gl::Context& context, const MatchConfig& config,
-          const gl::ShaderSource& shaders = gl::ShaderSource::from_environment(),
-          std::size_t memory_budget = std::size_t(64) << 20, MatchMethod method = MatchMethod::Fused);
+  GpuMatcher(const gl::Context& context, const MatchConfig& config,
+             const gl::ShaderSource& shaders = gl::ShaderSource::from_environment(),
+             std::size_t memory_budget = std::size_t(64) << 20, MatchMethod method = MatchMethod::Fused);
 
   // Sets as check_matchable (match/types.hpp) asks, of 1 to
   // kMaxDescriptorSize values (zeros pad them to a multiple of 4 on the
   // GPU, which leaves every distance as it is); a set with no keypoints
   // matches nothing.
   std::vector<Match> match(const Features& query, const Features& train);
-  // The same for descriptors already on the GPU (Detector::detect_and_compute
+  // The same for descriptors already on the GPU (GpuDetector::detect_and_compute
   // with `resident`): nothing but the results crosses the bus.
   std::vector<Match> match(const DescriptorTextures& query, const DescriptorTextures& train);
   // One against many (Chariot & Keriven's online case): an incoming image's

@@ -41,7 +41,7 @@ struct TwoNearest {
 // descriptor_size values for every keypoint, and where both have keypoints
 // their sizes agree and are positive. A set with no keypoints matches
 // nothing, whatever its size. (The GPU matcher also needs at most
-// Matcher::kMaxDescriptorSize values.)
+// GpuMatcher::kMaxDescriptorSize values.)
 void check_matchable(const Features& query, const Features& train);
 
 // The filters that need only the query's own two nearest: ratio and maximum

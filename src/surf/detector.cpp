@@ -44,8 +44,8 @@ double software_list_bytes(const DetectorConfig& config, double entries, double 
   return std::max(0.0, entries * per_entry(config) - measured_entries * per_entry(DetectorConfig{}));
 }
 
-Detector::Detector(const gl::Context& context, const DetectorConfig& config, const gl::ShaderSource& shaders,
-                   HessianMethod hessian, Suppression suppression)
+GpuDetector::GpuDetector(const gl::Context& context, const DetectorConfig& config,
+                         const gl::ShaderSource& shaders, HessianMethod hessian, Suppression suppression)
     // `context` is made current before any stage creates GL objects in it.
     : config_((context.make_current(), checked(config))),
       integral_(shaders),
@@ -69,8 +69,8 @@ Detector::Detector(const gl::Context& context, const DetectorConfig& config, con
   }
 }
 
-std::string Detector::size_problem(int width, int height) const {
-  context_.require_current("Detector");
+std::string GpuDetector::size_problem(int width, int height) const {
+  context_.require_current("GpuDetector");
   if (std::string why = image_size_problem(width, height, config_); !why.empty()) return why;
   if (std::string why = integral_size_problem(width, height); !why.empty()) return why;
   if (std::string why = atlas_size_problem(width, height, config_); !why.empty()) return why;
@@ -78,13 +78,13 @@ std::string Detector::size_problem(int width, int height) const {
                             "use fewer --octaves or --layers, or --backend cpu");
 }
 
-std::string Detector::compute_size_problem(int width, int height) const {
-  context_.require_current("Detector");
+std::string GpuDetector::compute_size_problem(int width, int height) const {
+  context_.require_current("GpuDetector");
   if (width < 1 || height < 1) return "image has no pixels";
   return integral_size_problem(width, height);  // the quads are the same (W + 2) x (H + 2)
 }
 
-void Detector::configure(int width, int height) {
+void GpuDetector::configure(int width, int height) {
   // Refused before anything is allocated (on llvmpipe the stages of a large
   // image take seconds and gigabytes to build).
   if (const std::string why = size_problem(width, height); !why.empty()) throw Error(why);
@@ -101,7 +101,7 @@ void Detector::configure(int width, int height) {
   height_ = stages_height_ = height;
 }
 
-void Detector::configure_integral(int width, int height) {
+void GpuDetector::configure_integral(int width, int height) {
   if (width == integral_width_ && height == integral_height_) return;
   if (const std::string why = compute_size_problem(width, height); !why.empty()) throw Error(why);
   width_ = height_ = integral_width_ = integral_height_ = 0;  // the detection stages no longer match
@@ -114,7 +114,7 @@ void Detector::configure_integral(int width, int height) {
   integral_height_ = height;
 }
 
-void Detector::upload_image(const GrayImage& image) {
+void GpuDetector::upload_image(const GrayImage& image) {
   if (image_.format() == gl::Format::RGBA8) {
     upload_packed_image(image_, image, packing_scratch_);
   } else {
@@ -122,7 +122,7 @@ void Detector::upload_image(const GrayImage& image) {
   }
 }
 
-void Detector::check_host_memory(int width, int height, Stages stages) const {
+void GpuDetector::check_host_memory(int width, int height, Stages stages) const {
   if (!host_textures_) return;
   // The textures of the size before are given back as the new ones are made:
   // the image's and the integral's for compute(), and those of the detection
@@ -153,8 +153,8 @@ void Detector::check_host_memory(int width, int height, Stages stages) const {
   if (!why.empty()) throw Error(why);
 }
 
-int Detector::find(const GrayImage& image) {
-  context_.require_current("Detector");
+int GpuDetector::find(const GrayImage& image) {
+  context_.require_current("GpuDetector");
   if (const std::string why = image_layout_problem(image); !why.empty()) throw Error(why);
   if (const std::string why = image_size_problem(image.width, image.height, config_); !why.empty())
     throw Error(why);
@@ -203,7 +203,7 @@ int Detector::find(const GrayImage& image) {
   return listed;
 }
 
-std::vector<KeyPoint> Detector::read_keypoints(int listed) const {
+std::vector<KeyPoint> GpuDetector::read_keypoints(int listed) const {
   std::vector<float> list, where;
   compact_.read_list(listed, list, where);
   std::vector<KeyPoint> keypoints(static_cast<size_t>(listed));
@@ -219,7 +219,7 @@ std::vector<KeyPoint> Detector::read_keypoints(int listed) const {
   return keypoints;
 }
 
-std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
+std::vector<KeyPoint> GpuDetector::detect(const GrayImage& image) {
   std::vector<KeyPoint> keypoints = read_keypoints(find(image));
   sort_by_strength(keypoints);
   if (config_.max_features > 0 && static_cast<int>(keypoints.size()) > config_.max_features) {
@@ -228,14 +228,14 @@ std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
   return keypoints;
 }
 
-Detector::OnGpu Detector::detect_on_gpu(const GrayImage& image) {
+GpuDetector::OnGpu GpuDetector::detect_on_gpu(const GrayImage& image) {
   const int listed = find(image);
   describe_.orient(runner_, compact_.list(), integral_, listed, config_.upright ? 0 : inside_listed_);
   oriented_ = true;
   return last_on_gpu();
 }
 
-void Detector::upload_list(const KeyPoint* keypoints, int n) {
+void GpuDetector::upload_list(const KeyPoint* keypoints, int n) {
   constexpr int kWidth = CompactStage::kListWidth;
   const int rows = (n + kWidth - 1) / kWidth;
   if (uploaded_list_.height() < rows)
@@ -255,8 +255,8 @@ void Detector::upload_list(const KeyPoint* keypoints, int n) {
   runner_.after_transfer();
 }
 
-int Detector::inside_first(const KeyPoint* keypoints, int n, int width, int height,
-                           std::vector<int>& order) const {
+int GpuDetector::inside_first(const KeyPoint* keypoints, int n, int width, int height,
+                              std::vector<int>& order) const {
   order.resize(static_cast<size_t>(n));
   std::iota(order.begin(), order.end(), 0);
   if (config_.upright) return 0;  // no orientation samples
@@ -264,7 +264,7 @@ int Detector::inside_first(const KeyPoint* keypoints, int n, int width, int heig
   return static_cast<int>(std::stable_partition(order.begin(), order.end(), is_inside) - order.begin());
 }
 
-Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures* resident) {
+Features GpuDetector::detect_and_compute(const GrayImage& image, DescriptorTextures* resident) {
   const int listed = find(image);
   // The list's first inside_listed_ entries (most of them) are described
   // without the clipping arithmetic in their orientation samples.
@@ -297,8 +297,8 @@ Features Detector::detect_and_compute(const GrayImage& image, DescriptorTextures
   return f;
 }
 
-Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoints, Angles angles) {
-  context_.require_current("Detector");
+Features GpuDetector::compute(const GrayImage& image, std::vector<KeyPoint> keypoints, Angles angles) {
+  context_.require_current("GpuDetector");
   if (const std::string why = cpu::angles_problem(config_, angles); !why.empty()) throw Error(why);
   if (const std::string why = image_layout_problem(image); !why.empty()) throw Error(why);
   if (const std::string why = compute_size_problem(image.width, image.height); !why.empty()) throw Error(why);

@@ -5,7 +5,7 @@
 //   gl::Context ctx = gl::Context::headless();
 //   DetectorConfig config;
 //   config.hessian_threshold = 400;
-//   Detector detector(ctx, config);
+//   GpuDetector detector(ctx, config);
 //   std::vector<KeyPoint> keypoints = detector.detect(image);
 //
 // Stages are configured for an image size on the first image of that size and
@@ -51,10 +51,10 @@ namespace glsurf {
 // 2048, 4096 and 8192 square (60 bytes a pixel more from 4096 to 8192).
 // On top of that, whatever the size, the first detection or compute()
 // allocates about kSoftwareFixedBytes (llvmpipe's compiled shaders, the
-// point lists' textures): the rise of VmHWM from a constructed Detector to
+// point lists' textures): the rise of VmHWM from a constructed GpuDetector to
 // the end of its first call, less the rate above, was 76 to 119 MB for
 // detection of noise at 64 x 64 to 2048 x 2048, and 37 to 109 MB for
-// compute() of one keypoint (the context and the constructed Detector,
+// compute() of one keypoint (the context and the constructed GpuDetector,
 // 87 MB, are already resident when the check reads MemAvailable).
 // Why a width x height image cannot fit in `available` bytes then, at
 // `bytes_per_pixel`, or "" when it can. The detector refuses such an image
@@ -85,18 +85,19 @@ std::string host_memory_problem(int width, int height, double available,
 // stage's.
 double software_list_bytes(const DetectorConfig& config, double entries, double measured_entries);
 
-class Detector {
+class GpuDetector {
  public:
   // Every GL object of the detector belongs to `context`, which the
-  // constructor makes current (as Matcher's does). Every later call throws
+  // constructor makes current (as GpuMatcher's does). Every later call throws
   // glsurf::Error, before it makes or draws anything, unless that context is
   // current on the calling thread (gl::ContextTag).
   // `hessian` and `suppression` pick the implementations of the box filters
   // (hessian.hpp) and of the non-maximum suppression (extrema.hpp); the
   // alternatives give the same keypoints.
-  Detector(const gl::Context& context, const DetectorConfig& config,
-           const gl::ShaderSource& shaders = gl::ShaderSource::from_environment(),
-           HessianMethod hessian = HessianMethod::MultiPass, Suppression suppression = Suppression::EarlyZ);
+  GpuDetector(const gl::Context& context, const DetectorConfig& config,
+              const gl::ShaderSource& shaders = gl::ShaderSource::from_environment(),
+              HessianMethod hessian = HessianMethod::MultiPass,
+              Suppression suppression = Suppression::EarlyZ);
 
   // Why the detector refuses a width x height image, or "" when it takes
   // it: smaller than the smallest filter, needing a texture larger than the
@@ -117,7 +118,7 @@ class Detector {
   // whose orientation samples need no clipping, are oriented without it);
   // the list, angles and descriptors are read back once every pass has been
   // issued. With `resident`, the descriptors stay on the GPU instead, in the
-  // returned keypoints' order, for Matcher::match: they are not read back
+  // returned keypoints' order, for GpuMatcher::match: they are not read back
   // (the Features come without them, descriptor_size 0).
   Features detect_and_compute(const GrayImage& image, DescriptorTextures* resident = nullptr);
   // Orientation (unless config.upright, or angles is Keep) and descriptors

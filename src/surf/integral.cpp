@@ -318,7 +318,7 @@ int IntegralStage::passes_per_run() const {
 const Texture& IntegralStage::result() const {
   GLSURF_EXPECTS(width_ > 0, "configure() first");
   // Looked up here, not kept as a pointer: top_ lives inside the stage, so a
-  // pointer to it would dangle once the stage (or its Detector) is moved.
+  // pointer to it would dangle once the stage (or its GpuDetector) is moved.
   if (columns_) return columns_->down[0];
   return packed_;
 }

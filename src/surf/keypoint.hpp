@@ -75,7 +75,7 @@ struct DetectorConfig {
 
 inline int descriptor_size(const DetectorConfig& config) { return config.extended ? 128 : 64; }
 
-// What describing given keypoints (cpu::compute, Detector::compute) does
+// What describing given keypoints (cpu::compute, GpuDetector::compute) does
 // with their angles: compute each one's orientation, as OpenCV's SURF does
 // (0 when upright), or keep the angle it has (degrees ccw, in [0, 360]), as
 // OpenCV's SIFT does: for keypoints whose orientation comes from elsewhere,
