@@ -14,8 +14,21 @@ fail() { echo "FAILED: $*"; exit 1; }
 
 out=$("$cmake" --install "$build" --prefix "$work/prefix" 2>&1) || fail "install: $out"
 [ -x "$work/prefix/bin/glsurf" ] || fail "the CLI is not installed as bin/glsurf"
-[ -f "$work/prefix/include/glsurf/surf/detector.hpp" ] || fail "the headers are not under include/glsurf"
-[ ! -e "$work/prefix/include/glsurf/app/cli.hpp" ] || fail "the CLI's own header is installed"
+# Only the public headers, include/glsurf/*.hpp, at most 10 of them; none
+# reaches an OpenGL, EGL, GLEW, GLFW or glm header.
+headers=$(cd "$work/prefix/include" && find . -type f | sort | tr '\n' ' ')
+[ -f "$work/prefix/include/glsurf/glsurf.hpp" ] || fail "the headers are not under include/glsurf: $headers"
+count=$(find "$work/prefix/include" -type f | wc -l)
+[ "$count" -le 10 ] && [ -z "$(find "$work/prefix/include" -mindepth 2 -type d)" ] &&
+  [ "$(find "$work/prefix/include" -type f ! -name '*.hpp' | wc -l)" -eq 0 ] ||
+  fail "more than the public headers are installed: $headers"
+for h in "$work"/prefix/include/glsurf/*.hpp; do
+  out=$("$cxx" -std=c++17 -fsyntax-only -I "$work/prefix/include" -x c++ "$h" 2>&1) || fail "$h does not compile alone: $out"
+  deps=$("$cxx" -std=c++17 -M -I "$work/prefix/include" -x c++ "$h" 2>&1)
+  if echo "$deps" | grep -E -q '/(GL|EGL|GLFW|KHR|glm)/'; then
+    fail "$(basename "$h") reaches a GL header: $(echo "$deps" | grep -E -o '[^ ]*/(GL|EGL|GLFW|KHR|glm)/[^ ]*' | head -3)"
+  fi
+done
 # The installed CLI takes its default images from the installed copy.
 out=$("$work/prefix/bin/glsurf" bench detect --runs 1 --warmup 0 --sizes 64x48 --default-only 2>&1) ||
   fail "the installed CLI's bench: $out"

@@ -14,8 +14,8 @@
 #include "cpu/descriptor.hpp"
 #include "cpu/matcher.hpp"
 #include "gl/error.hpp"
+#include "glsurf/geometry.hpp"
 #include "io/image.hpp"
-#include "match/homography.hpp"
 
 using namespace glsurf;
 

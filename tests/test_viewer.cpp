@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/viewer.hpp"
 #include "gl/error.hpp"
 #include "io/image.hpp"
 #include "support.hpp"
 #include "surf/detector.hpp"
+#include "window/viewer.hpp"
 
 using namespace glsurf;
 

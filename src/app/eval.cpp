@@ -26,11 +26,11 @@
 #include "eval/metrics.hpp"
 #include "gl/context.hpp"
 #include "gl/error.hpp"
+#include "glsurf/geometry.hpp"
 #include "io/draw.hpp"
 #include "io/image.hpp"
 #include "io/output.hpp"
 #include "io/warp.hpp"
-#include "match/homography.hpp"
 #include "match/matcher.hpp"
 #include "surf/detector.hpp"
 

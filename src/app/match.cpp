@@ -14,11 +14,11 @@
 #include "cpu/matcher.hpp"
 #include "gl/context.hpp"
 #include "gl/error.hpp"
+#include "glsurf/geometry.hpp"
 #include "io/draw.hpp"
 #include "io/features.hpp"
 #include "io/image.hpp"
 #include "io/output.hpp"
-#include "match/homography.hpp"
 #include "match/matcher.hpp"
 #include "surf/detector.hpp"
 

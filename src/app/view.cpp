@@ -1,14 +1,14 @@
 // glsurf view — images as a sequence in a window (or offscreen), with their
 // keypoints drawn from the GPU as they are found.
 #include "app/cli.hpp"
-#include "app/viewer.hpp"
 #include "gl/context.hpp"
 #include "gl/error.hpp"
+#include "glsurf/geometry.hpp"
 #include "io/image.hpp"
 #include "io/output.hpp"
-#include "match/homography.hpp"
 #include "match/matcher.hpp"
 #include "surf/detector.hpp"
+#include "window/viewer.hpp"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "io/image.hpp"
+#include "surf/keypoint.hpp"
 
 namespace glsurf::cpu {
 

@@ -48,7 +48,7 @@
 
 #include <vector>
 
-#include "match/homography.hpp"
+#include "glsurf/geometry.hpp"
 #include "match/types.hpp"
 #include "surf/keypoint.hpp"
 

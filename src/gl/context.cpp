@@ -6,8 +6,6 @@
 #define EGL_NO_X11
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -31,14 +29,10 @@ const char* to_string(ContextPath path) {
 namespace {
 
 // eglGetPlatformDisplay returns one EGLDisplay per device and eglTerminate is
-// not reference-counted, and glfwTerminate closes every window: count the users
-// so that destroying one Context never pulls the ground from under another.
+// not reference-counted: count the users so that destroying one Context never
+// pulls the ground from under another.
 std::map<EGLDisplay, int>& display_users() {
   static std::map<EGLDisplay, int> users;
-  return users;
-}
-int& glfw_users() {
-  static int users = 0;
   return users;
 }
 
@@ -56,13 +50,9 @@ struct Context::Impl {
   ContextInfo info;
   EGLDisplay display = EGL_NO_DISPLAY;  // counted in display_users() while set
   EGLContext context = EGL_NO_CONTEXT;
-  GLFWwindow* window = nullptr;  // counted in glfw_users() while set
+  std::shared_ptr<const Window> window;
 
   ~Impl() {
-    if (window) {
-      glfwDestroyWindow(window);
-      if (--glfw_users() == 0) glfwTerminate();
-    }
     if (display != EGL_NO_DISPLAY) {
       if (eglGetCurrentContext() == context) {
         eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
@@ -259,22 +249,22 @@ Context::~Context() = default;
 
 ContextPath Context::path() const { return impl_->path; }
 const ContextInfo& Context::info() const { return impl_->info; }
-GLFWwindow* Context::glfw_window() const { return impl_->window; }
+const Window* Context::window() const { return impl_->window.get(); }
 
 void Context::swap_buffers() const {
   GLSURF_EXPECTS(impl_ && impl_->window, "swap_buffers needs a window context");
-  glfwSwapBuffers(impl_->window);
+  impl_->window->swap_buffers();
 }
 
 void Context::framebuffer_size(int& width, int& height) const {
   GLSURF_EXPECTS(impl_ && impl_->window, "framebuffer_size needs a window context");
-  glfwGetFramebufferSize(impl_->window, &width, &height);
+  impl_->window->framebuffer_size(width, height);
 }
 
 void Context::make_current() const {
   GLSURF_EXPECTS(impl_ != nullptr, "use of a moved-from Context");
   if (impl_->window) {
-    glfwMakeContextCurrent(impl_->window);
+    impl_->window->make_current();
   } else if (!eglMakeCurrent(impl_->display, EGL_NO_SURFACE, EGL_NO_SURFACE, impl_->context)) {
     throw Error("cannot make the OpenGL context current: " + egl_error_name(eglGetError()));
   }
@@ -283,7 +273,7 @@ void Context::make_current() const {
 void Context::release_current() const {
   GLSURF_EXPECTS(impl_ != nullptr, "use of a moved-from Context");
   if (impl_->window) {
-    if (glfwGetCurrentContext() == impl_->window) glfwMakeContextCurrent(nullptr);
+    impl_->window->release_if_current();
   } else if (eglGetCurrentContext() == impl_->context &&
              !eglMakeCurrent(impl_->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT)) {
     throw Error("cannot release the OpenGL context: " + egl_error_name(eglGetError()));
@@ -294,14 +284,17 @@ ContextTag Context::tag() const {
   GLSURF_EXPECTS(impl_ != nullptr, "use of a moved-from Context");
   ContextTag t;
   t.window_ = impl_->window;
+  t.windowed_ = impl_->window != nullptr;
   t.egl_context_ = impl_->window ? nullptr : impl_->context;
   return t;
 }
 
 bool ContextTag::is_current() const {
-  // GLFW is asked only while one of its windows exists (glfw_users), so a
-  // tag outliving its window's context reads as not current.
-  if (window_) return glfw_users() > 0 && glfwGetCurrentContext() == window_;
+  // A tag outliving its window's context reads as not current.
+  if (windowed_) {
+    const std::shared_ptr<const Window> window = window_.lock();
+    return window && window->is_current();
+  }
   return egl_context_ != nullptr && eglGetCurrentContext() == egl_context_;
 }
 
@@ -408,34 +401,13 @@ Context Context::headless() {
   throw Error(msg);
 }
 
-Context Context::window(int width, int height, const std::string& title, bool visible) {
-  if (!glfwInit()) {
-    const char* desc = nullptr;
-    glfwGetError(&desc);
-    std::string why = desc ? desc : "glfwInit failed";
-    while (!why.empty() && why.back() == ' ') why.pop_back();  // X11's "Failed to open display "
-    throw Error("no window system for a GLFW window: " + why);
-  }
-  ++glfw_users();
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
-  GLFWwindow* window = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
-  if (!window) {
-    const char* desc = nullptr;
-    glfwGetError(&desc);
-    if (--glfw_users() == 0) glfwTerminate();
-    throw Error(std::string("could not open an OpenGL 3.3 core window: ") +
-                (desc ? desc : "unknown GLFW error"));
-  }
+Context Context::from_window(std::shared_ptr<const Window> window, ContextPath path) {
   auto impl = std::make_unique<Impl>();
-  impl->path = ContextPath::Glfw;
-  impl->window = window;
-  glfwMakeContextCurrent(window);
-  load_and_check_gl(ContextPath::Glfw);
-  impl->info = query_info(ContextPath::Glfw);
+  impl->path = path;
+  impl->window = std::move(window);
+  impl->window->make_current();
+  load_and_check_gl(path);
+  impl->info = query_info(path);
   return Context(std::move(impl));
 }
 

@@ -5,8 +5,12 @@
 //   Context ctx = Context::headless();        // EGL device, else Mesa surfaceless
 //   Context win = Context::window(800, 600, "glsurf");
 //
-// Creation throws glsurf::Error with one line that says what was tried and why
-// each path failed. The context is current on the creating thread.
+// The library links no window system: a window context is a Window (below)
+// that the glsurf_window library makes with GLFW (window/glfw_context.cpp,
+// which defines Context::window and glfw_window); headless programs never
+// link it. Creation throws glsurf::Error with one line that says what was
+// tried and why each path failed. The context is current on the creating
+// thread.
 #pragma once
 
 #include <memory>
@@ -38,6 +42,19 @@ struct ContextInfo {
 
 class Context;
 
+// A window system's side of a window context: its own calls to make the
+// context current, show it, and measure it.
+class Window {
+ public:
+  virtual ~Window() = default;
+  virtual void make_current() const = 0;
+  virtual void release_if_current() const = 0;
+  virtual bool is_current() const = 0;
+  virtual void swap_buffers() const = 0;
+  virtual void framebuffer_size(int& width, int& height) const = 0;
+  virtual void* handle() const = 0;  // the window system's own (GLFWwindow*)
+};
+
 // Names a context without owning it. GpuDetector and GpuMatcher keep one and check
 // at each call that their context is current on the calling thread: a call
 // made while another context, or none, is current fails with GL errors or
@@ -54,14 +71,19 @@ class ContextTag {
 
  private:
   friend class Context;
-  GLFWwindow* window_ = nullptr;
+  std::weak_ptr<const Window> window_;  // a window context's, while it lives
+  bool windowed_ = false;
   void* egl_context_ = nullptr;
 };
 
 class Context {
  public:
   static Context headless();
+  // Defined in the glsurf_window library (GLFW).
   static Context window(int width, int height, const std::string& title, bool visible = true);
+  // A context in `window`, made current, its GL entry points loaded and its
+  // limits checked and read.
+  static Context from_window(std::shared_ptr<const Window> window, ContextPath path);
 
   Context(Context&&) noexcept;
   Context& operator=(Context&&) noexcept;
@@ -76,7 +98,8 @@ class Context {
   // make this one current (an EGL context is current on one thread at most).
   void release_current() const;
   ContextTag tag() const;
-  GLFWwindow* glfw_window() const;  // nullptr for headless contexts
+  GLFWwindow* glfw_window() const;  // nullptr for headless contexts; glsurf_window library
+  const Window* window() const;     // nullptr for headless contexts
   // Window contexts only: show the back buffer, and the framebuffer's size.
   void swap_buffers() const;
   void framebuffer_size(int& width, int& height) const;

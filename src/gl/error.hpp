@@ -9,15 +9,11 @@
 //     test builds (PassRunner::set_check_every_pass) and at stage boundaries.
 #pragma once
 
-#include <stdexcept>
 #include <string>
 
-namespace glsurf {
+#include "glsurf/types.hpp"
 
-class Error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+namespace glsurf {
 
 namespace detail {
 [[noreturn]] void contract_failure(const char* function, const char* condition, const std::string& message);

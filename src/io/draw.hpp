@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "glsurf/geometry.hpp"
 #include "io/image.hpp"
-#include "match/homography.hpp"
 #include "match/types.hpp"
 #include "surf/keypoint.hpp"
 

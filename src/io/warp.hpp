@@ -28,8 +28,8 @@
 
 #include <vector>
 
+#include "glsurf/geometry.hpp"
 #include "io/image.hpp"
-#include "match/homography.hpp"
 
 namespace glsurf {
 

@@ -1,5 +1,3 @@
-#include "match/homography.hpp"
-
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -14,6 +12,7 @@
 #include <sstream>
 
 #include "gl/error.hpp"
+#include "glsurf/geometry.hpp"
 #include "io/output.hpp"
 
 namespace glsurf {

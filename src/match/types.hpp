@@ -1,34 +1,13 @@
-// Matching vocabulary shared by the GPU matcher and the CPU reference.
-//
-//   | field            | default | meaning                                          |
-//   |------------------|---------|--------------------------------------------------|
-//   | ratio            | 0.8     | keep a match when best < ratio * second best     |
-//   |                  |         | (distances, not squared; 0 or >= 1 disables)     |
-//   | mutual           | true    | keep i -> j only if j's best match is i          |
-//   | laplacian        | true    | points of opposite Laplacian sign never match    |
-//   | max_distance     | 0       | drop matches farther than this (0: no limit)     |
-//
-// Distances are Euclidean between descriptors (unit length, so in [0, 2]).
+// Matching vocabulary shared by the GPU matcher and the CPU reference
+// (MatchConfig and Match are public: glsurf/matcher.hpp, glsurf/types.hpp).
 #pragma once
 
 #include <vector>
 
+#include "glsurf/matcher.hpp"
+#include "glsurf/types.hpp"
+
 namespace glsurf {
-
-struct Features;  // surf/keypoint.hpp
-
-struct MatchConfig {
-  float ratio = 0.8f;
-  bool mutual = true;
-  bool laplacian = true;
-  float max_distance = 0.0f;
-};
-
-// OpenCV's DMatch: query and train indices and their distance.
-struct Match {
-  int query = -1, train = -1;
-  float distance = 0;
-};
 
 // The two nearest train descriptors of one query (index -1 when there are
 // fewer candidates), squared distances.

@@ -26,7 +26,6 @@
 
 #include "gl/context.hpp"
 #include "gl/pass.hpp"
-#include "io/image.hpp"
 #include "surf/compact.hpp"
 #include "surf/descriptor.hpp"
 #include "surf/extrema.hpp"

@@ -64,7 +64,7 @@
 #include "gl/program.hpp"
 #include "gl/shader_source.hpp"
 #include "gl/texture.hpp"
-#include "io/image.hpp"
+#include "surf/keypoint.hpp"
 
 namespace glsurf {
 

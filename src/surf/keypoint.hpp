@@ -32,46 +32,24 @@
 #include <string>
 #include <vector>
 
+#include "glsurf/detector.hpp"
+#include "glsurf/types.hpp"
+
 namespace glsurf {
 
-struct KeyPoint {
-  float x = 0, y = 0;
-  float size = 0;
-  float angle = -1;
-  float response = 0;
-  int octave = 0;
-  int laplacian = 0;
-};
-
-// Parameters, named like OpenCV's cv::xfeatures2d::SURF.
-//   | field              | default | meaning                                          |
-//   |--------------------|---------|--------------------------------------------------|
-//   | hessian_threshold  | 100     | keep samples with det(H) > threshold; det is in  |
-//   |                    |         | (grey level)^2 of a 0-255 image, as OpenCV's     |
-//   | n_octaves          | 4       | octaves of the scale space                       |
-//   | n_octave_layers    | 2       | layers searched per octave (each needs the one   |
-//   |                    |         | below and above: n_octave_layers + 2 filters)    |
-//   | max_features       | 0       | keep the N strongest responses; 0 keeps all      |
-//   |                    |         | (the GPU detector takes N up to 2^20, 2^19 with  |
-//   |                    |         | extended)                                        |
-//   | extended           | false   | 128-value descriptors instead of 64              |
-//   | upright            | false   | U-SURF: no orientation (angle 0)                 |
-//   | first_step         | 1       | sampling step of the first octave, doubling per  |
-//   |                    |         | octave (OpenCV: 1; OpenSURF's init_sample: 2)    |
-struct DetectorConfig {
-  float hessian_threshold = 100.0f;
-  int n_octaves = 4;
-  int n_octave_layers = 2;
-  int max_features = 0;
-  bool extended = false;
-  bool upright = false;
-  int first_step = 1;
-  // > 0: a keypoint whose second-largest peak of window sums reaches this
-  // fraction of the largest also gets that orientation, as a second entry
-  // (cpu::orientation; SIFT's is 0.8). 0: one orientation. Not with upright.
-  // max_features then counts the entries.
-  float second_orientation = 0.0f;
-};
+// Why `image` is not a whole image (a negative side, or a pixel buffer that
+// is not width x height long), or "" when it is. The detectors check it
+// first: an image put together by hand with too few pixels would otherwise
+// be read past its end, or, with none, not uploaded at all.
+inline std::string image_layout_problem(const GrayImage& image) {
+  const long long expected = static_cast<long long>(image.width) * image.height;
+  if (image.width < 0 || image.height < 0 || static_cast<long long>(image.pixels.size()) != expected) {
+    return "image of " + std::to_string(image.width) + "x" + std::to_string(image.height) + " has " +
+           std::to_string(image.pixels.size()) + " pixel values" +
+           (image.width < 0 || image.height < 0 ? "" : " instead of " + std::to_string(expected));
+  }
+  return "";
+}
 
 inline int descriptor_size(const DetectorConfig& config) { return config.extended ? 128 : 64; }
 
@@ -137,17 +115,6 @@ inline std::string filter_sum_problem(int width, int height, const DetectorConfi
   }
   return "";
 }
-
-// Keypoints with their descriptors: descriptor_size values per keypoint, row
-// by row (OpenCV's detectAndCompute output).
-struct Features {
-  std::vector<KeyPoint> keypoints;
-  std::vector<float> descriptors;
-  int descriptor_size = 0;
-  const float* descriptor(std::size_t i) const {
-    return &descriptors[i * static_cast<std::size_t>(descriptor_size)];
-  }
-};
 
 // Deterministic order of results: strongest response first; ties by y, x, size.
 void sort_by_strength(std::vector<KeyPoint>& keypoints);

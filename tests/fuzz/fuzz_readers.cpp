@@ -25,10 +25,10 @@
 #include <thread>
 
 #include "gl/error.hpp"
+#include "glsurf/geometry.hpp"
 #include "io/features.hpp"
 #include "io/image.hpp"
 #include "io/jpeg_check.hpp"
-#include "match/homography.hpp"
 
 namespace {
 

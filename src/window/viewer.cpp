@@ -1,4 +1,4 @@
-#include "app/viewer.hpp"
+#include "window/viewer.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,82 @@
+// SURF keypoints and descriptors (Bay et al. 2008), on the GPU or on the CPU.
+//
+//   glsurf::Context context = glsurf::Context::headless();
+//   glsurf::Detector detector = glsurf::Detector::gpu(context, {/*threshold*/ 100});
+//   glsurf::Features features = detector.detect_and_compute(glsurf::load_gray("a.png"));
+//
+// Both give the same keypoints and descriptors within the tolerances that
+// glsurf's tests state (docs/reference.md); the CPU one is the reference
+// implementation the GPU stages are tested against, and needs no OpenGL.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "glsurf/types.hpp"
+
+namespace glsurf {
+
+class Context;
+
+// Parameters, named like OpenCV's cv::xfeatures2d::SURF.
+//   | field              | default | meaning                                          |
+//   |--------------------|---------|--------------------------------------------------|
+//   | hessian_threshold  | 100     | keep samples with det(H) > threshold; det is in  |
+//   |                    |         | (grey level)^2 of a 0-255 image, as OpenCV's     |
+//   | n_octaves          | 4       | octaves of the scale space                       |
+//   | n_octave_layers    | 2       | layers searched per octave (each needs the one   |
+//   |                    |         | below and above: n_octave_layers + 2 filters)    |
+//   | max_features       | 0       | keep the N strongest responses; 0 keeps all      |
+//   |                    |         | (the GPU detector takes N up to 2^20, 2^19 with  |
+//   |                    |         | extended)                                        |
+//   | extended           | false   | 128-value descriptors instead of 64              |
+//   | upright            | false   | U-SURF: no orientation (angle 0)                 |
+//   | first_step         | 1       | sampling step of the first octave, doubling per  |
+//   |                    |         | octave (OpenCV: 1; OpenSURF's init_sample: 2)    |
+struct DetectorConfig {
+  float hessian_threshold = 100.0f;
+  int n_octaves = 4;
+  int n_octave_layers = 2;
+  int max_features = 0;
+  bool extended = false;
+  bool upright = false;
+  int first_step = 1;
+  // > 0: a keypoint whose second-largest peak of window sums reaches this
+  // fraction of the largest also gets that orientation, as a second entry
+  // (cpu::orientation; SIFT's is 0.8). 0: one orientation. Not with upright.
+  // max_features then counts the entries.
+  float second_orientation = 0.0f;
+};
+
+class Detector {
+ public:
+  // Throws glsurf::Error when `config` is out of range (n_octaves 1..16,
+  // n_octave_layers 1..64, first_step 1..64, nothing negative,
+  // second_orientation in [0, 1] and 0 when upright).
+  static Detector gpu(const Context& context, const DetectorConfig& config = {});
+  static Detector cpu(const DetectorConfig& config = {});
+
+  Detector(Detector&&) noexcept;
+  Detector& operator=(Detector&&) noexcept;
+  ~Detector();
+
+  // Keypoints only (angle -1), strongest first. Throws glsurf::Error for an
+  // image smaller than the smallest filter or larger than the GPU takes.
+  std::vector<KeyPoint> detect(const GrayImage& image);
+  // Keypoints with orientation and descriptors, strongest first.
+  Features detect_and_compute(const GrayImage& image);
+  // Orientation (unless upright) and descriptors of given keypoints, in their
+  // order, every field but the angle kept. Throws glsurf::Error for a
+  // keypoint outside the image or of a size outside [1, 7680].
+  Features compute(const GrayImage& image, std::vector<KeyPoint> keypoints);
+
+  const DetectorConfig& config() const;
+  bool on_gpu() const;
+
+ private:
+  struct Impl;
+  explicit Detector(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace glsurf
