@@ -416,7 +416,7 @@ TEST_SUITE("gl") {
 
   // A second orientation where a keypoint's second peak of window sums comes
   // close to its first (as SIFT): of the misses with one orientation, most
-  // are flips to such a peak (docs/NOTES.md). Measured: at 30 degrees 96 % of
+  // are flips to such a peak (docs/notes/orientation.md). Measured: at 30 degrees 96 % of
   // the repeated points turn within 3 degrees (330 of 342).
   TEST_CASE(
       "with second orientations, rotations by 30, 90 and 180 degrees turn 90 % of the repeated points") {
@@ -769,7 +769,7 @@ TEST_SUITE("gl") {
     // recentring may not settle on hand-placed points, and float32 and float64
     // can stop at different points: 8 of 5,000 placed anywhere in this image
     // differed by 0.8 to 8 degrees, or by 177 where a runner-up came within
-    // 2 % (docs/NOTES.md: Orientation and descriptors). Inside, 5 of the 4,848
+    // 2 % (docs/notes/descriptor.md). Inside, 5 of the 4,848
     // unambiguous ones differ by more than 0.05 degrees (RMS 0.016): points
     // placed at random on noise are less well conditioned than detected ones,
     // so the tolerances apply here, not compare()'s tighter ones.

@@ -29,7 +29,7 @@
 // of them empty for each keypoint, rather than a branch: llvmpipe runs both
 // sides of a branch, but leaves a loop once no fragment of its group is in
 // it, after one trip, and a keypoint's 4 x 4 tile is such a group
-// (docs/NOTES.md: Orientation and descriptors).
+// (docs/notes/descriptor.md).
 #include "common/precision.glsl"
 
 uniform sampler2D u_list;
@@ -105,7 +105,7 @@ void main() {
     const float two_sigma2 = 2.0 * SIGMA * SIGMA;
     int row0 = (kr.y / 4) * 5, col0 = (kr.y % 4) * 5;
     // The Gaussian is separable: 10 exponentials per sub-region instead of 25
-    // (a sixth of this pass's time on llvmpipe, docs/NOTES.md).
+    // (a sixth of this pass's time on llvmpipe, docs/notes/descriptor.md).
     float wu[5], wv[5];
     for (int i = 0; i < 5; ++i) {
       float a = float(col0 + i) - 9.5, b = float(row0 + i) - 9.5;

@@ -101,7 +101,7 @@ void main() {
   // x, y, z otherwise. Look-ups are clamped into the grid: samples near the
   // border fail the border test below (tested with the rest rather than by
   // an early discard: on llvmpipe a discard this early made the whole pass
-  // several times slower; docs/NOTES.md: What llvmpipe rewards), and so do
+  // several times slower; docs/notes/llvmpipe.md), and so do
   // a cell's samples past the grid's last row or column.
   vec4 b[16];
   for (int t = 0; t < 16; ++t) {

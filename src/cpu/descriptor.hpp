@@ -38,16 +38,12 @@
 // term, where a radial function's is twice), so the smoothed gradient's
 // direction depends on the pattern's angle to the axes. The mean of a
 // w x v and a v x w box is isotropic to fourth order when v / w = 1/sqrt(3),
-// and with w^2 + v^2 = 2 h^2 it smooths as much as the h x h square. Over
-// the 20 photo/angle rotation cases of docs/NOTES.md (CPU reference), this
-// rule turns 5,915 of 6,535 repeated points within 3 degrees where the
-// square on the 253-point lattice of radius 6s with sigma 3.5 s turned
-// 5,731 (at the exact positions the rotation sends the keypoints to, 95 %
-// against 90 %), and finds the partner's descriptor nearest for 6,137
-// against 6,071; on graf1 turned by 30 degrees it turns 91.6 % against
-// 89.6 %. The cross takes twice the square's look-ups per sample, the
-// smaller lattice pays back part of that.
-//   Choices made over four photos and several angles (docs/NOTES.md,
+// and with w^2 + v^2 = 2 h^2 it smooths as much as the h x h square. On
+// rotated photos it turns more repeated points within 3 degrees than the
+// square did, and finds more partners' descriptors nearest
+// (docs/notes/orientation.md). The cross takes twice the square's look-ups
+// per sample; the smaller lattice pays back part of that.
+//   Choices made over four photos and several angles (docs/notes/orientation.md,
 // Orientation and descriptors): sigma 3.75 s (SURF's is 2.5 s) and radius
 // 5.33 s, the offset 0.35 s (was s/2), and sides rounded from the side
 // nearest 2s (was the nearest even side, which jumps by two pixels where a
@@ -69,10 +65,9 @@
 // with a Gaussian of about 10s and shared between neighbouring sub-regions).
 // A side of 2s leaves the responses to fine texture that blur or a
 // viewpoint change alters, and a sigma of 3.3s gives the outer sub-regions
-// little weight. Measured with tools/compare_peers.py at 1,000 keypoints on
-// 11 pairs (docs/NOTES.md, Keypoint quality): 6,172 correct matches against
-// 5,851 with 2s and 3.3s, most of it on blur (375 against 245 at sigma 3);
-// sides 3.3s to 5s and sigmas 5s to 10s are all within 1 % of it.
+// little weight; 4s and 6s give the most correct matches, most of the gain
+// on blur, and sides 3.3s to 5s and sigmas 5s to 10s are close to them
+// (tools/compare_peers.py; docs/notes/keypoint-quality.md).
 //   The split counts a component as negative only below -kSplitTolerance
 // times the other one. Where the image is constant along one axis, the
 // rotated response across it is zero but for rounding (the angle lands a
@@ -93,10 +88,9 @@ namespace glsurf::cpu {
 
 // Window directions tried, evenly spaced: 32 (11.25 degrees apart) find the
 // basin of the largest window sum as well as 64 did, and the recentring then
-// climbs it (docs/NOTES.md: on the 20 photo/angle rotation cases as many points
-// turned and matched). A second orientation needs 64: at 32 a weaker peak
-// 90 degrees from the first can lie on the first's shoulder between two
-// candidates and go unseen (test_cpu_descriptor.cpp, crossing edges).
+// climbs it (docs/notes/orientation.md: as many points turned and matched). A second orientation needs 64: at
+// 32 a weaker peak 90 degrees from the first can lie on the first's shoulder between two candidates and go
+// unseen (test_cpu_descriptor.cpp, crossing edges).
 constexpr int kOrientationCandidates = 32;
 constexpr int kSecondOrientationCandidates = 64;
 constexpr int orientation_candidates(double second_ratio) {

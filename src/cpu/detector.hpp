@@ -24,9 +24,8 @@
 // Bay's 0.9); divided by the two lobe areas it becomes w(l) (0.30 at L = 9,
 // 0.25 for large L). Weighting the normalised Dxy by 0.81 instead penalises
 // oblique and elongated structure about three times too much, which makes
-// det depend on the pattern's angle to the axes; `tools/compare_peers.py`
-// measured 2.8 % more correct matches at 1,000 keypoints with w(l) (docs/
-// NOTES.md, Keypoint quality). A sample is a keypoint when det > the
+// det depend on the pattern's angle to the axes, and loses correct matches
+// (tools/compare_peers.py; docs/notes/keypoint-quality.md). A sample is a keypoint when det > the
 // threshold, det exceeds all 26 neighbours in the 3x3x3 block of its octave
 // (layers l-1, l, l+1 on the octave's sample grid, all of whose filters lie
 // inside the image), and the quadratic fit of Brown & Lowe over that block
@@ -74,9 +73,8 @@ HessianResponse hessian_at(const IntegralImage& integral, int x, int y, int filt
 // image (1 byte), the integral image (4) and octave 0's layers, 9 bytes per
 // sample (det, trace, valid) for n_octave_layers + 2 layers sampled every
 // first_step pixels, plus 2 for the keypoints (later octaves are smaller and
-// replace octave 0's). Measured for the defaults (43 bytes): maximum RSS of
-// `glsurf detect --backend cpu` on noise, 41 bytes a pixel at 4096 x 4096
-// with 75,436 keypoints.
+// replace octave 0's): 43 bytes for the defaults, checked against the maximum
+// RSS of `glsurf detect --backend cpu` (docs/notes/memory.md).
 double bytes_per_pixel(const DetectorConfig& config);
 // Why a width x height image does not fit in `available` bytes, or ""
 // (memory_problem, surf/memory.hpp).

@@ -34,7 +34,7 @@ struct ContextInfo {
   int max_texture_units = 0;  // GL_MAX_TEXTURE_IMAGE_UNITS (fragment stage)
   bool timer_query = false;   // GL_TIME_ELAPSED queries usable
   // Mesa's llvmpipe or softpipe: the "GPU" is the CPU, and llvmpipe's timer
-  // queries under-read some passes (docs/NOTES.md, "What llvmpipe rewards").
+  // queries under-read some passes (docs/notes/llvmpipe.md, "Timer queries").
   bool software() const {
     return renderer.find("llvmpipe") != std::string::npos || renderer.find("softpipe") != std::string::npos;
   }

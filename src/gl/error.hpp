@@ -1,4 +1,4 @@
-// Errors in three tiers (DESIGN.md, "Errors"):
+// Errors in three tiers:
 //   * environment failures (no context, GL too old, shader errors, incomplete
 //     framebuffer, unreadable file) throw glsurf::Error with one readable line
 //     (plus the driver's log where there is one);

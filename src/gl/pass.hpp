@@ -111,9 +111,9 @@ class PassRunner {
   // totals per pass name, in the order the names first ran, then clears them.
   // The finishes serialise the passes, so such frames are slower than others:
   // time whole frames separately. Why a second clock: llvmpipe's queries read
-  // far too little for the passes drawn into the candidate atlas (about 1 ms
-  // for NMS marking and interpolation that take about 25 ms between finishes
-  // at 640 x 480), while on a real GPU the finishes add their own overhead.
+  // far too little for the passes drawn into the candidate atlas
+  // (docs/notes/llvmpipe.md), while on a real GPU the finishes add their own
+  // overhead.
   struct PassTime {
     std::string name;
     double milliseconds = 0;       // GL_TIME_ELAPSED

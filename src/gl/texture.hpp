@@ -38,7 +38,7 @@ class Texture {
   // A buffer texture (GL_TEXTURE_BUFFER, a samplerBuffer in GLSL) of `texels`
   // texels of RGBA32F, RGBA32UI or R32UI: one linear array, read with
   // texelFetch(sampler, index). On llvmpipe such a fetch costs about two
-  // thirds of a 2-D one (docs/NOTES.md, "What llvmpipe rewards"). Not a render
+  // thirds of a 2-D one (docs/notes/llvmpipe.md). Not a render
   // target; filled by copy_rows. width() is `texels`, height() 1.
   static Texture buffer(int texels, Format format, std::string label);
   // Buffer textures only: the values of rows first_row .. first_row + rows -

@@ -2,7 +2,7 @@
 // and load_gray are public: glsurf/types.hpp, glsurf/image.hpp).
 //
 // Pixel (x, y) is pixels[y * width + x]; row 0 is the top row of the picture
-// (DESIGN.md: origin at the centre of the top-left pixel, x right, y down).
+// (origin at the centre of the top-left pixel, x right, y down).
 #pragma once
 
 #include "glsurf/image.hpp"

@@ -6,7 +6,7 @@
 //   point list   hp_traverse: entry k descends the pyramid to the k-th keypoint
 //
 // 4x4 rather than Ziegler's 2x2: half the levels (on llvmpipe each is a draw
-// with a fixed cost; docs/NOTES.md: Detector speed), for 16 counts read per
+// with a fixed cost; docs/notes/compaction.md), for 16 counts read per
 // level of the descent instead of 4. Level 0 also keeps a mask per block of
 // which atlas texels it counted, in which class, and the descent's last step
 // reads it instead of the atlas.

@@ -13,7 +13,7 @@ namespace {
 constexpr int kWidth = 1024;  // shaders/common/blocks.glsl
 // orient_windows: kPerFragment candidates per fragment, blocks of window_texels() per keypoint.
 // 32: each sample is fetched once for 32 windows (on llvmpipe 32 beat 8, 16
-// and 64; docs/NOTES.md).
+// and 64; docs/notes/orientation.md).
 constexpr int kPerFragment = 32;
 static_assert(kPerFragment % 4 == 0 && cpu::kOrientationCandidates % kPerFragment == 0 &&
                   cpu::kSecondOrientationCandidates % kPerFragment == 0,
@@ -29,7 +29,7 @@ static_assert(kWidth % (cpu::kOrientationCandidates / kPerFragment) == 0 &&
 // a texture row apart (runs): on the 1920 x 1080 image the samples pass took
 // 5-35 % less, the windows and recentring passes, which stream through the
 // samples, up to 27 % more; at 640 x 480 the three together took as long as
-// with runs (docs/NOTES.md). Padding fragments cost llvmpipe as much as real
+// with runs (docs/notes/orientation.md). Padding fragments cost llvmpipe as much as real
 // ones, so the tile holds the 99 texels exactly, 93 tiles to a row (9 x 11,
 // 10 x 10, 8 x 13, 12 x 9 and 25 x 4 did no better).
 constexpr int kSampleTexels = (cpu::kOrientationSamples + 1) / 2;

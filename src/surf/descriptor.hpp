@@ -33,7 +33,7 @@
 // linear index k * B, except the outputs of the two passes that gather from
 // the integral image: an 11 x 9 tile of orientation samples and a 4 x 4 tile
 // of descriptor sub-regions per keypoint, so that fragments shaded together
-// read around one keypoint (docs/NOTES.md: Orientation and descriptors);
+// read around one keypoint (docs/notes/orientation.md and descriptor.md);
 // normalize writes runs.
 #pragma once
 

@@ -37,38 +37,25 @@
 namespace glsurf {
 
 // On a software renderer (Mesa's llvmpipe) the detector's textures live in
-// host memory, about kSoftwareBytesPerPixel a pixel of the image: the
-// maximum RSS of `glsurf detect` on noise was 0.93 GB at 2048 x 2048 and
-// 3.03 GB at 4096 x 4096 (the 1-D integral image, the buffer copy of det(H)
-// for suppression, one buffer copy of the integral image that the Hessian
-// and the quads share, one strip for the Hessian, and a candidate atlas of a
-// texel per 2 x 2 samples), 167 bytes a pixel beyond the fixed part below;
-// the constant keeps 53 in hand.
-// compute() of given keypoints needs only the image, its integral and the
-// integral quads, about kSoftwareComputeBytesPerPixel: the maximum RSS of
-// `glsurf describe` with one keypoint on noise was 0.43, 1.18 and 4.17 GB at
-// 2048, 4096 and 8192 square (60 bytes a pixel more from 4096 to 8192).
-// On top of that, whatever the size, the first detection or compute()
-// allocates about kSoftwareFixedBytes (llvmpipe's compiled shaders, the
-// point lists' textures): the rise of VmHWM from a constructed GpuDetector to
-// the end of its first call, less the rate above, was 76 to 119 MB for
-// detection of noise at 64 x 64 to 2048 x 2048, and 37 to 109 MB for
-// compute() of one keypoint (the context and the constructed GpuDetector,
-// 87 MB, are already resident when the check reads MemAvailable).
+// host memory: about kSoftwareBytesPerPixel a pixel for detection (the 1-D
+// integral image, the buffer copy of det(H) for suppression, one buffer copy
+// of the integral image shared by the Hessian and the quads, one Hessian
+// strip, the candidate atlas), kSoftwareComputeBytesPerPixel for compute()
+// of given keypoints (image, integral, quads), plus kSoftwareFixedBytes
+// whatever the size (llvmpipe's compiled shaders, the point lists). Each is
+// the measured maximum with a margin (docs/notes/memory.md).
 // Why a width x height image cannot fit in `available` bytes then, at
 // `bytes_per_pixel`, or "" when it can. The detector refuses such an image
 // where the kernel says how much is available (/proc/meminfo), rather than
 // be killed part-way by it; from its second call on, the fixed part is
-// resident and counted twice, 150 MB on the safe side.
+// resident and counted twice, on the safe side.
 constexpr double kSoftwareBytesPerPixel = 220;
 constexpr double kSoftwareComputeBytesPerPixel = 65;
 constexpr double kSoftwareFixedBytes = 150e6;
 // kSoftwareBytesPerPixel is for one group of four layers per octave (the
 // default two layers per octave, and one); each further group (--layers 3 to
 // 6: two, 7 to 10: three) adds the textures of its layers, counted as 170
-// bytes a pixel: detection of noise (2048 x 2048 against 1024 x 1024, the
-// same day) took 342, 341 and 372 bytes a pixel at 3, 4 and 6 layers per
-// octave, and 467 at 8.
+// bytes a pixel (docs/notes/memory.md).
 double software_bytes_per_pixel(const DetectorConfig& config);
 std::string host_memory_problem(int width, int height, double available,
                                 double bytes_per_pixel = kSoftwareBytesPerPixel,

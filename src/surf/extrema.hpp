@@ -18,7 +18,7 @@
 // Cells rather than samples: the mark and interpolation passes
 // shade a quarter as many fragments, 16 look-ups serving four samples'
 // blocks instead of 9 serving one, and the compaction reads a quarter as
-// many texels (docs/NOTES.md: Detector speed).
+// many texels (docs/notes/extrema.md).
 //
 // Passes (Terriberry et al. 2008, III-B.2, with one early-Z round):
 //   nms_mark         threshold and 26-neighbour test, the cells with a
@@ -36,9 +36,7 @@
 // With Suppression::SinglePass the extrema pass runs on every sample instead,
 // with no marks (the baseline; maps that are not pairs still use the
 // per-layer shader, and the tests compare both modes with the CPU). On
-// llvmpipe at 640x480 early-Z is a little faster: detection took 40.8 and
-// 41.4 ms against 42.4 and 44.1 (medians, two runs of `bench detect`,
-// docs/NOTES.md "Detector speed").
+// llvmpipe early-Z is a little faster (docs/notes/extrema.md).
 #pragma once
 
 #include <algorithm>
@@ -100,8 +98,8 @@ class ExtremaStage {
   // For maps marked layer by layer: built by configure() where there are any.
   gl::Program program_, max3_, mark_;
   // Maps marked as pairs read their det(H) group from a buffer copy
-  // (linear look-ups: the mark pass took 3.8-4.1 ms instead of 5.0-5.2 at
-  // 640 x 480 on llvmpipe) when the driver's buffer textures hold octave 0's
+  // (linear look-ups, faster on llvmpipe: docs/notes/extrema.md) when the
+  // driver's buffer textures hold octave 0's
   // grid; each pair map's group is copied in just before its draws.
   int buffer_limit_ = -1;
   bool linear_ = false;

@@ -16,7 +16,7 @@
 //     from the integral image itself: 20 look-ups per filter, a few shared
 //     (hessian_multipass.frag). Passes of their own for the lobes' strips,
 //     as Terriberry has, cost llvmpipe more than the look-ups they save (with
-//     their buffer copies; docs/NOTES.md, Detector speed). Where the driver's
+//     their buffer copies; docs/notes/hessian.md). Where the driver's
 //     buffer textures hold the integral image, the passes read it and the
 //     strip from buffer-texture copies (common/linear_fetch.glsl), which
 //     llvmpipe fetches from faster than from 2-D textures. One strip copy,

@@ -10,7 +10,7 @@
 // copy (linear_copy) is the same values row by row, 4 ceil((W + 1) / 4) to a
 // row. Four to a texel because the 1-D method's column scans then run four
 // columns to a fragment: on llvmpipe a quarter of the fragments and
-// look-ups for the same values (docs/NOTES.md: Integral image speed).
+// look-ups for the same values (docs/notes/integral.md).
 //
 // Two methods, both from Terriberry et al. 2008, section III-A:
 //
@@ -25,12 +25,10 @@
 //               and the result packed four columns to a texel (one more pass).
 //   Blelloch1D  (the default) a Blelloch scan along every row, whose last
 //               level writes four entries to a texel, then along every
-//               column of the result, four columns to a texel. On llvmpipe it is as fast as
-//               2-D or faster at every size measured, 640 x 480 to 4096 x
-//               4096, since its scans read each group's prefixes in one
-//               look-up (below): 5-7 against 8-11 ms at 640 x 480, 13-17
-//               against 17-23 at 1280 x 720, 240-286 against 319-322 at 4096
-//               x 4096 (docs/NOTES.md: Integral image speed).
+//               column of the result, four columns to a texel. On llvmpipe
+//               it is as fast as 2-D or faster at every size from 640 x 480
+//               to 4096 x 4096, since its scans read each group's prefixes
+//               in one look-up (below; docs/notes/integral.md).
 //
 // The 1-D scans (both methods) have radix `scan_radix` (r): each up-sweep
 // level sums r entries, until at most r are left; each down-sweep level adds
