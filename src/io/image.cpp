@@ -19,6 +19,7 @@
 
 #include "gl/error.hpp"
 #include "io/exif.hpp"
+#include "io/image_format.hpp"
 #include "io/jpeg_check.hpp"
 
 #define STB_IMAGE_IMPLEMENTATION
@@ -45,132 +46,12 @@ namespace glsurf {
 
 namespace {
 
-// ITU-R BT.601 weights in OpenCV's fixed point, rounded (see image.hpp).
-std::uint8_t bt601_gray(unsigned r, unsigned g, unsigned b) {
-  return static_cast<std::uint8_t>((4899 * r + 9617 * g + 1868 * b + 8192) >> 14);
-}
+using namespace image_format;
 
-void check_size_limits(const std::string& path, long long w, long long h, const LoadOptions& limits) {
-  if (w > limits.max_side || h > limits.max_side || w * h > limits.max_pixels) {
-    throw Error(path + ": image of " + std::to_string(w) + "x" + std::to_string(h) +
-                " exceeds the limit of " + std::to_string(limits.max_side) + " per side / " +
-                std::to_string(limits.max_pixels) + " pixels");
-  }
-}
-
-[[noreturn]] void throw_truncated(const std::string& path, long long expected, long long found) {
-  throw Error(path + ": truncated image data (expected " + std::to_string(expected) +
-              " bytes of pixels, found " + std::to_string(found) + ")");
-}
-
-// --- binary PNM (P5, P6) ------------------------------------------------------
-// Read here rather than by stb_image, which pads a short file with zeros and
-// does not rescale samples whose maxval is not 255 or 65535.
-
-bool is_pnm_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
-
-// Skips whitespace and '#' comments (to the end of the line), then reads an
-// unsigned decimal number; the byte after its last digit is left unread.
-long long read_pnm_number(FILE* file, const std::string& path, const char* what) {
-  int c = std::fgetc(file);
-  while (is_pnm_space(c) || c == '#') {
-    if (c == '#') {
-      while (c != '\n' && c != '\r' && c != EOF) c = std::fgetc(file);
-    } else {
-      c = std::fgetc(file);
-    }
-  }
-  if (c < '0' || c > '9') {
-    throw Error(path + ": bad PNM header (" + what + " missing or not a number)");
-  }
-  long long value = 0;
-  for (; c >= '0' && c <= '9'; c = std::fgetc(file)) {
-    value = value * 10 + (c - '0');
-    if (value > INT_MAX) throw Error(path + ": bad PNM header (" + what + " too large)");
-  }
-  std::ungetc(c, file);
-  return value;
-}
-
-struct PnmHeader {
-  long long width = 0, height = 0, maxval = 0;
-  long long pixel_bytes(int channels) const { return width * height * channels * (maxval < 256 ? 1 : 2); }
-};
-
-// `file` is positioned just after the magic "P5" or "P6"; leaves it at the
-// first byte of the pixels.
-PnmHeader read_pnm_header(FILE* file, const std::string& path, const LoadOptions& limits) {
-  PnmHeader p;
-  p.width = read_pnm_number(file, path, "width");
-  p.height = read_pnm_number(file, path, "height");
-  p.maxval = read_pnm_number(file, path, "maxval");
-  // One whitespace byte ends the header. A comment may come first (netpbm
-  // reads "255#c\n" as "255\n"): the line end that closes it is that byte.
-  int end = std::fgetc(file);
-  if (end == '#') {
-    while (end != '\n' && end != '\r' && end != EOF) end = std::fgetc(file);
-  }
-  if (!is_pnm_space(end)) {
-    throw Error(path + ": bad PNM header (no whitespace between maxval and the pixels)");
-  }
-  if (p.width == 0 || p.height == 0) {
-    throw Error(path + ": PNM image has zero size (" + std::to_string(p.width) + "x" +
-                std::to_string(p.height) + ")");
-  }
-  if (p.maxval < 1 || p.maxval > 65535) throw Error(path + ": PNM maxval must be 1..65535");
-  check_size_limits(path, p.width, p.height, limits);
-  return p;
-}
-
-// `file` is positioned just after the magic "P5" or "P6". Only the first image
-// of a multi-image file is read; bytes after it are ignored.
-GrayImage load_binary_pnm(const std::string& path, FILE* file, int channels, const LoadOptions& limits) {
-  const PnmHeader header = read_pnm_header(file, path, limits);
-  const long long w = header.width, h = header.height, maxval = header.maxval;
-
-  // round(v * 255 / maxval) for every possible sample, in integers; a sample
-  // above maxval is refused rather than clamped: the file is corrupt and a
-  // clamped picture would be a silent wrong answer.
-  std::vector<std::uint8_t> to_8bit(static_cast<size_t>(maxval) + 1);
-  for (long long v = 0; v <= maxval; ++v) {
-    to_8bit[static_cast<size_t>(v)] = static_cast<std::uint8_t>((v * 255 + maxval / 2) / maxval);
-  }
-  const int sample_bytes = maxval < 256 ? 1 : 2;  // 16-bit samples are big-endian
-  const size_t row_bytes = static_cast<size_t>(w) * channels * sample_bytes;
-  // A short file is refused before the image is allocated (a 20-byte header
-  // may claim 16384 x 16384), where its length is known (not on a pipe).
-  const long at = std::ftell(file);
-  if (at >= 0 && std::fseek(file, 0, SEEK_END) == 0) {
-    const long long available = std::ftell(file) - at, needed = static_cast<long long>(row_bytes) * h;
-    if (available < needed) throw_truncated(path, needed, available);
-    if (std::fseek(file, at, SEEK_SET) != 0) throw Error(path + ": cannot read file");
-  }
-  std::vector<unsigned char> row(row_bytes);
-  GrayImage out(static_cast<int>(w), static_cast<int>(h));
-  long long found = 0;
-  for (int y = 0; y < out.height; ++y) {
-    const size_t got = std::fread(row.data(), 1, row_bytes, file);
-    found += static_cast<long long>(got);
-    if (got < row_bytes) {
-      if (std::ferror(file)) throw Error(path + ": cannot read file");
-      throw_truncated(path, static_cast<long long>(row_bytes) * h, found);
-    }
-    const unsigned char* p = row.data();
-    std::uint8_t rgb[3];
-    for (int x = 0; x < out.width; ++x) {
-      for (int c = 0; c < channels; ++c, p += sample_bytes) {
-        const unsigned v = sample_bytes == 1 ? p[0] : (p[0] << 8) | p[1];
-        if (v > maxval) {
-          throw Error(path + ": PNM sample " + std::to_string(v) + " exceeds maxval " +
-                      std::to_string(maxval) + " at pixel (" + std::to_string(x) + ", " + std::to_string(y) +
-                      ")");
-        }
-        rgb[c] = to_8bit[v];
-      }
-      out.at(x, y) = channels == 1 ? rgb[0] : bt601_gray(rgb[0], rgb[1], rgb[2]);
-    }
-  }
-  return out;
+// A JPEG's start-of-image marker (fill bytes before it are refused:
+// refuse_fill_before_soi).
+bool is_jpeg(const unsigned char* head, size_t size) {
+  return size >= 2 && head[0] == 0xFF && head[1] == 0xD8;
 }
 
 // --- BMP and TGA: is the file long enough? -------------------------------------
@@ -352,132 +233,6 @@ void check_tga_indices(const std::string& path, FILE* file, const unsigned char*
     }
     pixel += count;
   }
-}
-
-// --- PNG: chunk checksums -----------------------------------------------------
-// stb_image checks neither a PNG chunk's CRC-32 nor zlib's Adler-32, so a
-// flipped bit in the compressed pixels decodes, most of the time, to a wrong
-// picture without a word. Every critical chunk's CRC (ISO 3309, as PNG
-// specifies it: over the type and the data) is checked here, up to IEND, and
-// the IDAT chunks' zlib stream is inflated (into a scratch buffer, dropped)
-// so that zlib checks its Adler-32 over the pixel data: a file whose data was
-// changed and its CRCs made to match again, or that was written wrong, is
-// refused too. Bytes after the stream's end are let be, as libpng lets them.
-
-unsigned read_be32(const unsigned char* p) {
-  return (unsigned{p[0]} << 24) | (unsigned{p[1]} << 16) | (unsigned{p[2]} << 8) | p[3];
-}
-
-bool is_png(const unsigned char* head, size_t size) {
-  static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-  return size >= 8 && std::memcmp(head, signature, 8) == 0;
-}
-
-// A JPEG's start-of-image marker (fill bytes before it are refused:
-// refuse_fill_before_soi).
-bool is_jpeg(const unsigned char* head, size_t size) {
-  return size >= 2 && head[0] == 0xFF && head[1] == 0xD8;
-}
-
-std::uint32_t crc32_update(std::uint32_t crc, const unsigned char* bytes, size_t n) {
-  static const std::array<std::uint32_t, 256> table = [] {
-    std::array<std::uint32_t, 256> t{};
-    for (std::uint32_t i = 0; i < 256; ++i) {
-      std::uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-      t[i] = c;
-    }
-    return t;
-  }();
-  for (size_t i = 0; i < n; ++i) crc = table[(crc ^ bytes[i]) & 0xff] ^ (crc >> 8);
-  return crc;
-}
-
-// The IDAT chunks' zlib stream, fed chunk by chunk to zlib's inflate, which
-// checks the Adler-32 at its end. A zlib error is held until check(), so that
-// a chunk whose CRC fails as well is reported by its CRC.
-class IdatStream {
- public:
-  explicit IdatStream(const std::string& path) : path_(path) {
-    if (const int r = inflateInit(&z_); r != Z_OK) {
-      throw Error(path + ": cannot check PNG data (zlib: " + message(r) + ")");
-    }
-  }
-  ~IdatStream() { inflateEnd(&z_); }
-  IdatStream(const IdatStream&) = delete;
-  IdatStream& operator=(const IdatStream&) = delete;
-
-  void feed(const unsigned char* bytes, size_t n) {
-    if (ended_ || !error_.empty()) return;           // bytes after the stream, or after an error
-    z_.next_in = const_cast<unsigned char*>(bytes);  // zlib's API is not const (it never writes the input)
-    z_.avail_in = static_cast<uInt>(n);
-    while (z_.avail_in > 0 && !ended_) {
-      z_.next_out = scratch_.data();
-      z_.avail_out = static_cast<uInt>(scratch_.size());
-      const int r = inflate(&z_, Z_NO_FLUSH);
-      if (r == Z_STREAM_END) {
-        ended_ = true;
-      } else if (r != Z_OK) {  // Z_BUF_ERROR cannot occur: there is input and room
-        error_ = path_ + ": corrupt PNG (image data: zlib: " + message(r) + ")";
-        return;
-      }
-    }
-  }
-  void check() const {
-    if (!error_.empty()) throw Error(error_);
-  }
-  // At IEND: the stream must have ended.
-  void finish() const {
-    check();
-    if (!ended_) throw Error(path_ + ": corrupt PNG (image data: the zlib stream ends early)");
-  }
-
- private:
-  std::string message(int code) const { return z_.msg ? z_.msg : "code " + std::to_string(code); }
-  std::string path_;
-  z_stream z_{};
-  std::array<unsigned char, 1 << 15> scratch_{};
-  bool ended_ = false;
-  std::string error_;
-};
-
-// `file` holds a PNG (is_png); it is rewound afterwards.
-void check_png_chunks(const std::string& path, FILE* file) {
-  if (std::fseek(file, 8, SEEK_SET) != 0) throw Error(path + ": cannot read file");
-  std::vector<unsigned char> block(1 << 16);
-  IdatStream idat(path);
-  for (;;) {
-    unsigned char header[8], stored[4];
-    if (std::fread(header, 1, 8, file) != 8) throw Error(path + ": truncated PNG (no IEND chunk)");
-    const std::uint32_t length = read_be32(header);
-    std::string type(reinterpret_cast<const char*>(header + 4), 4);
-    if (!std::all_of(type.begin(), type.end(),
-                     [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
-      throw Error(path + ": corrupt PNG (a chunk type that is not four letters)");
-    if (length > 0x7fffffffu)
-      throw Error(path + ": corrupt PNG (chunk " + type + " longer than 2^31 - 1 bytes)");
-    std::uint32_t crc = crc32_update(0xffffffffu, header + 4, 4);
-    for (std::uint32_t left = length; left > 0;) {
-      const size_t want = std::min<size_t>(left, block.size());
-      if (std::fread(block.data(), 1, want, file) != want)
-        throw Error(path + ": truncated PNG (in chunk " + type + ")");
-      crc = crc32_update(crc, block.data(), want);
-      if (type == "IDAT") idat.feed(block.data(), want);
-      left -= static_cast<std::uint32_t>(want);
-    }
-    if (std::fread(stored, 1, 4, file) != 4) throw Error(path + ": truncated PNG (in chunk " + type + ")");
-    const std::uint32_t expected = read_be32(stored);
-    // An ancillary chunk (lower-case first letter: text, time, gamma, ...)
-    // that fails is ignored, as libpng ignores it by default: none of them
-    // changes the grey values read here (tRNS is alpha, which is dropped).
-    const bool critical = std::isupper(static_cast<unsigned char>(type[0]));
-    if (critical && (crc ^ 0xffffffffu) != expected)
-      throw Error(path + ": corrupt PNG (checksum of chunk " + type + " does not match)");
-    idat.check();
-    if (type == "IEND") break;
-  }
-  idat.finish();
-  std::rewind(file);
 }
 
 // --- palette indices beyond the palette (PNG, BMP) ---------------------------------
