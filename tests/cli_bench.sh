@@ -12,7 +12,7 @@
 [ "$(grep -c '"m": [0-9]*, "fused_gpu_ms": [0-9.]*, "cpu_ms": \([0-9.]*\|null\)}' "$work/bench.json")" -eq 5 ] ||
   fail "five matcher sizes: $(grep '"m"' "$work/bench.json")"
 grep -q '"select": null' "$work/bench.json" || fail "select did not run, so no time: $(grep -o '"stages_ms": {[^}]*}' "$work/bench.json" | head -n 1)"
-grep -q '"integral": [0-9][0-9.]*, "hessian": [0-9][0-9.]*, "nms": [0-9][0-9.]*,' "$work/bench.json" ||
+grep -q '"integral": [0-9][0-9.]*, "hessian": [0-9][0-9.]*, "extrema": [0-9][0-9.]*,' "$work/bench.json" ||
   fail "stage times: $(grep -o '"stages_ms": {[^}]*}' "$work/bench.json" | head -n 1)"
 grep -q '^640x480 ' "$work/table.txt" || fail "the table on standard error: $(head -n 5 "$work/table.txt")"
 echo "all bench checks passed"

@@ -30,7 +30,7 @@ double angle_difference(double a, double b) { return std::abs(std::remainder(a -
 
 // The integral-image coordinates that the GPU's orientation samples read
 // along x for keypoint k, as its float32 arithmetic finds them
-// (shaders/describe/orient_samples.frag, cross_gradient in
+// (shaders/orientation/samples.frag, cross_gradient in
 // shaders/common/haar.glsl): each box mean takes the aligned boxes at whole
 // corners o and o + 1, so coordinates o .. o + w + 1 for a box side w along
 // the axis, with o the floor of the box's pixel-edge corner, over every

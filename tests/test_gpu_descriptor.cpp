@@ -886,8 +886,8 @@ TEST_SUITE("gl") {
       // No orientation pass ran.
       int orientation_passes = 0, descriptor_passes = 0;
       for (const auto& pass : detector.runner().take_profile()) {
-        orientation_passes += pass.name.rfind("describe_orient_", 0) == 0;
-        descriptor_passes += pass.name == "describe_descriptor";
+        orientation_passes += pass.name.rfind("orientation_", 0) == 0 && pass.name != "orientation_quads";
+        descriptor_passes += pass.name == "descriptor_sums";
       }
       CHECK(orientation_passes == 0);
       CHECK(descriptor_passes == 1);

@@ -7,7 +7,7 @@
 //          a row's end, so B need not divide 1024 (padding a run to a
 //          divisor costs llvmpipe as much as real texels);
 //   tiles  for a pass whose fragments gather from the integral image around
-//          their keypoint (describe/descriptor.frag, orient_samples.frag), a
+//          their keypoint (descriptor/sums.frag, orient_samples.frag), a
 //          w x h rectangle per keypoint (1024 / w of them per row of tiles),
 //          texel i of it at (i % w, i / w) (tile_of, tile_texel).
 //          Fragments shaded together (llvmpipe shades 4 x 4 blocks; a GPU's

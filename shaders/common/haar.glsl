@@ -8,7 +8,7 @@
 // corners. Near the border, aligned boxes are clipped and averaged over what
 // is left, and a half wholly outside makes that response 0.
 //
-// Needs: the quads (describe/quads.frag; RGBA32UI, (W+2) x (H+2)): one fetch
+// Needs: the quads (orientation/quads.frag; RGBA32UI, (W+2) x (H+2)): one fetch
 //        gives the four integral values around a corner, which cuts the
 //        fetches fourfold; 2-D or, with LINEAR_FETCH, a buffer texture
 //        (common/linear_fetch.glsl, included here). u_quads_size: (W+2, H+2).
@@ -19,7 +19,7 @@
 uniform USAMPLER u_quads;
 uniform ivec2 u_quads_size;
 
-// The quad (describe/quads.frag) at integer corner c: the integral image at
+// The quad (orientation/quads.frag) at integer corner c: the integral image at
 // c, c + (1, 0), c + (0, 1) and c + (1, 1), each coordinate clamped into the
 // image.
 uvec4 quad_at(ivec2 c) { return FETCH(u_quads, clamp(c, ivec2(-1), u_quads_size - 2) + 1, u_quads_size.x); }

@@ -2,7 +2,7 @@
 // no box mean of a keypoint's orientation samples needs clipping, with 2
 // pixels to spare (src/cpu/descriptor.hpp). The point list's compaction
 // lists such keypoints first, so that the orientation samples pass can take
-// them without clipping (describe/orient_samples.frag, INSIDE).
+// them without clipping (orientation/samples.frag, INSIDE).
 //
 // Needs: uniform ivec2 u_image_size (the image's width and height) and
 //        uniform float u_orientation_reach (cpu::kOrientationReach).

@@ -366,22 +366,22 @@ DescribeProfile profile_description(GpuDetector& detector, const GrayImage& imag
   for (int i = 0; i < runs; ++i) {
     out.found = detector.detect_and_compute(image).keypoints.size();
     for (const auto& p : detector.runner().take_profile()) {  // totals per pass name, all chunks
-      if (p.name.rfind("describe_", 0) != 0) continue;
+      if (p.name.rfind("orientation_", 0) != 0 && p.name.rfind("descriptor_", 0) != 0) continue;
       per_pass[p.name].push_back(p.milliseconds);
       per_pass_wall[p.name].push_back(p.wall_milliseconds);
     }
   }
   detector.runner().set_profiling(false);
   for (const char* name :
-       {"describe_quads", "describe_orient_samples", "describe_orient_windows", "describe_orient_best",
-        "describe_descriptor", "describe_norms", "describe_normalize"}) {
+       {"orientation_quads", "orientation_samples", "orientation_windows", "orientation_best",
+        "descriptor_sums", "descriptor_norms", "descriptor_normalize"}) {
     const auto it = per_pass.find(name);
     if (it == per_pass.end()) continue;
     const double ms = median(it->second), wall_ms = median(per_pass_wall[name]);
     out.gpu_ms += ms;
     out.wall_ms += wall_ms;
     char cell[80];
-    std::snprintf(cell, sizeof cell, " %s %.2f/%.2f", name + 9, ms, wall_ms);
+    std::snprintf(cell, sizeof cell, " %s %.2f/%.2f", name, ms, wall_ms);
     out.passes += cell;
   }
   return out;
@@ -565,19 +565,24 @@ int bench_all(Args& args) {
       software
           ? "wall clock between glFinish calls around each pass (llvmpipe's timer queries under-read some)"
           : "GPU timer queries (n/a: longer than the frame)");
-  const char* stages[][2] = {{"integral_", "integral"}, {"hessian_", "hessian"}, {"detect_", "nms"},
-                             {"select_", "select"},     {"compact_", "list"},    {"describe_", "describe"}};
+  constexpr int kStages = 7;
+  const char* stages[kStages][2] = {{"integral_", "integral"},    {"hessian_", "hessian"},
+                                    {"extrema_", "extrema"},      {"select_", "select"},
+                                    {"compact_", "compact"},      {"orientation_", "orientation"},
+                                    {"descriptor_", "descriptor"}};
   std::string records;
-  std::fprintf(listing, "%-10s %9s %7s %9s | %9s %9s %9s %9s %9s %9s | %9s\n", "size", "GPU ms", "fps",
-               "keypoints", "integral", "hessian", "nms", "select", "list", "describe", "CPU ms");
+  std::fprintf(listing, "%-10s %9s %7s %9s |", "size", "GPU ms", "fps", "keypoints");
+  for (const auto& stage : stages) std::fprintf(listing, " %11s", stage[1]);
+  std::fprintf(listing, " | %9s\n", "CPU ms");
   for (const auto& [w, h] :
        std::vector<std::pair<int, int>>{{320, 240}, {640, 480}, {1280, 720}, {1920, 1080}}) {
     const GrayImage image = resize(photo, w, h);
     GpuDetector detector(ctx, config);
     size_t found = detector.detect_and_compute(image).keypoints.size();
     std::vector<double> wall;
-    std::vector<std::vector<double>> stage_ms(6);
-    std::vector<bool> bogus(6, false), ran(6, false);  // ran: the stage drew (select only with max_features)
+    std::vector<std::vector<double>> stage_ms(kStages);
+    std::vector<bool> bogus(kStages, false),
+        ran(kStages, false);  // ran: the stage drew (select only with max_features)
     for (int i = 0; i < runs; ++i) {
       gl::finish();
       const Clock::time_point t0 = Clock::now();
@@ -587,17 +592,17 @@ int bench_all(Args& args) {
     detector.runner().set_profiling(true, /*finish_each_pass=*/software);
     for (int i = 0; i < runs; ++i) {
       detector.detect_and_compute(image);
-      double sums[6] = {0, 0, 0, 0, 0, 0};
+      double sums[kStages] = {};
       for (const auto& p : detector.runner().take_profile()) {
         const double ms = software ? p.wall_milliseconds : p.milliseconds;
-        for (int k = 0; k < 6; ++k) {
+        for (int k = 0; k < kStages; ++k) {
           if (p.name.rfind(stages[k][0], 0) != 0) continue;
           sums[k] += ms;
           ran[static_cast<size_t>(k)] = true;
           if (!software && ms > median(wall)) bogus[static_cast<size_t>(k)] = true;  // a timer artefact
         }
       }
-      for (int k = 0; k < 6; ++k) stage_ms[static_cast<size_t>(k)].push_back(sums[k]);
+      for (int k = 0; k < kStages; ++k) stage_ms[static_cast<size_t>(k)].push_back(sums[k]);
     }
     detector.runner().set_profiling(false);
     std::vector<double> cpu_ms;
@@ -616,12 +621,12 @@ int bench_all(Args& args) {
                   records.empty() ? "" : ",\n", label, median(wall), 1000.0 / median(wall), found,
                   median(cpu_ms), software ? "wall between glFinish calls" : "GPU timer queries");
     records += head;
-    for (int k = 0; k < 6; ++k) {
+    for (int k = 0; k < kStages; ++k) {
       const bool ok = ran[static_cast<size_t>(k)] && !bogus[static_cast<size_t>(k)];
       if (ok)
-        std::fprintf(listing, " %9.1f", median(stage_ms[static_cast<size_t>(k)]));
+        std::fprintf(listing, " %11.1f", median(stage_ms[static_cast<size_t>(k)]));
       else
-        std::fprintf(listing, " %9s", ran[static_cast<size_t>(k)] ? "n/a" : "-");
+        std::fprintf(listing, " %11s", ran[static_cast<size_t>(k)] ? "n/a" : "-");
       char value[32];
       if (ok)
         std::snprintf(value, sizeof value, "%.2f", median(stage_ms[static_cast<size_t>(k)]));

@@ -469,27 +469,29 @@ int view(Args args) {
       // detection is a timer artefact (llvmpipe) and is shown as n/a. So is
       // the suppression stage on llvmpipe, whose queries read about 1 ms for
       // passes drawn into the candidate atlas that take about 25 ms at
-      // 640 x 480 (docs/NOTES.md, "What llvmpipe rewards").
+      // 640 x 480 (docs/notes/llvmpipe.md).
       const bool atlas_timers_under_read = context.info().software();
-      const char* stages[][2] = {
-          {"integral_", "integral"}, {"hessian_", "hessian"},   {"detect_", "nms"}, {"select_", "select"},
-          {"compact_", "list"},      {"describe_", "describe"}, {"match_", "match"}};
-      double ms[7] = {0, 0, 0, 0, 0, 0, 0};
-      bool bogus[7] = {false, false, false, false, false, false, false};
+      constexpr int kStages = 8, kExtrema = 2, kMatcher = 7;
+      const char* stages[kStages][2] = {{"integral_", "integral"},     {"hessian_", "hessian"},
+                                        {"extrema_", "extrema"},       {"select_", "select"},
+                                        {"compact_", "compact"},       {"orientation_", "orientation"},
+                                        {"descriptor_", "descriptor"}, {"matcher_", "matcher"}};
+      double ms[kStages] = {};
+      bool bogus[kStages] = {};
       for (const auto& p : detector->runner().take_profile()) {
-        for (int i = 0; i < 7; ++i) {
+        for (int i = 0; i < kStages; ++i) {
           if (p.name.rfind(stages[i][0], 0) == 0) {
             ms[i] += p.milliseconds;
-            bogus[i] = bogus[i] || p.milliseconds > detect_ms || (i == 2 && atlas_timers_under_read);
+            bogus[i] = bogus[i] || p.milliseconds > detect_ms || (i == kExtrema && atlas_timers_under_read);
           }
         }
       }
       for (const auto& p : matcher.runner().take_profile()) {
-        ms[6] += p.milliseconds;
-        bogus[6] = bogus[6] || p.milliseconds > detect_ms;
+        ms[kMatcher] += p.milliseconds;
+        bogus[kMatcher] = bogus[kMatcher] || p.milliseconds > detect_ms;
       }
       stage_times = "GPU ms:";
-      for (int i = 0; i < 7; ++i) {
+      for (int i = 0; i < kStages; ++i) {
         if (ms[i] == 0 && !bogus[i]) continue;
         char cell[48];
         if (bogus[i]) {

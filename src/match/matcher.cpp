@@ -44,11 +44,11 @@ GpuMatcher::GpuMatcher(const gl::Context& context, const MatchConfig& config, co
       memory_budget_(memory_budget),
       method_(method),
       shaders_(shaders),
-      merge_(shaders, "common/fullscreen.vert", "match/merge_two.frag"),
-      distances_(shaders, "common/fullscreen.vert", "match/distances.frag"),
-      first_two_(shaders, "common/fullscreen.vert", "match/first_two.frag"),
-      column_two_(shaders, "common/fullscreen.vert", "match/column_two.frag"),
-      pick_(shaders, "common/fullscreen.vert", "match/pick.frag"),
+      merge_(shaders, "common/fullscreen.vert", "matcher/merge_two.frag"),
+      distances_(shaders, "common/fullscreen.vert", "matcher/distances.frag"),
+      first_two_(shaders, "common/fullscreen.vert", "matcher/first_two.frag"),
+      column_two_(shaders, "common/fullscreen.vert", "matcher/column_two.frag"),
+      pick_(shaders, "common/fullscreen.vert", "matcher/pick.frag"),
       context_(context.tag()) {
   GLSURF_EXPECTS(memory_budget >= 16 * 1024, "memory budget too small");
 }
@@ -57,7 +57,7 @@ const gl::Program& GpuMatcher::nearest(int texels) {
   auto found = nearest_.find(texels);
   if (found == nearest_.end()) {
     found = nearest_
-                .emplace(texels, gl::Program(shaders_, "common/fullscreen.vert", "match/two_nearest.frag",
+                .emplace(texels, gl::Program(shaders_, "common/fullscreen.vert", "matcher/two_nearest.frag",
                                              {"TEXELS " + std::to_string(texels)}))
                 .first;
   }
@@ -137,7 +137,7 @@ std::vector<TwoNearest> GpuMatcher::run(const Set& query, const Set& train, Redu
         max_texels, (static_cast<long long>(chunk) * train.texels / kWidth + 2) * kWidth));
     if (!reduction.trains || reduction.trains.width() < texels) {
       reduction.trains = gl::Texture();
-      reduction.trains = gl::Texture::buffer(texels, gl::Format::RGBA32F, "match_trains");
+      reduction.trains = gl::Texture::buffer(texels, gl::Format::RGBA32F, "matcher_trains");
     }
   }
   const auto& levels = reduction.levels;
@@ -150,16 +150,16 @@ std::vector<TwoNearest> GpuMatcher::run(const Set& query, const Set& train, Redu
     const int groups = (rows + kQueries - 1) / kQueries;
     if (plain) {
       runner_.run_in(
-          {0, 0, train.count, rows}, "match_distances", distances_, distances_target,
+          {0, 0, train.count, rows}, "matcher_distances", distances_, distances_target,
           {{"u_query", query.descriptors},
            {"u_train", train.descriptors},
            {"u_query_signs", query.signs},
            {"u_train_signs", train.signs}},
           {{"u_texels", query.texels}, {"u_query_first", first}, {"u_laplacian", config_.laplacian ? 1 : 0}});
-      runner_.run_in({0, 0, blocks, groups}, "match_first_two", first_two_, targets[0],
+      runner_.run_in({0, 0, blocks, groups}, "matcher_first_two", first_two_, targets[0],
                      {{"u_distances", distances}});
       if (backward != nullptr) {
-        runner_.run("match_column_two", column_two_, reduction.columns_target, {{"u_distances", distances}},
+        runner_.run("matcher_column_two", column_two_, reduction.columns_target, {{"u_distances", distances}},
                     {{"u_rows", rows}, {"u_query_first", first}});
         merge_lists(*backward, reduction.columns_target.read_f32(0, 0, 0, train.count, 1));
       }
@@ -176,7 +176,7 @@ std::vector<TwoNearest> GpuMatcher::run(const Set& query, const Set& train, Redu
           runner_.after_transfer();
         }
         const int b0 = c0 / kBlock, b1 = (c1 + kBlock - 1) / kBlock;
-        runner_.run_in({b0, 0, b1 - b0, groups}, "match_two_nearest", nearest(query.texels), targets[0],
+        runner_.run_in({b0, 0, b1 - b0, groups}, "matcher_two_nearest", nearest(query.texels), targets[0],
                        {{"u_query", query.descriptors},
                         {"u_trains", reduction.trains},
                         {"u_query_signs", query.signs},
@@ -193,7 +193,7 @@ std::vector<TwoNearest> GpuMatcher::run(const Set& query, const Set& train, Redu
     static_assert(kQueries == 8, "merge_two.frag, first_two.frag and two_nearest.frag take 8 queries");
     for (size_t l = 1; l < levels.size(); ++l) {
       const auto& in = levels[l - 1];
-      runner_.run_in({0, 0, levels[l][0].width(), groups}, "match_merge_two", merge_, targets[l],
+      runner_.run_in({0, 0, levels[l][0].width(), groups}, "matcher_merge_two", merge_, targets[l],
                      {{"u_candidates0", in[0]},
                       {"u_candidates1", in[1]},
                       {"u_candidates2", in[2]},
@@ -232,7 +232,7 @@ void GpuMatcher::Reduction::prepare(int blocks, int group_rows, int train_count)
     for (int k = 0; k < kQueries; ++k) {
       levels.back()[static_cast<size_t>(k)] =
           gl::Texture(w, group_rows, gl::Format::RGBA32F,
-                      "match_candidates_" + std::to_string(w) + "_" + std::to_string(k));
+                      "matcher_candidates_" + std::to_string(w) + "_" + std::to_string(k));
     }
     if (w == 1) break;
   }
@@ -242,10 +242,10 @@ void GpuMatcher::Reduction::prepare(int blocks, int group_rows, int train_count)
     targets.emplace_back(textures, l[0].label());
   }
   if (train_count > 0) {
-    distances = gl::Texture(train_count, group_rows * kQueries, gl::Format::R32F, "match_distances");
-    distances_target = gl::Framebuffer({&distances}, "match_distances");
-    columns = gl::Texture(train_count, 1, gl::Format::RGBA32F, "match_columns");
-    columns_target = gl::Framebuffer({&columns}, "match_columns");
+    distances = gl::Texture(train_count, group_rows * kQueries, gl::Format::R32F, "matcher_distances");
+    distances_target = gl::Framebuffer({&distances}, "matcher_distances");
+    columns = gl::Texture(train_count, 1, gl::Format::RGBA32F, "matcher_columns");
+    columns_target = gl::Framebuffer({&columns}, "matcher_columns");
   }
   this->blocks = blocks;
   this->group_rows = group_rows;
@@ -303,19 +303,19 @@ std::vector<TwoNearest> GpuMatcher::backward(const std::vector<TwoNearest>& forw
   };
   fit(picked_.descriptors, &picked_descriptors_target_,
       rows_for(static_cast<long long>(count) * train.texels), gl::Format::RGBA32F,
-      "match_picked_descriptors");
-  fit(picked_.signs, &picked_signs_target_, rows_for(count), gl::Format::R32F, "match_picked_signs");
-  fit(pick_order_, nullptr, rows_for(count), gl::Format::R32F, "match_pick_order");
+      "matcher_picked_descriptors");
+  fit(picked_.signs, &picked_signs_target_, rows_for(count), gl::Format::R32F, "matcher_picked_signs");
+  fit(pick_order_, nullptr, rows_for(count), gl::Format::R32F, "matcher_pick_order");
   picked_.count = count;
   picked_.texels = train.texels;
   std::vector<float> order(static_cast<size_t>(kWidth) * pick_order_.height(), 0.0f);
   for (int k = 0; k < count; ++k)
     order[static_cast<size_t>(k)] = static_cast<float>(picked[static_cast<size_t>(k)]);
   pick_order_.upload(order.data());
-  runner_.run_in({0, 0, kWidth, rows_for(static_cast<long long>(count) * train.texels)}, "match_pick", pick_,
+  runner_.run_in({0, 0, kWidth, rows_for(static_cast<long long>(count) * train.texels)}, "matcher_pick", pick_,
                  picked_descriptors_target_, {{"u_source", train.descriptors}, {"u_order", pick_order_}},
                  {{"u_count", count}, {"u_texels", train.texels}});
-  runner_.run_in({0, 0, kWidth, rows_for(count)}, "match_pick", pick_, picked_signs_target_,
+  runner_.run_in({0, 0, kWidth, rows_for(count)}, "matcher_pick", pick_, picked_signs_target_,
                  {{"u_source", train.signs}, {"u_order", pick_order_}},
                  {{"u_count", count}, {"u_texels", 1}});
   const std::vector<TwoNearest> lists = run(picked_, query, backward_);

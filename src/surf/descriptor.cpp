@@ -94,12 +94,12 @@ gl::Texture lattice_texture() {
 DescribeStage::DescribeStage(const gl::ShaderSource& shaders, const DetectorConfig& config)
     : config_(config),
       shaders_(shaders),
-      quads_program_(shaders, "common/fullscreen.vert", "describe/quads.frag"),
-      quads_linear_program_(shaders, "common/fullscreen.vert", "describe/quads.frag", {"LINEAR_FETCH"}),
-      norms_(shaders, "common/fullscreen.vert", "describe/norms.frag", extended_define(config)),
-      normalize_(shaders, "common/fullscreen.vert", "describe/normalize.frag", extended_define(config)),
-      gather_(shaders, "common/fullscreen.vert", "describe/gather.frag", extended_define(config)),
-      gather_signs_(shaders, "common/fullscreen.vert", "describe/gather_signs.frag"),
+      quads_program_(shaders, "common/fullscreen.vert", "orientation/quads.frag"),
+      quads_linear_program_(shaders, "common/fullscreen.vert", "orientation/quads.frag", {"LINEAR_FETCH"}),
+      norms_(shaders, "common/fullscreen.vert", "descriptor/norms.frag", extended_define(config)),
+      normalize_(shaders, "common/fullscreen.vert", "descriptor/normalize.frag", extended_define(config)),
+      gather_(shaders, "common/fullscreen.vert", "descriptor/gather.frag", extended_define(config)),
+      gather_signs_(shaders, "common/fullscreen.vert", "descriptor/gather_signs.frag"),
       lattice_(lattice_texture()) {}
 
 double DescribeStage::bytes_per_entry(const DetectorConfig& config) {
@@ -156,8 +156,8 @@ void DescribeStage::configure(int capacity) {
     std::vector<std::string> defines = sample_defines();
     if (linear) defines.push_back("LINEAR_FETCH");
     if (second) defines.push_back("SECOND");
-    windows_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_windows.frag", defines);
-    best_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_best.frag", defines);
+    windows_ = gl::Program(shaders_, "common/fullscreen.vert", "orientation/windows.frag", defines);
+    best_ = gl::Program(shaders_, "common/fullscreen.vert", "orientation/best.frag", defines);
   }
   samples_in_buffer_ = linear;
   gl::Texture samples_linear = linear ? gl::Texture::buffer(static_cast<int>(sample_texels),
@@ -220,10 +220,10 @@ void DescribeStage::regroup(gl::PassRunner& runner, IntegralStage& integral_stag
   const int limit = gl::max_buffer_texels(buffer_limit_);
   const glm::ivec2 integral_size = integral_stage.size();
   if (const gl::Texture* linear = integral_stage.linear_copy(runner, limit)) {
-    runner.run("describe_quads", quads_linear_program_, quads_target_, {{"u_integral", *linear}},
+    runner.run("orientation_quads", quads_linear_program_, quads_target_, {{"u_integral", *linear}},
                {{"u_integral_size", integral_size}});
   } else {
-    runner.run("describe_quads", quads_program_, quads_target_, {{"u_integral", integral}},
+    runner.run("orientation_quads", quads_program_, quads_target_, {{"u_integral", integral}},
                {{"u_integral_size", integral_size}});
   }
   const bool buffer = static_cast<long long>(width) * height <= limit;
@@ -234,12 +234,12 @@ void DescribeStage::regroup(gl::PassRunner& runner, IntegralStage& integral_stag
       describe.push_back("LINEAR_FETCH");
     }
     if (!config_.upright) {
-      samples_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_samples.frag", samples);
+      samples_ = gl::Program(shaders_, "common/fullscreen.vert", "orientation/samples.frag", samples);
       samples.push_back("INSIDE");
       samples_inside_ =
-          gl::Program(shaders_, "common/fullscreen.vert", "describe/orient_samples.frag", samples);
+          gl::Program(shaders_, "common/fullscreen.vert", "orientation/samples.frag", samples);
     }
-    describe_ = gl::Program(shaders_, "common/fullscreen.vert", "describe/descriptor.frag", describe);
+    describe_ = gl::Program(shaders_, "common/fullscreen.vert", "descriptor/sums.frag", describe);
     quads_in_buffer_ = buffer;
   }
   if (!buffer) {
@@ -283,7 +283,7 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
           clipped ? gl::PassRunner::Region{0, inside_rows, kWidth, sample_rows - inside_rows}
                   : gl::PassRunner::Region{0, 0, kWidth, inside_rows};
       if (region.height == 0) continue;
-      runner.run_in(region, "describe_orient_samples", clipped ? samples_ : samples_inside_, samples_target_,
+      runner.run_in(region, "orientation_samples", clipped ? samples_ : samples_inside_, samples_target_,
                     {{"u_list", list}, {"u_quads", quads()}, {"u_lattice", lattice_}},
                     {{"u_count", n},
                      {"u_first", first},
@@ -297,14 +297,14 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
       runner.after_transfer();
       samples = &orient_samples_linear_;
     }
-    runner.run_in(rows(n * window_texels()), "describe_orient_windows", windows_, windows_target_,
+    runner.run_in(rows(n * window_texels()), "orientation_windows", windows_, windows_target_,
                   {{"u_samples", *samples}}, {{"u_count", n}, {"u_candidates", candidates()}});
     const int first_row = first / kWidth, last_row = (first + n - 1) / kWidth;
     const gl::PassRunner::Region angle_rows{0, first_row, kWidth, last_row - first_row + 1};
     const float settled = static_cast<float>(cpu::kOrientationSettled),
                 leap = static_cast<float>(cpu::kOrientationLeap);
     if (second_orientation()) {
-      runner.run_in(angle_rows, "describe_orient_best", best_, angles_target_,
+      runner.run_in(angle_rows, "orientation_best", best_, angles_target_,
                     {{"u_windows", orient_windows_},
                      {"u_samples", *samples},
                      {"u_peaks", peaks_[0]},
@@ -318,7 +318,7 @@ void DescribeStage::orient_passes(gl::PassRunner& runner, const gl::Texture& lis
                      {"u_second_ratio", config_.second_orientation},
                      {"u_separation", static_cast<float>(cpu::kSecondSeparation)}});
     } else {
-      runner.run_in(angle_rows, "describe_orient_best", best_, angles_target_,
+      runner.run_in(angle_rows, "orientation_best", best_, angles_target_,
                     {{"u_windows", orient_windows_}, {"u_samples", *samples}},
                     {{"u_count", n},
                      {"u_first", first},
@@ -380,22 +380,22 @@ int DescribeStage::describe_entries(gl::PassRunner& runner, const gl::Texture& l
   const int total = count + static_cast<int>(second_source_.size());
   const gl::PassRunner::Region tiles{0, 0, kWidth, tile_rows(total, kDescriptorTile, kDescriptorTile)};
   const gl::PassRunner::Region runs{0, 0, kWidth, rows_for(total * 16)};
-  runner.run_in(tiles, "describe_descriptor", describe_, raw_target_,
+  runner.run_in(tiles, "descriptor_sums", describe_, raw_target_,
                 {{"u_list", list}, {"u_angles", angles_}, {"u_extra", extra_}, {"u_quads", quads()}},
                 {{"u_count", total},
                  {"u_primary", count},
                  {"u_quads_size", glm::ivec2(quads_.width(), quads_.height())}});
   const gl::PassRunner::Region descriptors{0, 0, kWidth, rows_for(total)};
   if (config_.extended) {
-    runner.run_in(descriptors, "describe_norms", norms_, scales_target_,
+    runner.run_in(descriptors, "descriptor_norms", norms_, scales_target_,
                   {{"u_first_half", raw_[0]}, {"u_second_half", raw_[1]}}, {{"u_count", total}});
-    runner.run_in(runs, "describe_normalize", normalize_, final_target_,
+    runner.run_in(runs, "descriptor_normalize", normalize_, final_target_,
                   {{"u_first_half", raw_[0]}, {"u_second_half", raw_[1]}, {"u_scales", scales_}},
                   {{"u_count", total}});
   } else {
-    runner.run_in(descriptors, "describe_norms", norms_, scales_target_, {{"u_first_half", raw_[0]}},
+    runner.run_in(descriptors, "descriptor_norms", norms_, scales_target_, {{"u_first_half", raw_[0]}},
                   {{"u_count", total}});
-    runner.run_in(runs, "describe_normalize", normalize_, final_target_,
+    runner.run_in(runs, "descriptor_normalize", normalize_, final_target_,
                   {{"u_first_half", raw_[0]}, {"u_scales", scales_}}, {{"u_count", total}});
   }
   gl::check_gl_errors("describe");
@@ -460,15 +460,15 @@ void DescribeStage::gather(gl::PassRunner& runner, const gl::Texture& list, cons
   const gl::Framebuffer signs_target({&out.signs}, "resident_signs");
   const gl::PassRunner::Region rows{0, 0, kWidth, rows_for(count * texels)};
   if (config_.extended) {
-    runner.run_in(rows, "describe_gather", gather_, descriptors_target,
+    runner.run_in(rows, "descriptor_gather", gather_, descriptors_target,
                   {{"u_first_half", final_[0]}, {"u_second_half", final_[1]}, {"u_order", order_texture}},
                   {{"u_count", count}, {"u_texels", texels}});
   } else {
-    runner.run_in(rows, "describe_gather", gather_, descriptors_target,
+    runner.run_in(rows, "descriptor_gather", gather_, descriptors_target,
                   {{"u_first_half", final_[0]}, {"u_order", order_texture}},
                   {{"u_count", count}, {"u_texels", texels}});
   }
-  runner.run_in({0, 0, kWidth, rows_for(count)}, "describe_gather_signs", gather_signs_, signs_target,
+  runner.run_in({0, 0, kWidth, rows_for(count)}, "descriptor_gather_signs", gather_signs_, signs_target,
                 {{"u_list", list}, {"u_order", order_texture}}, {{"u_count", count}});
   gl::check_gl_errors("gather descriptors");
 }

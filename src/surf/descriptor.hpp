@@ -174,7 +174,7 @@ class DescribeStage {
   gl::Framebuffer samples_target_, windows_target_, angles_target_;
   gl::Texture raw_[2], final_[2];  // [1] only with extended
   gl::Framebuffer raw_target_, final_target_;
-  gl::Texture scales_;  // 1 / norm per descriptor (describe/norms.frag)
+  gl::Texture scales_;  // 1 / norm per descriptor (descriptor/norms.frag)
   gl::Framebuffer scales_target_;
 };
 

@@ -57,9 +57,9 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
   const bool singles =
       std::any_of(rects.begin(), rects.end(), [&](const AtlasRect& r) { return !marks_as_pair(r); });
   if (singles && program_.id() == 0) {
-    program_ = gl::Program(shaders_, "common/fullscreen.vert", "detect/extrema.frag");
-    max3_ = gl::Program(shaders_, "common/fullscreen.vert", "detect/max3.frag");
-    mark_ = gl::Program(shaders_, "common/fullscreen.vert", "detect/nms_mark.frag");
+    program_ = gl::Program(shaders_, "common/fullscreen.vert", "extrema/interpolate.frag");
+    max3_ = gl::Program(shaders_, "common/fullscreen.vert", "extrema/max3.frag");
+    mark_ = gl::Program(shaders_, "common/fullscreen.vert", "extrema/nms_mark.frag");
   }
   std::vector<Maxima> maxima;
   if (suppression_ == Suppression::EarlyZ) {
@@ -102,8 +102,8 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
         linear ? std::vector<std::string>{"LINEAR_FETCH"} : std::vector<std::string>{};
     std::vector<std::string> pair_defines = linear_define;
     pair_defines.push_back("PAIR");
-    pair_program = gl::Program(shaders_, "common/fullscreen.vert", "detect/extrema.frag", pair_defines);
-    mark_pair = gl::Program(shaders_, "common/fullscreen.vert", "detect/nms_mark_pair.frag", linear_define);
+    pair_program = gl::Program(shaders_, "common/fullscreen.vert", "extrema/interpolate.frag", pair_defines);
+    mark_pair = gl::Program(shaders_, "common/fullscreen.vert", "extrema/nms_mark_pair.frag", linear_define);
   }
   gl::Texture det_linear = linear && pairs
                                ? gl::Texture::buffer(grid.x * grid.y, gl::Format::RGBA32F, "det_linear")
@@ -132,7 +132,7 @@ bool ExtremaStage::marks_as_pair(const AtlasRect& r) const {
 
 void ExtremaStage::mark_layer(gl::PassRunner& runner, const HessianOctave& oct, const Maxima& m,
                               const AtlasRect& r, int l) {
-  runner.run_depth(gl::PassRunner::DepthMode::Mark, {r.x, r.y, r.width, r.height}, "detect_nms_mark", mark_,
+  runner.run_depth(gl::PassRunner::DepthMode::Mark, {r.x, r.y, r.width, r.height}, "extrema_nms_mark", mark_,
                    target_,
                    {{"u_det", oct.det[static_cast<size_t>(l / 4)]},
                     {"u_max_below", m.groups[static_cast<size_t>((l - 1) / 4)]},
@@ -156,9 +156,9 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
       const Maxima& m = maxima_[static_cast<size_t>(oct.octave)];
       for (size_t g = 0; g < oct.det.size(); ++g) {
         if (!m.needed[g]) continue;
-        runner.run("detect_max3_x", max3_, m.along_x_target, {{"u_source", oct.det[g]}},
+        runner.run("extrema_max3_x", max3_, m.along_x_target, {{"u_source", oct.det[g]}},
                    {{"u_axis", glm::ivec2(1, 0)}});
-        runner.run("detect_max3_y", max3_, m.group_targets[g], {{"u_source", m.along_x}},
+        runner.run("extrema_max3_y", max3_, m.group_targets[g], {{"u_source", m.along_x}},
                    {{"u_axis", glm::ivec2(0, 1)}});
       }
     }
@@ -179,7 +179,7 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
       }
       if (early_z) {
         runner.run_depth(
-            gl::PassRunner::DepthMode::Mark, region, "detect_nms_mark", mark_pair_, target_,
+            gl::PassRunner::DepthMode::Mark, region, "extrema_nms_mark", mark_pair_, target_,
             {{"u_det", *det}},
             {{"u_threshold", config_.hessian_threshold},
              {"u_step", oct.step},
@@ -187,7 +187,7 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
              {"u_image_size", glm::ivec2(width_, height_)},
              {"u_origin", glm::ivec2(r.x, r.y)}});
       }
-      runner.run_depth(depth, region, "detect_extrema", pair_program_, target_,
+      runner.run_depth(depth, region, "extrema_interpolate", pair_program_, target_,
                        {{"u_mid", *det}, {"u_trace", oct.trace[g]}},
                        {{"u_threshold", config_.hessian_threshold},
                         {"u_step", oct.step},
@@ -203,7 +203,7 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
       for (int l = r.first_layer; l <= last; ++l) mark_layer(runner, oct, m, r, l);
     }
     for (int l = r.first_layer; l <= last; ++l) {
-      runner.run_depth(depth, region, "detect_extrema", program_, target_,
+      runner.run_depth(depth, region, "extrema_interpolate", program_, target_,
                        {{"u_below", oct.det[static_cast<size_t>((l - 1) / 4)]},
                         {"u_mid", oct.det[static_cast<size_t>(l / 4)]},
                         {"u_above", oct.det[static_cast<size_t>((l + 1) / 4)]},

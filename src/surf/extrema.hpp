@@ -1,6 +1,6 @@
 // GPU keypoint candidates: for every octave and middle layer, the samples
 // whose det(H) exceeds the threshold and all 26 neighbours, moved to the peak
-// of the quadratic through their 3x3x3 block (shaders/detect/extrema.frag;
+// of the quadratic through their 3x3x3 block (shaders/extrema/interpolate.frag;
 // rules as src/cpu/detector.hpp).
 //
 // Output: the candidate atlas, one RGBA32F texture of maps, (x, y, size *
@@ -28,8 +28,8 @@
 //                    both in one draw from the 16 det(H) texels around each
 //                    cell. Otherwise each layer is marked in four look-ups
 //                    (nms_mark) from 3x3 maxima made beforehand, separably:
-//   max3 x, max3 y   the 3x3 maximum of every layer of a group (detect/max3.frag)
-//   extrema          the exact test and the interpolation (detect/extrema.frag),
+//   max3 x, max3 y   the 3x3 maximum of every layer of a group (extrema/max3.frag)
+//   extrema          the exact test and the interpolation (extrema/interpolate.frag),
 //                    drawn with early-Z culling so only survivors are shaded;
 //                    one draw per map for maps marked as pairs (16 look-ups
 //                    serve both layers), else per layer (48 look-ups)

@@ -1,4 +1,4 @@
-// detect/nms_test.glsl — the mark passes' test (nms_mark.frag,
+// extrema/nms_test.glsl — the mark passes' test (nms_mark.frag,
 // nms_mark_pair.frag), and the border test it shares with extrema.frag
 // (block_inside): sample p of layer l survives when its 3x3x3 block lies
 // inside the image (largest_filter: the side of layer l+1's filter), det v >

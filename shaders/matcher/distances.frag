@@ -1,5 +1,5 @@
 #version 330 core
-// match/distances.frag — Chariot & Keriven 2008's distance texture T_dist:
+// matcher/distances.frag — Chariot & Keriven 2008's distance texture T_dist:
 // the squared distance of every (query, train) pair of a query tile. The
 // plain matcher (oracle and baseline for the fused two_nearest.frag).
 //

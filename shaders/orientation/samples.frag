@@ -1,5 +1,5 @@
 #version 330 core
-// describe/orient_samples.frag — the samples of the orientation assignment:
+// orientation/samples.frag — the samples of the orientation assignment:
 // for keypoint k and lattice point (i, j) (SAMPLES of them, u_lattice), the
 // gradient smoothed by the orientation's cross (two boxes, sides about
 // 2.45s and 1.41s; differences u_offset s either side) at (x, y) + u_step s

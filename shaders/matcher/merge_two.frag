@@ -1,5 +1,5 @@
 #version 330 core
-// match/merge_two.frag — one reduction level: the two nearest of two
+// matcher/merge_two.frag — one reduction level: the two nearest of two
 // neighbouring blocks' candidates (four in, two out, packed in one RGBA texel
 // as in Chariot & Keriven 2008). Candidates order by (distance, index), so
 // equal distances keep the lower train index, as the CPU reference.

@@ -1,5 +1,5 @@
 #version 330 core
-// describe/orient_best.frag — each keypoint's orientation: its largest
+// orientation/best.frag — each keypoint's orientation: its largest
 // candidate window (the first on ties) recentred on its own sum, every
 // second step leaping to the fixed point that Aitken's delta-squared rule
 // predicts from the last two moves (if less than u_leap away; u_leap towards
@@ -56,7 +56,7 @@ layout(location = 0) out float o_angle;
 layout(location = 1) out float o_second;
 #endif
 
-#include "describe/orient_window.glsl"
+#include "orientation/window.glsl"
 
 // The window of the samples at `origin` (samples_origin) recentred from
 // image-frame direction `angle` until it settles; returns the last sum (0 if

@@ -1,6 +1,6 @@
 #version 330 core
-// describe/gather.frag — the descriptors of the kept keypoints, strongest
-// first, in the layout the matcher reads (match/two_nearest.frag): keypoint
+// descriptor/gather.frag — the descriptors of the kept keypoints, strongest
+// first, in the layout the matcher reads (matcher/two_nearest.frag): keypoint
 // k's values 4t .. 4t+3 in texel t of its block of u_texels texels. Copied on
 // the GPU from the normalised descriptors (list order), so descriptors stay
 // on the GPU between detection and matching.

@@ -1,5 +1,5 @@
 #version 330 core
-// describe/quads.frag — the integral image regrouped so that one fetch gives
+// orientation/quads.frag — the integral image regrouped so that one fetch gives
 // the four values around a pixel corner: texel (x + 1, y + 1), for x in
 // -1 .. W and y in -1 .. H, holds II at (x, y), (x + 1, y), (x, y + 1) and
 // (x + 1, y + 1), each coordinate clamped into 0 .. W (0 .. H). Fetched at a

@@ -1,5 +1,5 @@
 #version 330 core
-// describe/normalize.frag — L2 normalisation of each descriptor: every texel
+// descriptor/normalize.frag — L2 normalisation of each descriptor: every texel
 // of a keypoint's 4 x 4 tile (and of the second tile with EXTENDED) scaled by
 // the reciprocal of the whole descriptor's norm (norms.frag), and written as
 // a run of 16 texels, sub-regions row by row (common/blocks.glsl), the layout

@@ -1,5 +1,5 @@
 #version 330 core
-// match/first_two.frag — the first reduction of the distance texture: the two
+// matcher/first_two.frag — the first reduction of the distance texture: the two
 // train indices 2x and 2x+1 of a row as a sorted (d1, j1, d2, j2) pair, ready
 // for merge_two.frag. Distances of 1e30 (excluded pairs) count as no candidate.
 //

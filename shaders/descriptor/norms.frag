@@ -1,5 +1,5 @@
 #version 330 core
-// describe/norms.frag — the reduction of L2 normalisation: per descriptor,
+// descriptor/norms.frag — the reduction of L2 normalisation: per descriptor,
 // the reciprocal of its norm, summed over its 4 x 4 tile (and the second
 // tile with EXTENDED), for normalize.frag to scale by. One fragment per
 // descriptor: the 16 (32) look-ups are made once, not by each of the

@@ -1,5 +1,5 @@
 #version 330 core
-// detect/extrema.frag — keypoints of one middle layer of one octave: threshold,
+// extrema/interpolate.frag — keypoints of one middle layer of one octave: threshold,
 // 3x3x3 non-maximum suppression, and the quadratic fit of Brown & Lowe
 // (src/cpu/detector.hpp gives the same rules in C++). With PAIR, of both
 // middle layers of a map, l and l+1, in one draw (their neighbours all in one
@@ -59,7 +59,7 @@ uniform ivec2 u_origin;
 
 layout(location = 0) out vec4 o_keypoint;
 
-#include "detect/nms_test.glsl"
+#include "extrema/nms_test.glsl"
 
 // The keypoint at sample p of the layer whose det(H) block is n, a maximum
 // there (its 3x3x3 block inside the image, v = n[13] above the threshold

@@ -1,5 +1,5 @@
 #version 330 core
-// describe/descriptor.frag — one sub-region of a keypoint's descriptor
+// descriptor/sums.frag — one sub-region of a keypoint's descriptor
 // (src/cpu/descriptor.hpp): its 5 x 5 samples of the 20 x 20 grid spaced s
 // and rotated to the keypoint's orientation; at each, the axis-aligned Haar
 // responses of side even_side(HAAR_SIDE s), rotated into the keypoint's

@@ -1,5 +1,5 @@
 #version 330 core
-// describe/gather_signs.frag — the Laplacian sign of each kept keypoint,
+// descriptor/gather_signs.frag — the Laplacian sign of each kept keypoint,
 // strongest first, for the matcher's sign filter.
 //
 // Inputs:   u_list   point list (RGBA32F: x, y, size * laplacian, response)

@@ -1,4 +1,4 @@
-// describe/orient_window.glsl — the orientation samples as the passes after
+// orientation/window.glsl — the orientation samples as the passes after
 // orient_samples.frag read them, and one window sum (src/cpu/descriptor.cpp,
 // window_sum).
 //

@@ -1,5 +1,5 @@
 #version 330 core
-// detect/max3.frag — one direction of the separable 3x3 maximum of det(H)
+// extrema/max3.frag — one direction of the separable 3x3 maximum of det(H)
 // (Terriberry et al. 2008, III-B.2): run along x, then along y on the result,
 // it gives for each layer the largest response in the 3x3 window around each
 // sample, so that the 26-neighbour test becomes three look-ups.

@@ -1,5 +1,5 @@
 #version 330 core
-// match/two_nearest.frag — the fused distance pass (beyond Chariot & Keriven
+// matcher/two_nearest.frag — the fused distance pass (beyond Chariot & Keriven
 // 2008, who write the whole distance texture first): each fragment compares
 // kQueries query descriptors with a block of u_block train descriptors and
 // keeps each query's two nearest, so the m_I x m_J distance texture is never

@@ -1,5 +1,5 @@
 #version 330 core
-// describe/orient_windows.frag — the window sums of the orientation
+// orientation/windows.frag — the window sums of the orientation
 // assignment: for keypoint k and candidate direction c (angle 2 pi c /
 // u_candidates), the sum of k's samples weighted by max(0, 2 cos(delta) -
 // 1)^2, delta the sample's angle to the direction (src/cpu/descriptor.hpp).
@@ -33,7 +33,7 @@ uniform SAMPLER u_samples;
 uniform int u_count;
 uniform int u_candidates;
 
-#include "describe/orient_window.glsl"
+#include "orientation/window.glsl"
 
 layout(location = 0) out vec4 o_window;
 #ifdef SECOND
@@ -93,7 +93,7 @@ void main() {
     for (int h = 0; h < 2; ++h) {
       vec2 g = h == 0 ? pair.xy : pair.zw;
       vec2 u = unit(g);
-      // As window_sum (describe/orient_window.glsl), for 4 directions at once.
+      // As window_sum (orientation/window.glsl), for 4 directions at once.
       for (int v = 0; v < VECTORS; ++v) {
         vec4 w = max(vec4(0.0), u.x * ux[v] + u.y * uy[v] - 1.0);
         w *= w;

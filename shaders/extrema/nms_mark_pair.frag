@@ -1,11 +1,11 @@
 #version 330 core
-// detect/nms_mark_pair.frag — nms_mark.frag for both layers of a map, l and
+// extrema/nms_mark_pair.frag — nms_mark.frag for both layers of a map, l and
 // l+1, when layers l-1 .. l+2 are one group's four channels, x .. w (the
 // only maps extrema.cpp pairs): the 3x3 maxima of all four layers come from
 // the 9 det(H) texels around the sample, so the group needs no max3 passes,
 // and one draw marks both layers. One fragment per cell of 2 x 2 samples, as
 // extrema.frag: a cell is marked when one of its samples survives
-// (detect/nms_test.glsl) in either layer; extrema.frag with PAIR decides which.
+// (extrema/nms_test.glsl) in either layer; extrema.frag with PAIR decides which.
 //
 // Input:    u_det  det(H) of the group (RGBA32F; with LINEAR_FETCH its buffer
 //                  copy, common/linear_fetch.glsl)
@@ -24,7 +24,7 @@ uniform ivec2 u_largest_filters;
 uniform ivec2 u_image_size;
 uniform ivec2 u_origin;
 
-#include "detect/nms_test.glsl"
+#include "extrema/nms_test.glsl"
 
 void main() {
   ivec2 p0 = 2 * (ivec2(gl_FragCoord.xy) - u_origin);  // the cell's first sample

@@ -1,7 +1,7 @@
 #version 330 core
-// detect/nms_mark.frag — non-maximum suppression of one layer l in four
+// extrema/nms_mark.frag — non-maximum suppression of one layer l in four
 // look-ups per sample, marking the cells (2 x 2 samples, extrema.frag) that
-// hold a survivor (detect/nms_test.glsl) in the depth buffer so that the
+// hold a survivor (extrema/nms_test.glsl) in the depth buffer so that the
 // interpolation pass (extrema.frag, drawn with early-Z culling) runs on them
 // alone. Layers l-1 .. l+1 may lie in different groups; when a
 // map's two layers and their neighbours share one group, nms_mark_pair.frag
@@ -29,7 +29,7 @@ uniform int u_largest_filter;
 uniform ivec2 u_image_size;
 uniform ivec2 u_origin;
 
-#include "detect/nms_test.glsl"
+#include "extrema/nms_test.glsl"
 
 void main() {
   ivec2 p0 = 2 * (ivec2(gl_FragCoord.xy) - u_origin);  // the cell's first sample

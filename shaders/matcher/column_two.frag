@@ -1,5 +1,5 @@
 #version 330 core
-// match/column_two.frag — the plain matcher's backward direction from the
+// matcher/column_two.frag — the plain matcher's backward direction from the
 // same distance texture (Chariot & Keriven's T_dist): for every train column,
 // the two nearest queries of this query tile. The mutual check then needs no
 // second distance pass.

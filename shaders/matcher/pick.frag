@@ -1,5 +1,5 @@
 #version 330 core
-// match/pick.frag — copies entries u_order[0], u_order[1], ... of a matcher
+// matcher/pick.frag — copies entries u_order[0], u_order[1], ... of a matcher
 // texture (descriptors: u_texels texels per entry; signs: one) into a compact
 // texture of the same layout, entry k's texel t at linear index
 // k * u_texels + t (common/blocks.glsl). The mutual check uses it to match
