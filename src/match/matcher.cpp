@@ -312,8 +312,9 @@ std::vector<TwoNearest> GpuMatcher::backward(const std::vector<TwoNearest>& forw
   for (int k = 0; k < count; ++k)
     order[static_cast<size_t>(k)] = static_cast<float>(picked[static_cast<size_t>(k)]);
   pick_order_.upload(order.data());
-  runner_.run_in({0, 0, kWidth, rows_for(static_cast<long long>(count) * train.texels)}, "matcher_pick", pick_,
-                 picked_descriptors_target_, {{"u_source", train.descriptors}, {"u_order", pick_order_}},
+  runner_.run_in({0, 0, kWidth, rows_for(static_cast<long long>(count) * train.texels)}, "matcher_pick",
+                 pick_, picked_descriptors_target_,
+                 {{"u_source", train.descriptors}, {"u_order", pick_order_}},
                  {{"u_count", count}, {"u_texels", train.texels}});
   runner_.run_in({0, 0, kWidth, rows_for(count)}, "matcher_pick", pick_, picked_signs_target_,
                  {{"u_source", train.signs}, {"u_order", pick_order_}},

@@ -236,8 +236,7 @@ void DescribeStage::regroup(gl::PassRunner& runner, IntegralStage& integral_stag
     if (!config_.upright) {
       samples_ = gl::Program(shaders_, "common/fullscreen.vert", "orientation/samples.frag", samples);
       samples.push_back("INSIDE");
-      samples_inside_ =
-          gl::Program(shaders_, "common/fullscreen.vert", "orientation/samples.frag", samples);
+      samples_inside_ = gl::Program(shaders_, "common/fullscreen.vert", "orientation/samples.frag", samples);
     }
     describe_ = gl::Program(shaders_, "common/fullscreen.vert", "descriptor/sums.frag", describe);
     quads_in_buffer_ = buffer;
