@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "app/args.hpp"
+#include "app/command.hpp"
 #include "gl/context.hpp"
 #include "gl/error.hpp"
 #include "io/image.hpp"
@@ -19,42 +21,6 @@ struct GrayImage;
 
 namespace glsurf::app {
 
-// A bad command line: exit status 2 (glsurf::Error otherwise exits 1).
-class UsageError : public Error {
- public:
-  using Error::Error;
-};
-
-// The command-line words after the subcommand. Options and flags are taken
-// as they are read and marked used in place, so an option's value is the word
-// that follows it on the command line, never a later one: `-o --upright a.png`
-// is "-o needs a value", never -o a.png. A value cannot start with "--" (that
-// is an option left without its value) or be a word an option read earlier
-// took. finish() rejects whatever is left, naming an option or flag that was
-// read and given again.
-class Args {
- public:
-  Args(std::vector<std::string> words) : words_(std::move(words)), used_(words_.size(), false) {}
-  bool flag(const std::string& name);
-  std::string option(const std::string& name, const std::string& fallback);
-  int option_int(const std::string& name, int fallback, int min_value, int max_value);
-  float option_float(const std::string& name, float fallback, float min_value, float max_value);
-  // The first word, when it is not an option (a sub-subcommand such as
-  // `bench integral`); empty otherwise.
-  std::string next_word();
-  // Words left that are not options: call after every option has been taken.
-  std::vector<std::string> positionals();
-  void finish() const;  // throws glsurf::Error naming an unknown option
-  // The options and flags read so far that were given, in the order read.
-  const std::vector<std::string>& taken() const { return taken_; }
-
- private:
-  std::vector<std::string> words_;
-  std::vector<bool> used_;                    // taken by flag(), option(), next_word() or positionals()
-  std::vector<std::string> taken_;            // options and flags read
-  std::vector<std::string> options_, flags_;  // the names asked for, given or not
-};
-
 // The file an image argument names: "-" is an image piped in (/dev/stdin).
 inline std::string input_path(const std::string& name) { return name == "-" ? "/dev/stdin" : name; }
 
@@ -63,9 +29,17 @@ inline std::string input_path(const std::string& name) { return name == "-" ? "/
 // the source tree's assets/ that this build was made from.
 std::string asset_dir();
 
-// Options shared by the commands that detect: --backend gl|cpu, and
-// --threshold --max-features --octaves --layers --sample-step --upright
-// --extended.
+// Rows shared by the option tables, by name: --backend, --format, the
+// detector's (--threshold --max-features --octaves --layers --sample-step
+// --upright --extended --second-orientation), the loader's
+// (--ignore-orientation) and the matcher's (--ratio --max-distance
+// --no-mutual --no-sign).
+Option shared_option(const std::string& name);
+// Those rows, in that order, for a table.
+OptionTable detector_table();
+OptionTable match_table();
+
+// --backend gl|cpu.
 std::string backend_option(Args& args);
 // --format txt|bin, or "" when not given.
 std::string format_option(Args& args);
@@ -73,12 +47,11 @@ std::string format_option(Args& args);
 // given, or without one bin when the output file `out_file` ends in .bin
 // and txt otherwise ("" for a directory or standard output: txt).
 std::string feature_format(const std::string& given, const std::string& out_file);
+// The detector's options (detector_table's rows).
 DetectorConfig detector_options(Args& args);
-// Options of the commands that load images: --ignore-orientation (JPEGs'
-// stored pixels rather than their EXIF orientation).
+// --ignore-orientation (JPEGs' stored pixels rather than their EXIF orientation).
 LoadOptions load_options(Args& args);
-// Options shared by the commands that match: --ratio R (0 or 1 turn Lowe's
-// test off) --max-distance D --no-mutual --no-sign.
+// The matcher's options (match_table's rows).
 MatchConfig match_options(Args& args);
 // The matching settings in a few words ("ratio 0.8, mutual, Laplacian sign"),
 // for a command's summary line.
@@ -128,25 +101,7 @@ std::vector<std::string> expand_image_arguments(const std::vector<std::string>& 
                                                 std::vector<bool>* listed = nullptr,
                                                 std::vector<std::string>* empty_directories = nullptr);
 
-// The detector's settings as a JSON object (one line), so that a JSON record
-// says which settings produced it.
-std::string detector_json(const DetectorConfig& config);
-// The matching settings as a JSON object (one line); a filter that is off is null.
-std::string matcher_json(const MatchConfig& config);
-
-// A string's characters as the body of a JSON string literal; bytes that are
-// not UTF-8 become U+FFFD, so that the JSON stays valid.
-std::string json_escaped(const std::string& text);
-
 // The headless context, or an error that also suggests --backend cpu.
 gl::Context headless_or_hint();
-
-int bench(Args args);
-int detect(Args args);
-int describe(Args args);
-int match(Args args);
-int view(Args args);
-int warp(Args args);
-int eval(Args args);
 
 }  // namespace glsurf::app

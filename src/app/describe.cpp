@@ -19,7 +19,9 @@
 
 namespace glsurf::app {
 
-int describe(Args args) {
+namespace {
+
+int describe(Args& args) {
   const std::string backend = backend_option(args);
   DetectorConfig config;
   config.upright = args.flag("--upright");
@@ -28,7 +30,7 @@ int describe(Args args) {
   if (const std::string why = cpu::angles_problem(config, angles); !why.empty()) {
     throw UsageError("--keep-angles and --upright exclude each other: " + why);
   }
-  const std::string out = args.option("-o", "");
+  const std::string out = args.option("-o");
   const LoadOptions load = load_options(args);
   const std::string format_name = feature_format(format_option(args), out);
   const FeatureFormat format = format_name == "txt" ? FeatureFormat::Txt : FeatureFormat::Bin;
@@ -88,6 +90,34 @@ int describe(Args args) {
                counted(features.keypoints.size(), "keypoint").c_str(), image.width, image.height, ms,
                backend.c_str());
   return 0;
+}
+
+OptionTable describe_options() {
+  return {text("-o", "OUT", "", "the feature file (in bin without --format when its name ends in .bin)",
+               "standard output"),
+          shared_option("--backend"),
+          shared_option("--format"),
+          shared_option("--upright"),
+          shared_option("--extended"),
+          flag("--keep-angles",
+               "describe at the file's angles (0 to 360; e.g. detect's --second-orientation entries) "
+               "instead of computing them"),
+          shared_option("--ignore-orientation")};
+}
+
+}  // namespace
+
+Command describe_command() {
+  return {"describe",
+          "IMAGE FEATURES",
+          "orientation and descriptors of a feature file's keypoints in IMAGE",
+          "Every field of a keypoint but the angle is kept; angles are computed anew unless --keep-angles. "
+          "Either input may be - for standard input. OpenCV's compute() beside detect's "
+          "detectAndCompute().",
+          describe_options,
+          describe,
+          "describe assets/box.png box.txt -o box_described.txt",
+          {}};
 }
 
 }  // namespace glsurf::app

@@ -24,17 +24,42 @@ namespace glsurf::app {
 
 namespace fs = std::filesystem;
 
-int detect(Args args) {
+namespace {
+
+// Checks every feature file of a batch against every input, and against
+// the others, before any is written; then makes the directory OUT.
+template <typename TargetOf>
+void prepare_batch(const std::vector<std::string>& files, const TargetOf& target_of, const std::string& out,
+                   MadeDirectories& made) {
+  std::map<std::string, std::string> target_inputs;  // feature file -> the input it is for
+  for (const std::string& file : files) {
+    const std::string target = target_of(file);
+    check_not_an_input("-o", target, files);
+    if (const auto [it, added] = target_inputs.emplace(target, file); !added) {
+      std::error_code ec;
+      if (fs::equivalent(it->second, file, ec)) throw UsageError(file + " is given twice");
+      throw UsageError(it->second + " and " + file + " would both write " + target +
+                       "; rename one or detect them in separate runs");
+    }
+  }
+  if (const int error = made.make(out); error != 0) {
+    throw Error(out + ": cannot create output directory (" + std::strerror(error) + ")");
+  }
+  std::error_code ec;
+  if (!fs::is_directory(out, ec)) throw Error(out + ": cannot create output directory (not a directory)");
+}
+
+int detect(Args& args) {
   const std::string backend = backend_option(args);
   const DetectorConfig config = detector_options(args);
-  const std::string out = args.option("-o", "");
+  const std::string out = args.option("-o");
   const std::string format_given = format_option(args);
   const LoadOptions load = load_options(args);
   const std::vector<std::string> names = args.positionals();
   args.finish();
   if (names.empty()) throw UsageError("detect needs at least one image or directory");
 
-  std::vector<std::string> empty_directories;  // named, as docs/reference.md says, errors
+  std::vector<std::string> empty_directories;  // named, as docs/cli.md says, errors
   const std::vector<std::string> files = expand_image_arguments(names, nullptr, &empty_directories);
   if (files.empty())
     throw Error("no images to detect in " + names.front() + (names.size() > 1 ? " ..." : ""));
@@ -64,26 +89,7 @@ int detect(Args args) {
   // The directories this run makes for OUT, removed again (when empty) if
   // it writes no feature file, however it ends.
   MadeDirectories made;
-  if (batch) {
-    // Every feature file against every input, and against the others,
-    // before any is written.
-    std::map<std::string, std::string> target_inputs;  // feature file -> the input it is for
-    for (const std::string& file : files) {
-      const std::string target = target_of(file);
-      check_not_an_input("-o", target, files);
-      if (const auto [it, added] = target_inputs.emplace(target, file); !added) {
-        std::error_code ec;
-        if (fs::equivalent(it->second, file, ec)) throw UsageError(file + " is given twice");
-        throw UsageError(it->second + " and " + file + " would both write " + target +
-                         "; rename one or detect them in separate runs");
-      }
-    }
-    if (const int error = made.make(out); error != 0) {
-      throw Error(out + ": cannot create output directory (" + std::strerror(error) + ")");
-    }
-    std::error_code ec;
-    if (!fs::is_directory(out, ec)) throw Error(out + ": cannot create output directory (not a directory)");
-  }
+  if (batch) prepare_batch(files, target_of, out, made);
 
   for (const std::string& name : empty_directories) {
     std::fprintf(stderr, "glsurf: error: %s: no images in this directory\n", one_line(name).c_str());
@@ -150,6 +156,34 @@ int detect(Args args) {
     std::fprintf(stderr, "%s\n", summary.c_str());
   }
   return failures == 0 && empty_directories.empty() ? 0 : 1;
+}
+
+OptionTable detect_options() {
+  OptionTable table = {
+      text("-o", "OUT", "",
+           "one image: its feature file (in bin without --format when the name ends in .bin); several "
+           "images, or OUT an existing directory: one NAME.txt|.bin per image in OUT",
+           "standard output"),
+      shared_option("--backend"), shared_option("--format")};
+  for (const Option& row : detector_table()) table.push_back(row);
+  table.push_back(shared_option("--ignore-orientation"));
+  return table;
+}
+
+}  // namespace
+
+Command detect_command() {
+  return {"detect",
+          "IMAGE|DIR...",
+          "SURF keypoints and descriptors of each image",
+          "A directory gives its images in name order. Images: png, jpg, bmp, tga, binary pgm/ppm, also "
+          "piped (- or /dev/stdin). Angles are degrees counter-clockwise as the image is shown (y down), as "
+          "OpenCV's SURF gives them. A file that cannot be read is reported and the others are detected "
+          "(exit status 1).",
+          detect_options,
+          detect,
+          "detect assets/box.png -o box.txt --threshold 400",
+          {}};
 }
 
 }  // namespace glsurf::app

@@ -1,0 +1,36 @@
+// glsurf match's request and inputs (match.cpp, match_inputs.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "io/image.hpp"
+#include "match/types.hpp"
+#include "surf/keypoint.hpp"
+
+namespace glsurf::app {
+
+// What the command line asks for.
+struct Request {
+  std::string backend;
+  DetectorConfig detector;
+  LoadOptions load;
+  MatchConfig matcher;
+  std::vector<std::string> image_options;  // the detector's and loader's options given
+  std::string matches_path, homography_path, draw_path, truth_path;
+  std::vector<std::string> images;  // A and B, "-" as /dev/stdin
+};
+
+// The two inputs: each an image, or a feature file with descriptors (as
+// detect or describe wrote it), matched as it is.
+struct Inputs {
+  bool file_a = false, file_b = false;
+  GrayImage a, b;  // empty for a feature file
+  Features fa, fb;
+};
+
+// Both inputs read, and checked to fit together and the detector, before
+// either's work.
+Inputs read_inputs(const Request& request);
+
+}  // namespace glsurf::app

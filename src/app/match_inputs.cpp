@@ -1,0 +1,97 @@
+// glsurf match's inputs: images, or feature files with descriptors.
+#include <cmath>
+#include <filesystem>
+
+#include "app/cli.hpp"
+#include "app/match.hpp"
+#include "io/features.hpp"
+#include "io/image.hpp"
+#include "match/matcher.hpp"
+#include "surf/detector.hpp"
+
+namespace glsurf::app {
+
+namespace {
+
+constexpr float kMaxDescriptorValue = 1e12f;
+
+// A feature file with descriptors that both backends can match.
+Features read_described(const std::string& path) {
+  FeatureFormat format = FeatureFormat::Txt;
+  Features f = read_features_file(path, &format);
+  if (f.descriptor_size == 0)
+    throw Error(path + ": keypoints without descriptors (D = 0): run describe first");
+  // Squared distances of 1e30 or more count as no candidate on both
+  // backends (the shaders' "none"), so larger values would match nothing,
+  // silently; 1e12 keeps any two of the reader's up to 4,096 values below that.
+  for (size_t i = 0; i < f.descriptors.size(); ++i) {
+    if (std::abs(f.descriptors[i]) > kMaxDescriptorValue) {
+      const size_t keypoint = i / static_cast<size_t>(f.descriptor_size);
+      throw Error(path + ": " + keypoint_location(format, keypoint, f.keypoints.size()) +
+                  ": a descriptor value beyond 1e12, too large to match");
+    }
+  }
+  return f;
+}
+
+// A piped input is read as an image (to look for a feature file would
+// consume it): say so where it is no image format at all.
+GrayImage load_image(const std::string& path, const LoadOptions& load) {
+  try {
+    return load_gray(path, load);
+  } catch (const Error& e) {
+    std::error_code ec;
+    const bool unknown = std::string(e.what()).find("not a supported image") != std::string::npos;
+    if (path != "/dev/stdin" || std::filesystem::is_regular_file(path, ec) || !unknown) throw;
+    throw Error(std::string(e.what()) + "; a piped input is read as an image: give a feature file by name");
+  }
+}
+
+}  // namespace
+
+Inputs read_inputs(const Request& r) {
+  Inputs in;
+  const std::vector<std::string>& images = r.images;
+  in.file_a = is_feature_file(images[0]);
+  in.file_b = is_feature_file(images[1]);
+  const bool file_a = in.file_a, file_b = in.file_b;
+  if ((file_a || file_b) && !r.draw_path.empty())
+    throw UsageError("--draw needs two images, not feature files");
+  if (file_a && file_b && !r.image_options.empty()) {
+    throw UsageError(r.image_options.front() +
+                     " applies to images; both inputs are feature files, matched as they are");
+  }
+  if (file_a)
+    in.fa = read_described(images[0]);
+  else
+    in.a = load_image(images[0], r.load);
+  if (file_b)
+    in.fb = read_described(images[1]);
+  else
+    in.b = load_image(images[1], r.load);
+  // Descriptors of one length on both sides: a file's are as they are, an
+  // image's 64 values, or 128 with --extended.
+  const int da = file_a ? in.fa.descriptor_size : descriptor_size(r.detector);
+  const int db = file_b ? in.fb.descriptor_size : descriptor_size(r.detector);
+  if (da != db) {
+    // Where one side is an image, a file of the other standard length needs
+    // --extended given or left out.
+    const int file_length = file_a ? da : db;
+    const std::string hint = file_a == file_b                             ? ""
+                             : file_length == 128 && !r.detector.extended ? " (add --extended)"
+                             : file_length == 64 && r.detector.extended   ? " (leave out --extended)"
+                                                                          : "";
+    throw Error(images[0] + " gives " + std::to_string(da) + "-value descriptors, " + images[1] + " " +
+                std::to_string(db) + hint);
+  }
+  if (r.backend == "gl" && da > GpuMatcher::kMaxDescriptorSize) {
+    throw Error(images[file_a ? 0 : 1] + ": " + std::to_string(da) +
+                "-value descriptors: the GPU matcher takes at most " +
+                std::to_string(GpuMatcher::kMaxDescriptorSize) + " (--backend cpu takes any length)");
+  }
+  if (!file_a) check_image_size(images[0], in.a, r.detector);  // both before either's work
+  if (!file_b) check_image_size(images[1], in.b, r.detector);
+  return in;
+}
+
+}  // namespace glsurf::app
