@@ -460,7 +460,7 @@ TEST_SUITE("gl") {
   }
 
   TEST_CASE("GPU second orientations of 10,000 keypoints agree with the CPU reference") {
-    // More than one orientation chunk (DescribeStage::kChunk), more than one
+    // More than one orientation chunk (OrientationStage::kChunk), more than one
     // row of second entries, and seeds at every candidate, the groups' ends too.
     DetectorConfig config;
     config.hessian_threshold = 0;
@@ -501,7 +501,7 @@ TEST_SUITE("gl") {
   }
 
   TEST_CASE(
-      "more than one orientation chunk (DescribeStage::kChunk keypoints) agrees with the CPU reference") {
+      "more than one orientation chunk (OrientationStage::kChunk keypoints) agrees with the CPU reference") {
     // Noise at threshold 0: about 2.4 % of the pixels are keypoints; keep
     // 10,000. This noise has keypoints on peaks so flat that the recentring
     // creeps by the same 0.01-0.05 degrees every sum: judging its 1-degree
@@ -510,7 +510,7 @@ TEST_SUITE("gl") {
     DetectorConfig config;
     config.hessian_threshold = 0;
     config.max_features = 10000;
-    CHECK(compare(test::random_image(800, 800, 2), config) > static_cast<size_t>(DescribeStage::kChunk));
+    CHECK(compare(test::random_image(800, 800, 2), config) > static_cast<size_t>(OrientationStage::kChunk));
   }
 
   TEST_CASE("keypoints far from the origin (an 8K-wide image) agree with the CPU reference as near it") {

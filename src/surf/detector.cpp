@@ -40,7 +40,9 @@ double software_bytes_per_pixel(const DetectorConfig& config) {
 double software_list_bytes(const DetectorConfig& config, double entries, double measured_entries) {
   // The point list and its positions: two RGBA32F texels per entry
   // (compact.hpp), counted twice over as margin.
-  const auto per_entry = [](const DetectorConfig& c) { return 64.0 + DescribeStage::bytes_per_entry(c); };
+  const auto per_entry = [](const DetectorConfig& c) {
+    return 64.0 + OrientationStage::bytes_per_entry(c) + DescriptorStage::bytes_per_entry(c);
+  };
   return std::max(0.0, entries * per_entry(config) - measured_entries * per_entry(DetectorConfig{}));
 }
 
@@ -53,7 +55,9 @@ GpuDetector::GpuDetector(const gl::Context& context, const DetectorConfig& confi
       extrema_(shaders, config, suppression),
       compact_(shaders, std::max(kMinCapacity, config.max_features)),
       select_(shaders),
-      describe_(shaders, config),
+      quads_(shaders),
+      orientation_(shaders, config),
+      descriptor_(shaders, config),
       host_textures_(context.info().software()),
       context_(context.tag()) {
   const int most = config.extended ? kMaxFeatures / 2 : kMaxFeatures;
@@ -96,7 +100,8 @@ void GpuDetector::configure(int width, int height) {
   hessian_.configure(width, height);
   extrema_.configure(hessian_, width, height);
   compact_.configure(extrema_, width, height);
-  describe_.configure(compact_.capacity());
+  orientation_.configure(compact_.capacity());
+  descriptor_.configure(compact_.capacity());
   width_ = stages_width_ = width;
   height_ = stages_height_ = height;
 }
@@ -137,7 +142,7 @@ void GpuDetector::check_host_memory(int width, int height, Stages stages) const 
   // The list holds the capacity asked for, at most the atlas's texels
   // (compact.hpp); compute() describes in chunks of the description stage's
   // capacity (kMinCapacity unless a detection set it), whatever the image.
-  double entries = std::max(kMinCapacity, describe_.capacity()), measured = kMinCapacity;
+  double entries = std::max(kMinCapacity, orientation_.capacity()), measured = kMinCapacity;
   if (all) {
     glm::ivec2 atlas, default_atlas;
     atlas_layout(width, height, config_, atlas);
@@ -230,7 +235,8 @@ std::vector<KeyPoint> GpuDetector::detect(const GrayImage& image) {
 
 GpuDetector::OnGpu GpuDetector::detect_on_gpu(const GrayImage& image) {
   const int listed = find(image);
-  describe_.orient(runner_, compact_.list(), integral_, listed, config_.upright ? 0 : inside_listed_);
+  if (listed > 0 && !config_.upright) quads_.update(runner_, integral_);
+  orientation_.run(runner_, compact_.list(), quads_, listed, config_.upright ? 0 : inside_listed_);
   oriented_ = true;
   return last_on_gpu();
 }
@@ -269,17 +275,21 @@ Features GpuDetector::detect_and_compute(const GrayImage& image, DescriptorTextu
   // The list's first inside_listed_ entries (most of them) are described
   // without the clipping arithmetic in their orientation samples.
   const gl::Texture& list = compact_.list();
-  DescribeStage::SecondOrientations second;
-  const int entries =
-      describe_.run(runner_, list, integral_, listed, &second, config_.upright ? 0 : inside_listed_);
+  OrientationStage::SecondOrientations second;
+  int entries = 0;
+  if (listed > 0) {
+    quads_.update(runner_, integral_);
+    orientation_.run(runner_, list, quads_, listed, config_.upright ? 0 : inside_listed_);
+    second = orientation_.second_orientations(listed);  // the one wait, with second orientations
+    entries = descriptor_.run(runner_, list, quads_, orientation_.angles(), listed, &second);
+  }
   oriented_ = true;
   Features f;
   f.keypoints = read_keypoints(listed);
   // With `resident` the descriptors stay on the GPU only: not read back.
   f.descriptor_size = resident ? 0 : descriptor_size(config_);
-  std::vector<float> angles, descriptors;
-  describe_.read(listed, angles, descriptors, /*with_descriptors=*/resident == nullptr, entries);
-  f.descriptors = std::move(descriptors);
+  const std::vector<float> angles = orientation_.read(listed);
+  if (!resident) f.descriptors = descriptor_.read(entries);
   for (int i = 0; i < listed; ++i) f.keypoints[static_cast<size_t>(i)].angle = angles[static_cast<size_t>(i)];
   // Descriptor entries listed, listed + 1, ...: second orientations.
   for (size_t i = 0; i < second.source.size(); ++i) {
@@ -293,7 +303,7 @@ Features GpuDetector::detect_and_compute(const GrayImage& image, DescriptorTextu
     f.descriptors.resize(f.keypoints.size() * static_cast<size_t>(f.descriptor_size));
     order.resize(f.keypoints.size());
   }
-  if (resident) describe_.gather(runner_, list, order, *resident);
+  if (resident) descriptor_.gather(runner_, list, order, *resident);
   return f;
 }
 
@@ -311,7 +321,10 @@ Features GpuDetector::compute(const GrayImage& image, std::vector<KeyPoint> keyp
     check_host_memory(image.width, image.height, Stages::Integral);
   }
   configure_integral(image.width, image.height);
-  if (describe_.capacity() == 0) describe_.configure(kMinCapacity);
+  if (orientation_.capacity() == 0) {  // both stages are configured together
+    orientation_.configure(kMinCapacity);
+    descriptor_.configure(kMinCapacity);
+  }
   listed_ = inside_listed_ = 0;  // the point list no longer matches the angles
   oriented_ = false;
   Features f;
@@ -320,7 +333,7 @@ Features GpuDetector::compute(const GrayImage& image, std::vector<KeyPoint> keyp
   upload_image(image);
   runner_.after_transfer();
   integral_.run(runner_, image_);
-  const int chunk = describe_.capacity();
+  const int chunk = orientation_.capacity();
   const size_t size = static_cast<size_t>(f.descriptor_size);
   f.descriptors.resize(keypoints.size() * size);
   std::vector<float> chunk_angles, descriptors;
@@ -333,8 +346,10 @@ Features GpuDetector::compute(const GrayImage& image, std::vector<KeyPoint> keyp
       chunk_angles.resize(static_cast<size_t>(n));
       for (int i = 0; i < n; ++i)
         chunk_angles[static_cast<size_t>(i)] = keypoints[first + static_cast<size_t>(i)].angle;
-      describe_.run_at(runner_, uploaded_list_, integral_, chunk_angles);
-      describe_.read(n, chunk_angles, descriptors, /*with_descriptors=*/true);
+      quads_.update(runner_, integral_);
+      orientation_.set(runner_, chunk_angles);
+      descriptor_.run(runner_, uploaded_list_, quads_, orientation_.angles(), n);
+      descriptors = descriptor_.read(n);
       std::copy(descriptors.begin(), descriptors.end(), &f.descriptors[first * size]);
       continue;
     }
@@ -346,8 +361,11 @@ Features GpuDetector::compute(const GrayImage& image, std::vector<KeyPoint> keyp
     for (size_t i = 0; i < reordered.size(); ++i)
       reordered[i] = keypoints[first + static_cast<size_t>(order[i])];
     upload_list(reordered.data(), n);
-    describe_.run(runner_, uploaded_list_, integral_, n, nullptr, inside);
-    describe_.read(n, chunk_angles, descriptors, /*with_descriptors=*/true);
+    quads_.update(runner_, integral_);
+    orientation_.run(runner_, uploaded_list_, quads_, n, inside);
+    descriptor_.run(runner_, uploaded_list_, quads_, orientation_.angles(), n);
+    chunk_angles = orientation_.read(n);
+    descriptors = descriptor_.read(n);
     for (int i = 0; i < n; ++i) {
       const size_t k = first + static_cast<size_t>(order[static_cast<size_t>(i)]);
       keypoints[k].angle = chunk_angles[static_cast<size_t>(i)];

@@ -32,6 +32,7 @@
 #include "surf/hessian.hpp"
 #include "surf/integral.hpp"
 #include "surf/keypoint.hpp"
+#include "surf/orientation.hpp"
 #include "surf/select.hpp"
 
 namespace glsurf {
@@ -65,7 +66,7 @@ std::string host_memory_problem(int width, int height, double available,
 // where the candidate atlas has fewer texels): for `entries` list entries
 // with `config`'s descriptors (extended, second orientations) against the
 // `measured_entries` of that default, at the lists' and the description
-// stage's bytes per entry (DescribeStage::bytes_per_entry). 0 when it needs
+// stage's bytes per entry (OrientationStage and DescriptorStage::bytes_per_entry). 0 when it needs
 // no more. The detector passes its list's capacity (max_features above
 // 65,536), bounded by the atlas as the list is; compute() the description
 // stage's.
@@ -126,7 +127,7 @@ class GpuDetector {
     const gl::Texture* angles = nullptr;
     int count = 0;
     // With config.second_orientation: each entry's second angle, -1 where
-    // it has none (DescribeStage::second_angles); else nullptr.
+    // it has none (OrientationStage::second_angles); else nullptr.
     const gl::Texture* second_angles = nullptr;
   };
   OnGpu detect_on_gpu(const GrayImage& image);
@@ -136,8 +137,8 @@ class GpuDetector {
   // which orients nothing, angles and second_angles are nullptr; after
   // compute() too, and the count is 0.
   OnGpu last_on_gpu() const {
-    return {&compact_.list(), oriented_ ? &describe_.angles() : nullptr, listed_,
-            oriented_ ? describe_.second_angles() : nullptr};
+    return {&compact_.list(), oriented_ ? &orientation_.angles() : nullptr, listed_,
+            oriented_ ? orientation_.second_angles() : nullptr};
   }
 
   const DetectorConfig& config() const { return config_; }
@@ -149,7 +150,8 @@ class GpuDetector {
   void limit_buffer_texels(int texels) {
     hessian_.limit_buffer_texels(texels);
     extrema_.limit_buffer_texels(texels);
-    describe_.limit_buffer_texels(texels);
+    quads_.limit_buffer_texels(texels);
+    orientation_.limit_buffer_texels(texels);
     width_ = height_ = integral_width_ = integral_height_ = 0;  // configure again
   }
   int candidates_last_frame() const { return candidates_; }  // before trimming ties
@@ -189,7 +191,9 @@ class GpuDetector {
   ExtremaStage extrema_;
   CompactStage compact_;
   SelectStage select_;
-  DescribeStage describe_;
+  IntegralQuads quads_;
+  OrientationStage orientation_;
+  DescriptorStage descriptor_;
   gl::Texture image_;  // R8, or packed RGBA8 for the 1-D integral image (integral.hpp)
   std::vector<std::uint8_t> packing_scratch_;  // rows padded for packing
   // A point list from the host: compute()'s chunk of given keypoints,

@@ -1,0 +1,154 @@
+// GPU orientation of the keypoints of the point list (Bay et al. 2008, 3.3;
+// rules and parameters: src/cpu/descriptor.hpp), and the regrouped integral
+// image that it and the descriptor stage read.
+//
+//   quads            the integral image regrouped: texel (x+1, y+1) holds the
+//                    four values around corner (x, y), clamped into the image,
+//                    so one fetch serves a corner of a sub-pixel box (4x
+//                    fewer fetches; 16 bytes per pixel, rebuilt once per
+//                    run of the integral stage)
+//   samples          197 weighted gradients (a cross of boxes ~2.4s x 1.4s,
+//                    lattice 2s/3) per keypoint, two to a texel, in an
+//                    11 x 9 tile (the passes after it take their
+//                    directions); the rows of tiles of keypoints with
+//                    cpu::orientation_inside (run()'s `inside`) without
+//                    the clipping arithmetic, the others with it
+//   windows          the window sums around 32 candidate directions (64
+//                    with second orientations), the largest of each 32
+//                    neighbouring ones
+//   best             the largest of those, recentred on its own sum (with
+//                    Aitken leaps) until it settles
+//                    -> angle per keypoint
+//                    (with DetectorConfig::second_orientation, windows also
+//                    keeps each group's two largest local maxima, and best
+//                    recentres the largest but the best too -> a second
+//                    angle or -1, which second_orientations() reads back)
+//
+// Orientation runs in chunks of kChunk keypoints so that its samples need
+// at most 1024 x 405 texels whatever the list's capacity. Upright (U-SURF)
+// skips it: angles are 0. Per-keypoint data lives in 1024-wide textures
+// (shaders/common/blocks.glsl), keypoint k's run of B texels at linear index
+// k * B, except the samples: an 11 x 9 tile per keypoint, so that fragments
+// shaded together read around one keypoint (docs/notes/orientation.md).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cpu/descriptor.hpp"
+#include "gl/framebuffer.hpp"
+#include "gl/pass.hpp"
+#include "gl/program.hpp"
+#include "gl/shader_source.hpp"
+#include "gl/texture.hpp"
+#include "surf/integral.hpp"
+#include "surf/keypoint.hpp"
+
+namespace glsurf {
+
+// The integral image regrouped four corners to a texel (RGBA32UI), and its
+// buffer-texture copy where the driver's buffer textures hold it
+// (common/haar.glsl reads either, as the programs that read it are built).
+class IntegralQuads {
+ public:
+  explicit IntegralQuads(const gl::ShaderSource& shaders);
+  // -> texture(), unless it holds this result of `integral` already
+  // (IntegralStage::generation()).
+  void update(gl::PassRunner& runner, IntegralStage& integral);
+  const gl::Texture& texture() const { return in_buffer_ ? buffer_ : quads_; }
+  bool in_buffer() const { return in_buffer_; }
+  glm::ivec2 size() const { return {quads_.width(), quads_.height()}; }
+  // Caps the buffer texture below GL_MAX_TEXTURE_BUFFER_SIZE (< 0: the
+  // driver's limit; tests: 0 makes every reader fetch 2-D); the quads follow
+  // at the next update().
+  void limit_buffer_texels(int texels) {
+    buffer_limit_ = texels;
+    generation_ = 0;
+  }
+
+ private:
+  gl::Program program_, linear_program_;
+  gl::Texture quads_;
+  gl::Framebuffer target_;
+  gl::Texture buffer_;
+  bool in_buffer_ = false;
+  std::uint64_t generation_ = 0;  // IntegralStage::generation() they hold (0: none)
+  int buffer_limit_ = -1;
+};
+
+class OrientationStage {
+ public:
+  static constexpr int kChunk = 4096;
+
+  OrientationStage(const gl::ShaderSource& shaders, const DetectorConfig& config);
+  // Bytes per list entry of capacity that configure() allocates: the angle,
+  // with second orientations the second angle (detector.hpp:
+  // software_list_bytes).
+  static double bytes_per_entry(const DetectorConfig& config);
+  void configure(int capacity);
+  int capacity() const { return capacity_; }  // 0 before configure()
+
+  // Angles of list entries 0 .. count - 1 (0 everywhere when upright). List
+  // entries 0 .. inside - 1 must have cpu::orientation_inside: their samples
+  // are taken without clipping (whole rows of their tiles), the others' with
+  // it.
+  void run(gl::PassRunner& runner, const gl::Texture& list, const IntegralQuads& quads, int count,
+           int inside = 0);
+  // Given angles (degrees ccw) for list entries 0 .. angles.size() - 1,
+  // which angles() then holds: no passes (Angles::Keep).
+  void set(gl::PassRunner& runner, const std::vector<float>& angles);
+
+  // Second orientations (DetectorConfig::second_orientation) of the last
+  // run(): list entry source[i] at angle[i] (degrees ccw), in list order.
+  struct SecondOrientations {
+    std::vector<int> source;
+    std::vector<float> angle;
+  };
+  // Reads them back (the one wait of a detection with second orientations);
+  // empty without them.
+  SecondOrientations second_orientations(int count) const;
+
+  // Angle per list entry, degrees ccw (R32F, 1024 wide).
+  const gl::Texture& angles() const { return angles_; }
+  // With second orientations, the second angle per list entry of the last
+  // run() (R32F like angles(), -1 where there is none); nullptr without them.
+  const gl::Texture* second_angles() const { return second_orientation() ? &second_angles_ : nullptr; }
+  // Reads back `count` angles.
+  std::vector<float> read(int count) const;
+
+  // Caps the samples' buffer texture (as IntegralQuads's); follows at the
+  // next configure().
+  void limit_buffer_texels(int texels) {
+    buffer_limit_ = texels;
+    capacity_ = 0;  // configure again
+  }
+
+ private:
+  bool second_orientation() const { return config_.second_orientation > 0 && !config_.upright; }
+  // Window directions tried (cpu::orientation_candidates), and the windows
+  // pass's texels per keypoint.
+  int candidates() const {
+    return cpu::orientation_candidates(second_orientation() ? config_.second_orientation : 0);
+  }
+  int window_texels() const;
+  // samples_ and samples_inside_ for the quads' kind.
+  void build_samples(const IntegralQuads& quads);
+
+  DetectorConfig config_;
+  gl::ShaderSource shaders_;  // samples_ is rebuilt for the quads' kind, windows_ and best_ for the samples'
+  gl::Program samples_, windows_, best_;
+  gl::Program samples_inside_;   // samples_ for keypoints with cpu::orientation_inside
+  int samples_quads_kind_ = -1;  // IntegralQuads::in_buffer() samples_ was built for (-1: not built)
+  int capacity_ = 0;
+  int buffer_limit_ = -1;  // < 0: GL_MAX_TEXTURE_BUFFER_SIZE
+  gl::Texture samples_tex_, windows_tex_, angles_;
+  gl::Texture samples_linear_;  // the samples' buffer copy, when the driver's buffer textures hold a chunk
+  bool samples_in_buffer_ = false;  // windows_ and best_ read samples_linear_
+  // With second orientations: the windows pass's local maxima and the best
+  // pass's second angles.
+  gl::Texture peaks_[2], second_angles_;
+  gl::Texture lattice_;  // the orientation lattice (cpu::orientation_lattice)
+  gl::Framebuffer samples_target_, windows_target_, angles_target_;
+};
+
+}  // namespace glsurf
