@@ -3,9 +3,11 @@
 //   glsurf::Context context = glsurf::Context::headless();
 //   glsurf::Detector detector = glsurf::Detector::gpu(context);
 //
-// A context is current on one thread at a time. Every GPU call makes its
-// context current on the calling thread; to hand a context to another thread,
-// call release_current() on the one that used it last.
+// A context is current on one thread at a time. headless() and
+// Detector::gpu / Matcher::gpu make it current on the calling thread; every
+// later GPU call needs it current on its thread and throws glsurf::Error
+// otherwise. To move work to another thread, release_current() on the one
+// that used it last and make_current() on the new one.
 #pragma once
 
 #include <memory>
