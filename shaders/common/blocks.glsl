@@ -16,7 +16,7 @@
 //          memory; with runs, the rows of such a block belong to keypoints
 //          a texture row apart.
 
-const int kListWidth = 1024;  // CompactStage::kListWidth
+#include "common/constants.h"
 
 ivec2 texel_of(int linear) { return ivec2(linear % kListWidth, linear / kListWidth); }
 

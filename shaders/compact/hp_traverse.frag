@@ -26,15 +26,15 @@
 // Viewport: the list texture.
 #include "common/precision.glsl"
 
-#define MAX_LEVELS 16
+#include "common/constants.h"
 #define MAX_RECTS 32
 
 uniform usampler2D u_even;
 uniform usampler2D u_odd;
 uniform sampler2D u_atlas;
 uniform int u_top;
-uniform ivec2 u_origins[MAX_LEVELS];
-uniform ivec2 u_sizes[MAX_LEVELS];
+uniform ivec2 u_origins[kMaxPyramidLevels];
+uniform ivec2 u_sizes[kMaxPyramidLevels];
 uniform int u_list_width;
 uniform int u_first;
 uniform ivec4 u_rects[MAX_RECTS];

@@ -18,11 +18,11 @@ uniform int u_query_first;
 
 layout(location = 0) out vec4 o_best;
 
-const float kNone = 1e30;
+#include "common/constants.h"
 
 void main() {
   int j = int(gl_FragCoord.x);
-  vec4 best = vec4(kNone, -1.0, kNone, -1.0);
+  vec4 best = vec4(kNoCandidate, -1.0, kNoCandidate, -1.0);
   for (int row = 0; row < u_rows; ++row) {
     float d = texelFetch(u_distances, ivec2(j, row), 0).r;
     float i = float(u_query_first + row);

@@ -11,17 +11,16 @@
 
 uniform sampler2D u_distances;
 
-#define kQueries 8
+#include "common/constants.h"
 
-layout(location = 0) out vec4 o_best[kQueries];
+layout(location = 0) out vec4 o_best[kMatchQueries];
 
-const float kNone = 1e30;
 
 vec2 candidate(int j, int row) {
   ivec2 size = textureSize(u_distances, 0);
-  if (j >= size.x || row >= size.y) return vec2(kNone, -1.0);
+  if (j >= size.x || row >= size.y) return vec2(kNoCandidate, -1.0);
   float d = texelFetch(u_distances, ivec2(j, row), 0).r;
-  return !(d < kNone) ? vec2(kNone, -1.0) : vec2(d, float(j));  // NaN is no candidate either
+  return !(d < kNoCandidate) ? vec2(kNoCandidate, -1.0) : vec2(d, float(j));  // NaN is no candidate either
 }
 
 // a has the lower index: it goes first on equal distances.
@@ -32,5 +31,5 @@ vec4 pair(int x, int row) {
 
 void main() {
   ivec2 p = ivec2(gl_FragCoord.xy);
-  for (int k = 0; k < kQueries; ++k) o_best[k] = pair(p.x, kQueries * p.y + k);
+  for (int k = 0; k < kMatchQueries; ++k) o_best[k] = pair(p.x, kMatchQueries * p.y + k);
 }

@@ -1,9 +1,9 @@
 #version 330 core
 // matcher/two_nearest.frag — the fused distance pass (beyond Chariot & Keriven
 // 2008, who write the whole distance texture first): each fragment compares
-// kQueries query descriptors with a block of u_block train descriptors and
+// kMatchQueries query descriptors with a block of u_block train descriptors and
 // keeps each query's two nearest, so the m_I x m_J distance texture is never
-// written. Each train texel is fetched once for all kQueries queries.
+// written. Each train texel is fetched once for all kMatchQueries queries.
 //
 // Descriptors: TEXELS = D/4 texels each (a #define, 1 to 32); queries in a
 // 1024-wide texture, descriptor i's texel t at linear index i * TEXELS + t
@@ -19,18 +19,18 @@
 //           u_block, u_train_count, u_query_first (first query of
 //           this tile), u_query_count (queries in the tile), u_laplacian (1:
 //           other-sign candidates are skipped)
-// Output:   location k (k < kQueries): RGBA32F (d1, j1, d2, j2) of query
-//           u_query_first + kQueries * row + k: squared distances and train
+// Output:   location k (k < kMatchQueries): RGBA32F (d1, j1, d2, j2) of query
+//           u_query_first + kMatchQueries * row + k: squared distances and train
 //           indices of the best and second best in the block, ties to the
 //           lower index; (1e30, -1) where there is no candidate or no query.
 //           NaN distances never enter (the comparisons below are false).
-// Viewport: ceil(train count / block) x ceil(queries in the tile / kQueries);
+// Viewport: ceil(train count / block) x ceil(queries in the tile / kMatchQueries);
 //           texel (b, row) covers block b; one draw per train chunk, over
 //           that chunk's blocks.
 #include "common/precision.glsl"
 #include "common/blocks.glsl"
 
-#define kQueries 8
+#include "common/constants.h"
 #if !defined(TEXELS) || TEXELS < 1 || TEXELS > 32
 #error "define TEXELS, the texels per descriptor, 1 to 32"
 #endif
@@ -47,24 +47,23 @@ uniform int u_query_first;
 uniform int u_query_count;
 uniform int u_laplacian;
 
-layout(location = 0) out vec4 o_best[kQueries];
+layout(location = 0) out vec4 o_best[kMatchQueries];
 
-const float kNone = 1e30;
 
 void main() {
   int block = int(gl_FragCoord.x);
-  int local = kQueries * int(gl_FragCoord.y);  // first query of this fragment, within the tile
-  vec4 q[kQueries * TEXELS];
-  float sign[kQueries];
-  bool present[kQueries];
-  for (int k = 0; k < kQueries; ++k) {
+  int local = kMatchQueries * int(gl_FragCoord.y);  // first query of this fragment, within the tile
+  vec4 q[kMatchQueries * TEXELS];
+  float sign[kMatchQueries];
+  bool present[kMatchQueries];
+  for (int k = 0; k < kMatchQueries; ++k) {
     present[k] = local + k < u_query_count;
     int query = u_query_first + min(local + k, u_query_count - 1);
     sign[k] = texelFetch(u_query_signs, texel_of(query), 0).r;
     for (int t = 0; t < TEXELS; ++t) q[k * TEXELS + t] = texelFetch(u_query, texel_of(query * TEXELS + t), 0);
   }
-  vec4 best[kQueries];
-  for (int k = 0; k < kQueries; ++k) best[k] = vec4(kNone, -1.0, kNone, -1.0);
+  vec4 best[kMatchQueries];
+  for (int k = 0; k < kMatchQueries; ++k) best[k] = vec4(kNoCandidate, -1.0, kNoCandidate, -1.0);
   int first = block * u_block;
   int last = min(first + u_block, u_train_count);
   for (int j = first; j < last; ++j) {
@@ -88,5 +87,5 @@ void main() {
     UPDATE(0, d2.x) UPDATE(1, d2.y) UPDATE(2, d2.z) UPDATE(3, d2.w)
     UPDATE(4, d2_high.x) UPDATE(5, d2_high.y) UPDATE(6, d2_high.z) UPDATE(7, d2_high.w)
   }
-  for (int k = 0; k < kQueries; ++k) o_best[k] = present[k] ? best[k] : vec4(kNone, -1.0, kNone, -1.0);
+  for (int k = 0; k < kMatchQueries; ++k) o_best[k] = present[k] ? best[k] : vec4(kNoCandidate, -1.0, kNoCandidate, -1.0);
 }

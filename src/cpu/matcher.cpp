@@ -1,11 +1,12 @@
 #include "cpu/matcher.hpp"
 
 #include "gl/error.hpp"
+#include "gl/shared_constants.hpp"
 
 namespace glsurf::cpu {
 
 namespace {
-constexpr float kNoCandidate = 1e30f;  // the shaders' kNone
+using shader::kNoCandidate;  // the GPU matcher's "none"
 }  // namespace
 
 std::vector<TwoNearest> two_nearest(const Features& query, const Features& train, bool laplacian) {

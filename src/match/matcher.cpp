@@ -6,11 +6,12 @@
 #include <string>
 
 #include "gl/error.hpp"
+#include "gl/shared_constants.hpp"
 
 namespace glsurf {
 
 namespace {
-constexpr int kWidth = 1024;  // shaders/common/blocks.glsl
+constexpr int kWidth = shader::kListWidth;
 int rows_for(long long texels) { return static_cast<int>(std::max(1LL, (texels + kWidth - 1) / kWidth)); }
 
 // Merges one query tile's (d1, i1, d2, i2) texels into the backward lists.

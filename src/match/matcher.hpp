@@ -29,6 +29,7 @@
 #include "gl/pass.hpp"
 #include "gl/program.hpp"
 #include "gl/shader_source.hpp"
+#include "gl/shared_constants.hpp"
 #include "gl/texture.hpp"
 #include "match/types.hpp"
 #include "surf/descriptor.hpp"
@@ -46,7 +47,7 @@ class GpuMatcher {
  public:
   static constexpr int kBlock = 64;               // train descriptors per fragment of two_nearest
   static constexpr int kMaxDescriptorSize = 128;  // values per descriptor: two_nearest.frag holds 32 texels
-  static constexpr int kQueries = 8;              // queries per fragment (kQueries in the shaders)
+  static constexpr int kQueries = shader::kMatchQueries;  // queries per fragment
 
   // `memory_budget` bounds the textures of one query tile (bytes) of one
   // direction; with the mutual check the backward direction keeps its own, so

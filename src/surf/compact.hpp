@@ -28,14 +28,15 @@
 // in the pyramid's (deterministic) order, not sorted.
 #pragma once
 
+#include "gl/shared_constants.hpp"
 #include "surf/extrema.hpp"
 
 namespace glsurf {
 
 class CompactStage {
  public:
-  static constexpr int kListWidth = 1024;
-  static constexpr int kMaxLevels = 16;  // MAX_LEVELS in hp_traverse.frag
+  static constexpr int kListWidth = shader::kListWidth;
+  static constexpr int kMaxLevels = shader::kMaxPyramidLevels;
 
   // Which atlas texels count and list (common/keep.glsl): every keypoint, or,
   // given a selection (select.hpp), those whose response is at or above its

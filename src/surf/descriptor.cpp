@@ -5,12 +5,13 @@
 
 #include "cpu/descriptor.hpp"
 #include "gl/error.hpp"
+#include "gl/shared_constants.hpp"
 
 namespace glsurf {
 
 namespace {
 
-constexpr int kWidth = 1024;  // shaders/common/blocks.glsl
+constexpr int kWidth = shader::kListWidth;
 // sums (before normalize): a 4 x 4 tile per keypoint, one texel per
 // sub-region (shaders/common/blocks.glsl).
 constexpr int kDescriptorTile = 4;

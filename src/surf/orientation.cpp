@@ -4,12 +4,13 @@
 
 #include "cpu/descriptor.hpp"
 #include "gl/error.hpp"
+#include "gl/shared_constants.hpp"
 
 namespace glsurf {
 
 namespace {
 
-constexpr int kWidth = 1024;  // shaders/common/blocks.glsl
+constexpr int kWidth = shader::kListWidth;
 // windows: kPerFragment candidates per fragment, blocks of window_texels() per keypoint.
 // 32: each sample is fetched once for 32 windows (on llvmpipe 32 beat 8, 16
 // and 64; docs/notes/orientation.md).
