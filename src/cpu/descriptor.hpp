@@ -49,7 +49,7 @@
 // nearest 2s (was the nearest even side, which jumps by two pixels where a
 // keypoint's size crosses a step, so that a size found slightly differently
 // in a turned image changed the smoothing by up to half).
-// tests/test_gpu_descriptor.cpp measures it on the GPU.
+// tests/test_gpu_orientation.cpp measures it on the GPU.
 //
 // Descriptor (`describe`): a 20s x 20s window rotated to the orientation,
 // 4 x 4 sub-regions of 5 x 5 samples spaced s, Haar side
