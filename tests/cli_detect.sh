@@ -419,4 +419,10 @@ err=$("$glsurf" detect "$work/turned.jpg" --backend cpu --ignore-orientation -o 
   fail "detect --ignore-orientation is not the stored picture: $err"
 "$glsurf" describe "$work/turned.jpg" "$work/stored.txt" --backend cpu --ignore-orientation -o "$work/redescribed.txt" \
   2>/dev/null && cmp -s "$work/stored.txt" "$work/redescribed.txt" || fail "describe --ignore-orientation"
+# "--" ends the options: a file whose name starts with '-' can be given.
+cp "$assets/box.png" "$work/-x.png"
+out=$(cd "$work" && "$glsurf" detect --backend cpu --max-features 5 -- -x.png 2>&1 | head -n 1)
+[ "$out" = "5 64" ] || fail "detect -- -x.png: $out"
+out=$(cd "$work" && "$glsurf" detect --backend cpu -x.png 2>&1)
+[ $? -eq 2 ] && echo "$out" | grep -q "unknown option -x.png" || fail "detect -x.png without --: $out"
 echo "all detect checks passed"

@@ -88,7 +88,10 @@ Args::Args(std::string command, OptionTable table, std::vector<std::string> word
       table_(std::move(table)),
       words_(std::move(words)),
       used_(words_.size(), false),
-      read_(table_.size(), false) {}
+      read_(table_.size(), false) {
+  options_end_ = static_cast<size_t>(std::find(words_.begin(), words_.end(), "--") - words_.begin());
+  if (options_end_ < words_.size()) used_[options_end_] = true;
+}
 
 const Option& Args::row(const std::string& name, bool is_flag) {
   const Option* option = find_option(table_, name);
@@ -102,7 +105,7 @@ const Option& Args::row(const std::string& name, bool is_flag) {
 
 bool Args::flag(const std::string& name) {
   row(name, true);
-  for (size_t i = 0; i < words_.size(); ++i) {
+  for (size_t i = 0; i < options_end_; ++i) {
     if (!used_[i] && words_[i] == name) {
       used_[i] = true;
       taken_.push_back(name);
@@ -113,12 +116,11 @@ bool Args::flag(const std::string& name) {
 }
 
 std::string Args::given(const std::string& name) {
-  for (size_t i = 0; i < words_.size(); ++i) {
+  for (size_t i = 0; i < options_end_; ++i) {
     if (used_[i] || words_[i] != name) continue;
     // The next word on the command line, unless it is gone (taken as a flag)
     // or is itself a long option: then the value was left out.
-    if (i + 1 == words_.size() || used_[i + 1] || words_[i + 1].empty() ||
-        words_[i + 1].rfind("--", 0) == 0) {
+    if (i + 1 == options_end_ || used_[i + 1] || words_[i + 1].empty() || words_[i + 1].rfind("--", 0) == 0) {
       throw UsageError("option " + name + " needs a value");
     }
     used_[i] = used_[i + 1] = true;
@@ -169,7 +171,7 @@ float Args::option_float(const std::string& name) {
 std::string Args::next_word() {
   for (size_t i = 0; i < words_.size(); ++i) {
     if (used_[i]) continue;
-    if (option_like(words_[i])) return "";
+    if (i < options_end_ && option_like(words_[i])) return "";
     used_[i] = true;
     return words_[i];
   }
@@ -179,7 +181,7 @@ std::string Args::next_word() {
 std::vector<std::string> Args::positionals() {
   std::vector<std::string> out;
   for (size_t i = 0; i < words_.size(); ++i) {
-    if (used_[i] || option_like(words_[i])) continue;
+    if (used_[i] || (i < options_end_ && option_like(words_[i]))) continue;
     out.push_back(words_[i]);
     used_[i] = true;
   }

@@ -57,7 +57,8 @@ const Option* find_option(const OptionTable& table, const std::string& name);
 // (with the nearest one it has, when one is close), any other word. Reading
 // a name the table does not have, or finishing with one of its rows never
 // read, is a mistake in glsurf (std::logic_error): the table and the command
-// always agree.
+// always agree. A word "--" ends the options: every word after it is a
+// positional argument, also one that starts with '-' (a file "-x.png").
 class Args {
  public:
   Args(std::string command, OptionTable table, std::vector<std::string> words);
@@ -66,7 +67,7 @@ class Args {
   std::string option(const std::string& name);
   int option_int(const std::string& name);
   float option_float(const std::string& name);
-  // The first word, when it is not an option; empty otherwise.
+  // The first word, when it is not an option (or follows "--"); empty otherwise.
   std::string next_word();
   // Words left that are not options: call after every option has been taken.
   std::vector<std::string> positionals();
@@ -83,6 +84,7 @@ class Args {
   std::string command_;
   OptionTable table_;
   std::vector<std::string> words_;
+  size_t options_end_ = 0;          // words_[options_end_] is "--", or options_end_ is words_.size()
   std::vector<bool> used_;          // taken by flag(), option(), next_word() or positionals()
   std::vector<std::string> taken_;  // options and flags read
   std::vector<bool> read_;          // per row of the table: read by the command

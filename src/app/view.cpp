@@ -67,16 +67,23 @@ void load_inputs(ViewOptions& o, ViewInputs& in) {
   if (!pix.empty() && raw.empty()) throw UsageError("--pix describes --raw frames; give --raw WxH too");
   if (pix.empty()) pix = "gray";
   if (!raw.empty()) {
-    int rw = 0, rh = 0;
-    char x = 0;
-    int used = 0;
-    if (std::sscanf(raw.c_str(), "%d%c%d%n", &rw, &x, &rh, &used) != 3 ||
-        used != static_cast<int>(raw.size()) || x != 'x' || rw < 1 || rh < 1) {
+    // W and H: decimal digits only, read without wrapping (4294967360 is
+    // not 64), each at most as large as an image file's side may be.
+    const size_t x = raw.find('x');
+    const auto digits = [](const std::string& t) {
+      return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (x == std::string::npos || !digits(raw.substr(0, x)) || !digits(raw.substr(x + 1)))
       throw UsageError("--raw wants WxH, got '" + raw + "'");
-    }
     const int most = LoadOptions{}.max_side;  // as image files
-    if (rw > most || rh > most)
-      throw UsageError("--raw " + raw + ": frames of at most " + std::to_string(most) + " per side");
+    const auto side = [&](const std::string& t) {
+      const std::string trimmed = t.substr(std::min(t.find_first_not_of('0'), t.size()));
+      if (trimmed.size() > 9 || std::stoi("0" + trimmed) > most)
+        throw UsageError("--raw " + raw + ": frames of at most " + std::to_string(most) + " per side");
+      return std::stoi("0" + trimmed);
+    };
+    const int rw = side(raw.substr(0, x)), rh = side(raw.substr(x + 1));
+    if (rw < 1 || rh < 1) throw UsageError("--raw wants WxH, got '" + raw + "'");
     if (pix != "gray" && pix != "rgb") throw UsageError("--pix must be gray or rgb");
     if (names.size() != 1 || names[0] != "-")
       throw UsageError("--raw reads standard input: give - as the input");
