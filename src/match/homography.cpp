@@ -292,8 +292,13 @@ Homography read_homography_file(const std::string& path) {
   if (std::filesystem::is_directory(path, ec)) throw Error(path + ": is a directory, not a homography file");
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!file) throw Error(path + ": cannot open file (" + std::strerror(errno) + ")");
-  std::string text(kMaxBytes + 1, '\0');
-  text.resize(std::fread(text.data(), 1, text.size(), file.get()));
+  // Read in blocks as the file goes, not into one buffer of the largest
+  // size: a few hundred bytes cost a few hundred bytes.
+  std::string text;
+  char block[4096];
+  for (size_t n; text.size() <= kMaxBytes && (n = std::fread(block, 1, sizeof block, file.get())) > 0;) {
+    text.append(block, n);
+  }
   if (std::ferror(file.get())) throw Error(path + ": cannot read file");
   if (text.size() > kMaxBytes) throw Error(path + ": over 1 MiB, too large for a homography file");
   // An OpenCV FileStorage matrix (XML or YAML) must say it is 3 x 3; its
