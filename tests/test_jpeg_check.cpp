@@ -7,12 +7,14 @@
 #include <stb_image_write.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
 
 #include "gl/error.hpp"
+#include "io/image.hpp"
 #include "io/jpeg_check.hpp"
 
 using namespace glsurf;
@@ -115,6 +117,31 @@ TEST_SUITE("cpu") {
                          doctest::Contains("goes on past its last MCU"), Error);
     // Not a JPEG: left to stb_image to name.
     CHECK_NOTHROW(check("GIF89a"));
+  }
+
+  TEST_CASE("a JPEG that lacks only its end marker loads as the whole file does, with a warning") {
+    const std::string jpeg = stb_jpeg(64, 48, 3, 90);
+    const std::string cut = jpeg.substr(0, jpeg.size() - 2);
+    const auto ends = [](const std::string& bytes) {
+      return check_jpeg("x.jpg", reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+    };
+    CHECK(ends(jpeg));
+    CHECK(!ends(cut));
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "glsurf_jpeg_eoi";
+    std::filesystem::create_directories(dir);
+    std::ofstream((dir / "whole.jpg").string(), std::ios::binary) << jpeg;
+    std::ofstream((dir / "cut.jpg").string(), std::ios::binary) << cut;
+    std::vector<std::string> warnings;
+    LoadOptions options;
+    options.warn = [&](const std::string& what) { warnings.push_back(what); };
+    const GrayImage whole = load_gray((dir / "whole.jpg").string(), options);
+    CHECK(warnings.empty());
+    const GrayImage read = load_gray((dir / "cut.jpg").string(), options);
+    CHECK(read.pixels == whole.pixels);
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0] == (dir / "cut.jpg").string() +
+                             ": no JPEG end marker (the scans are whole; read as if it were there)");
+    std::filesystem::remove_all(dir);
   }
 
   TEST_CASE("JPEG check: valid frames stb_image cannot decode are named as not supported, not as corrupt") {

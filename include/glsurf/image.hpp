@@ -1,6 +1,7 @@
 // Reading images as 8-bit grey levels (GrayImage, glsurf/types.hpp).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@ struct LoadOptions {
   // IMREAD_IGNORE_ORIENTATION does (keypoints in the sensor's frame, for
   // tools that read the stored pixels).
   bool exif_orientation = true;
+  // Told of what is read in spite of a fault (one line each, naming the
+  // file): a JPEG without its end marker. Nothing is said when empty.
+  std::function<void(const std::string&)> warn;
 };
 
 // Loads PNG, JPEG, BMP, TGA (stb_image) and binary PGM/PPM (P5/P6, read here: maxval

@@ -100,6 +100,9 @@ DetectorConfig detector_options(Args& args) {
 LoadOptions load_options(Args& args) {
   LoadOptions options;
   options.exif_orientation = !args.flag("--ignore-orientation");
+  options.warn = [](const std::string& what) {
+    std::fprintf(stderr, "glsurf: warning: %s\n", one_line(what).c_str());
+  };
   return options;
 }
 

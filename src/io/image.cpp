@@ -193,7 +193,14 @@ std::vector<unsigned char> check_jpeg_file(const std::string& path, FILE* file, 
     if (head.size() < most || check_jpeg_to_frame(path, head.data(), head.size(), within_limits)) break;
   }
   std::vector<unsigned char> bytes = read_whole(path, file);
-  check_jpeg(path, bytes.data(), bytes.size(), within_limits);
+  if (!check_jpeg(path, bytes.data(), bytes.size(), within_limits)) {
+    // Whole scans with no end marker: stb_image calls that corrupt, libjpeg
+    // decodes it with a warning. The marker is added, and the caller told.
+    bytes.push_back(0xFF);
+    bytes.push_back(0xD9);
+    if (limits.warn)
+      limits.warn(path + ": no JPEG end marker (the scans are whole; read as if it were there)");
+  }
   return bytes;
 }
 

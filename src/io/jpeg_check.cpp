@@ -167,6 +167,7 @@ class Checker {
   // Whether the walk reached a frame header; with to_frame_only, the walk
   // stops there, and also (without an error) where the data ends first.
   bool found_frame() const { return found_frame_; }
+  bool found_end_marker() const { return found_end_marker_; }
 
   void run() {
     if (size_ < 2 || data_[0] != 0xFF || data_[1] != 0xD8) return;  // not a JPEG: stb_image says so
@@ -177,7 +178,10 @@ class Checker {
       if (pos >= size_)
         return to_frame_only_ ? void() : finish(false);  // no end marker: fine if scans are whole
       const int marker = data_[pos++];
-      if (marker == 0xD9) return to_frame_only_ ? void() : finish(true);
+      if (marker == 0xD9) {
+        found_end_marker_ = true;
+        return to_frame_only_ ? void() : finish(true);
+      }
       // No length: stuffed data (0x00) and restart markers past a scan's
       // last MCU, TEM, SOI.
       if (marker == 0x00 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) continue;
@@ -542,14 +546,17 @@ class Checker {
   int width_ = 0, height_ = 0, max_h_ = 1, max_v_ = 1;
   int restart_interval_ = 0, scans_ = 0;
   std::array<HuffmanTable, 4> dc_{}, ac_{};
+  bool found_end_marker_ = false;
   std::array<bool, 4> quantization_{};
 };
 
 }  // namespace
 
-void check_jpeg(const std::string& path, const unsigned char* data, size_t size,
+bool check_jpeg(const std::string& path, const unsigned char* data, size_t size,
                 const std::function<void(int width, int height)>& frame_size) {
-  Checker(path, data, size, frame_size).run();
+  Checker checker(path, data, size, frame_size);
+  checker.run();
+  return checker.found_end_marker();
 }
 
 bool check_jpeg_to_frame(const std::string& path, const unsigned char* data, size_t size,

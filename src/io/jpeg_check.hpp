@@ -42,13 +42,15 @@
 
 namespace glsurf {
 
+// Returns whether the file ends with its end marker (EOI); one without it
+// whose scans are whole is valid, and libjpeg decodes it (with a warning).
 // Throws glsurf::Error "PATH: corrupt JPEG (reason)" when the file fails the
 // check, "PATH: JPEG not supported (kind) ..." for the frames above. `data`
 // is the whole file, from its SOI marker. `frame_size`, if given, is called
 // with the frame's width and height before any scan is walked (the walk
 // allocates and runs in proportion to the frame's blocks), and may throw to
 // refuse the size.
-void check_jpeg(const std::string& path, const unsigned char* data, size_t size,
+bool check_jpeg(const std::string& path, const unsigned char* data, size_t size,
                 const std::function<void(int width, int height)>& frame_size = {});
 
 // The same check of the segments before the frame header, for a file that
