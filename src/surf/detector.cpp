@@ -107,10 +107,8 @@ void GpuDetector::configure_integral(int width, int height) {
   if (const std::string why = compute_size_problem(width, height); !why.empty()) throw Error(why);
   width_ = height_ = integral_width_ = integral_height_ = 0;  // the detection stages no longer match
   integral_.configure(width, height);
-  // The 1-D integral image reads the image four pixels to a texel.
-  image_ = integral_.config().method == IntegralMethod::Blelloch1D
-               ? gl::Texture(packed_image_width(width), height, gl::Format::RGBA8, "image_packed")
-               : gl::Texture(width, height, gl::Format::R8, "image");
+  // The integral image reads the image four pixels to a texel.
+  image_ = gl::Texture(packed_image_width(width), height, gl::Format::RGBA8, "image_packed");
   integral_width_ = width;
   integral_height_ = height;
 }
