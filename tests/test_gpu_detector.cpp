@@ -15,6 +15,7 @@
 #include <map>
 #include <thread>
 
+#include "baseline/detector_variant.hpp"
 #include "cpu/descriptor.hpp"
 #include "cpu/detector.hpp"
 #include "gl/error.hpp"
@@ -187,17 +188,23 @@ TEST_SUITE("gl") {
     test::headless_context();
     const GrayImage image = test::random_image(400, 300, 17);
     for (const int layers : {1, 2, 3, 4, 5}) {
-      for (const Suppression nms : {Suppression::EarlyZ, Suppression::SinglePass}) {
+      for (const baseline::Suppression nms :
+           {baseline::Suppression::EarlyZ, baseline::Suppression::SinglePass}) {
         DetectorConfig config;
         config.n_octave_layers = layers;
         config.n_octaves = 3;
         config.hessian_threshold = 0;
-        GpuDetector detector(test::headless_context(), config, gl::ShaderSource::from_environment(),
-                             HessianMethod::MultiPass, nms);
+        const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
+        // Early-Z: the production detector; single-pass: the baseline in its place.
+        std::unique_ptr<DetectorSteps> steps;
+        if (nms == baseline::Suppression::SinglePass)
+          steps = std::make_unique<baseline::VariantSteps>(shaders, baseline::Hessian::MultiPass, nms);
+        GpuDetector detector(test::headless_context(), config, shaders, std::move(steps));
         detector.runner().set_check_every_pass(true);
         const std::vector<KeyPoint> gpu = detector.detect(image);
         const std::vector<KeyPoint> cpu = cpu::detect(image, config);
-        INFO(layers << " layers, " << std::string(nms == Suppression::EarlyZ ? "early-Z" : "single-pass")
+        INFO(layers << " layers, "
+                    << std::string(nms == baseline::Suppression::EarlyZ ? "early-Z" : "single-pass")
                     << " NMS: CPU " << cpu.size() << ", GPU " << gpu.size());
         REQUIRE(cpu.size() > 1000);
         CHECK(std::abs(static_cast<long>(gpu.size()) - static_cast<long>(cpu.size())) <= 2);

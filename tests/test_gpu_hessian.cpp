@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "baseline/hessian_single.hpp"
 #include "cpu/detector.hpp"
 #include "gl/error.hpp"
 #include "gl/pass.hpp"
@@ -23,6 +24,10 @@ using namespace glsurf;
 
 namespace {
 
+// The production multi-pass Hessian (HessianStage) or the single-pass
+// baseline, which writes into the same stage's textures.
+enum class HessianMethod { MultiPass, SinglePass };
+
 // buffer_limit >= 0 caps the multi-pass method's buffer textures (0: its 2-D inputs).
 void compare_with_cpu(const GrayImage& image, const DetectorConfig& config, HessianMethod method,
                       int buffer_limit = -1) {
@@ -33,11 +38,15 @@ void compare_with_cpu(const GrayImage& image, const DetectorConfig& config, Hess
   texture.upload(image.pixels.data());
   IntegralStage integral(shaders);
   integral.configure(image.width, image.height);
-  HessianStage hessian(shaders, config, method);
+  HessianStage hessian(shaders, config);
   if (buffer_limit >= 0) hessian.limit_buffer_texels(buffer_limit);
   hessian.configure(image.width, image.height);
   integral.run(runner, texture);
-  hessian.run(runner, integral);
+  if (method == HessianMethod::MultiPass) {
+    hessian.run(runner, integral);
+  } else {
+    baseline::HessianSinglePass(shaders).run(runner, integral, hessian);
+  }
 
   const cpu::IntegralImage sums = cpu::integral_image(image);
   const int layers = config.n_octave_layers + 2;

@@ -6,7 +6,9 @@
 #include <doctest/doctest.h>
 
 #include <climits>
+#include <type_traits>
 
+#include "baseline/integral_2d.hpp"
 #include "gl/error.hpp"
 #include "gl/pass.hpp"
 #include "io/image.hpp"
@@ -17,9 +19,31 @@ using namespace glsurf;
 
 namespace {
 
-// Runs the stage on `image` and returns the downloaded integral texture.
-std::vector<std::uint32_t> gpu_integral(IntegralStage& stage, gl::PassRunner& runner,
-                                        const GrayImage& image) {
+using baseline::Integral2DConfig;
+using baseline::Integral2DStage;
+
+// The two methods: the production stage (1-D) and the 2-D baseline, which
+// the tests below check alike, through their common interface.
+const char* method_name(const Integral2DStage&) { return "2-D (Terriberry)"; }
+const char* method_name(const IntegralStage&) { return "1-D (rows, columns)"; }
+
+// Calls check(stage, name) with a stage of each method (`top_pixels` for
+// the 2-D one; `radix` for both).
+template <class Check>
+void for_both_methods(int top_pixels, int radix, Check check) {
+  const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
+  {  // one stage at a time (a large image's take much memory on llvmpipe)
+    Integral2DStage two_d(shaders, {top_pixels, radix});
+    check(two_d, method_name(two_d));
+  }
+  IntegralStage one_d(shaders, {radix});
+  check(one_d, method_name(one_d));
+}
+
+// Runs the stage (IntegralStage or Integral2DStage) on `image` and returns
+// the downloaded integral texture.
+template <class Stage>
+std::vector<std::uint32_t> gpu_integral(Stage& stage, gl::PassRunner& runner, const GrayImage& image) {
   gl::Texture texture(image.width, image.height, gl::Format::R8, "image");
   texture.upload(image.pixels.data());
   stage.configure(image.width, image.height);
@@ -68,8 +92,8 @@ TEST_SUITE("gl") {
     gl::PassRunner runner;
     runner.set_check_every_pass(true);
     const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
-    IntegralStage two_d(shaders, {IntegralMethod::Blelloch2D, 8192});
-    IntegralStage one_d(shaders, {IntegralMethod::Blelloch1D, 8192});
+    Integral2DStage two_d(shaders, {8192});
+    IntegralStage one_d(shaders);
     unsigned seed = 1;
     for (const Size s : kSizes) {
       const GrayImage image = test::random_image(s.w, s.h, seed++);
@@ -87,7 +111,6 @@ TEST_SUITE("gl") {
     runner.set_check_every_pass(true);
     const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
     IntegralStage stage(shaders);
-    CHECK(stage.config().method == IntegralMethod::Blelloch1D);
     // The 1-D method's draws (integral.hpp): a radix-4 scan of n > 1 entries
     // takes 2 ceil(log_4 n) - 1, one scan along the rows (n = W) and one along
     // the columns (n = H). The 2-D method takes 55 or more at these sizes.
@@ -113,7 +136,7 @@ TEST_SUITE("gl") {
     runner.set_check_every_pass(true);
     const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
     for (const int t0 : {0, 1, 64, 1000, 1 << 30}) {
-      IntegralStage stage(shaders, {IntegralMethod::Blelloch2D, t0});
+      Integral2DStage stage(shaders, {t0});
       unsigned seed = 100;
       for (const Size s :
            {Size{1, 1}, Size{2, 3}, Size{1, 50}, Size{50, 1}, Size{33, 65}, Size{100, 37}, Size{255, 257}}) {
@@ -136,7 +159,7 @@ TEST_SUITE("gl") {
     const cpu::IntegralImage reference = cpu::integral_image(image);
     int previous_passes = -1, previous_levels = -1;
     for (const int t0 : {2146, 2145, 2144, 562, 561, 560, 153, 152}) {
-      IntegralStage stage(gl::ShaderSource::from_environment(), {IntegralMethod::Blelloch2D, t0});
+      Integral2DStage stage(gl::ShaderSource::from_environment(), {t0});
       INFO("T0 " << t0 << ", " << stage.passes_per_run() << " passes");
       CHECK(test::first_difference(gpu_integral(stage, runner, image), reference) == "");
       // The levels above the top: a step past a level's count adds passes.
@@ -160,15 +183,13 @@ TEST_SUITE("gl") {
     const int side = test::headless_context().info().max_texture_size - 2;
     CHECK(integral_size_problem(side, 3).empty());
     CHECK(!integral_size_problem(side + 1, 3).empty());
-    const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
-    for (const IntegralMethod method : {IntegralMethod::Blelloch2D, IntegralMethod::Blelloch1D}) {
-      IntegralStage stage(shaders, {method, 8192});
+    for_both_methods(8192, 4, [&](auto& stage, const char* method) {
       for (const Size s : {Size{side, 3}, Size{3, side}}) {
         const GrayImage image = test::random_image(s.w, s.h, 11);
-        INFO((method == IntegralMethod::Blelloch2D ? "2-D" : "1-D") << ", size " << s.w << "x" << s.h);
+        INFO(method << ", size " << s.w << "x" << s.h);
         CHECK(test::first_difference(gpu_integral(stage, runner, image), cpu::integral_image(image)) == "");
       }
-    }
+    });
     CHECK_NOTHROW(gl::check_gl_errors("end of test"));
   }
 
@@ -185,25 +206,26 @@ TEST_SUITE("gl") {
     // 2, 3 and 4 read each group's own prefixes in the down-sweep (4 uses all
     // three), the larger radices sum the entries again.
     for (const int r : {2, 3, 4, 5, 16, 64}) {
-      for (const IntegralMethod method : {IntegralMethod::Blelloch2D, IntegralMethod::Blelloch1D}) {
-        IntegralStage stage(shaders, {method, 0, r});
-        const int k = method == IntegralMethod::Blelloch2D ? 2 : 1;
+      for_both_methods(0, r, [&](auto& stage, const char* method) {
+        const int k = std::is_same_v<std::decay_t<decltype(stage)>, Integral2DStage> ? 2 : 1;
         for (const Size s : {Size{k * r, k * r}, Size{k * (r - 1), k * (r + 1)}, Size{k * r * r, 3},
                              Size{3, k * r * r + k}, Size{k * r * r + k, k * (r + 1)}, Size{97, 61}}) {
           const GrayImage image = test::random_image(s.w, s.h, seed++);
-          INFO("radix " << r << ", " << std::string(to_string(method)) << ", size " << s.w << "x" << s.h);
+          INFO("radix " << r << ", " << method << ", size " << s.w << "x" << s.h);
           CHECK(test::first_difference(gpu_integral(stage, runner, image), cpu::integral_image(image)) == "");
         }
-      }
+      });
     }
     // A scan of n > 1 entries takes ceil(log_r n) - 1 up-sweep draws and one
     // more down-sweep draw: 640 -> 160 -> 40 -> 10 -> 3 and 480 -> 120 -> 30
     // -> 8 -> 2 at radix 4 are 4 + 5 draws per axis.
-    IntegralStage one_d(shaders, {IntegralMethod::Blelloch1D, 8192, 4});
+    IntegralStage one_d(shaders, {4});
     one_d.configure(640, 480);
     CHECK(one_d.passes_per_run() == 18);
-    CHECK_THROWS_AS(IntegralStage(shaders, {IntegralMethod::Blelloch1D, 8192, 1}), std::logic_error);
-    CHECK_THROWS_AS(IntegralStage(shaders, {IntegralMethod::Blelloch1D, 8192, 65}), std::logic_error);
+    CHECK_THROWS_AS(IntegralStage(shaders, {1}), std::logic_error);
+    CHECK_THROWS_AS(IntegralStage(shaders, {65}), std::logic_error);
+    CHECK_THROWS_AS(Integral2DStage(shaders, {8192, 1}), std::logic_error);
+    CHECK_THROWS_AS(Integral2DStage(shaders, {-1, 4}), std::logic_error);
     CHECK_NOTHROW(gl::check_gl_errors("end of test"));
   }
 
@@ -219,7 +241,7 @@ TEST_SUITE("gl") {
     unsigned seed = 400;
     std::vector<std::uint8_t> scratch;
     for (const int r : {2, 3, 4, 5, 16}) {
-      IntegralStage stage(shaders, {IntegralMethod::Blelloch1D, 8192, r});
+      IntegralStage stage(shaders, {r});
       for (const Size s : {Size{1, 1}, Size{3, 2}, Size{4, 5}, Size{5, 4}, Size{97, 61}, Size{640, 480},
                            Size{641, 3}, Size{1021, 31}}) {
         const GrayImage image = test::random_image(s.w, s.h, seed++);
@@ -232,7 +254,7 @@ TEST_SUITE("gl") {
       }
     }
     // The 2-D method takes the R8 image only.
-    IntegralStage two_d(shaders, {IntegralMethod::Blelloch2D, 8192});
+    Integral2DStage two_d(shaders, {8192});
     two_d.configure(8, 8);
     gl::Texture packed(packed_image_width(8), 8, gl::Format::RGBA8, "image_packed");
     CHECK_THROWS_AS(two_d.run(runner, packed), std::logic_error);
@@ -270,9 +292,8 @@ TEST_SUITE("gl") {
     for (const int n : {4096, 4112}) {
       const GrayImage image(n, n, 255);
       const cpu::IntegralImage reference = cpu::integral_image(image);
-      for (const IntegralMethod method : {IntegralMethod::Blelloch2D, IntegralMethod::Blelloch1D}) {
-        INFO(n << "x" << n << " " << std::string(to_string(method)));
-        IntegralStage stage(shaders, {method, 8192});
+      for_both_methods(8192, 4, [&](auto& stage, const char* method) {
+        INFO(n << "x" << n << " " << method);
         cpu::IntegralImage gpu;
         gpu.width = gpu.height = n;
         gpu.sums = gpu_integral(stage, runner, image);
@@ -288,7 +309,7 @@ TEST_SUITE("gl") {
           REQUIRE(expected < (std::uint64_t(1) << 32));
           CHECK(gpu.box_sum(b.x0, b.y0, b.x1, b.y1) == expected);
         }
-      }
+      });
     }
     CHECK_NOTHROW(gl::check_gl_errors("end of test"));
   }
@@ -297,9 +318,7 @@ TEST_SUITE("gl") {
     // Sizes below T0 end in the doubling ping-pong, with odd and even step counts.
     test::headless_context();
     gl::PassRunner runner;
-    const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
-    for (const IntegralMethod method : {IntegralMethod::Blelloch2D, IntegralMethod::Blelloch1D}) {
-      IntegralStage stage(shaders, {method, 8192});
+    for_both_methods(8192, 4, [&](auto& stage, const char* method) {
       for (const Size s :
            {Size{1, 1}, Size{2, 2}, Size{5, 5}, Size{6, 6}, Size{9, 9}, Size{90, 90}, Size{200, 100}}) {
         stage.configure(s.w, s.h);
@@ -309,20 +328,20 @@ TEST_SUITE("gl") {
           const GrayImage image = test::random_image(s.w, s.h, 1000 + frame);
           texture.upload(image.pixels.data());
           const gl::Texture& out = stage.run(runner, texture);
-          INFO(std::string(to_string(method)) << " " << s.w << "x" << s.h << " frame " << frame);
+          INFO(method << " " << s.w << "x" << s.h << " frame " << frame);
           CHECK(&out == &result);
           CHECK(test::first_difference(stage.download_sums(), cpu::integral_image(image)) == "");
         }
       }
-    }
+    });
     CHECK_NOTHROW(gl::check_gl_errors("end of test"));
   }
 
   TEST_CASE("configure and run refuse wrong inputs") {
     test::headless_context();
     gl::PassRunner runner;
-    for (const IntegralMethod method : {IntegralMethod::Blelloch2D, IntegralMethod::Blelloch1D}) {
-      IntegralStage stage(gl::ShaderSource::from_environment(), {method, 8192});
+    for_both_methods(8192, 4, [&](auto& stage, const char* method) {
+      INFO(method);
       gl::Texture texture(8, 8, gl::Format::R8, "image");
       CHECK_THROWS_AS(stage.run(runner, texture), std::logic_error);  // not configured
       CHECK_THROWS_AS(stage.passes_per_run(), std::logic_error);
@@ -340,7 +359,7 @@ TEST_SUITE("gl") {
                            Error);
       CHECK(stage.width() == 8);  // a failed configure leaves the stage as it was
       CHECK(stage.passes_per_run() > 0);
-    }
+    });
     CHECK_NOTHROW(gl::check_gl_errors("end of test"));
   }
 
@@ -357,10 +376,10 @@ TEST_SUITE("window") {
     gl::PassRunner runner;
     runner.set_check_every_pass(true);
     const GrayImage image = test::random_image(333, 251, 77);
-    for (const IntegralMethod method : {IntegralMethod::Blelloch2D, IntegralMethod::Blelloch1D}) {
-      IntegralStage stage(gl::ShaderSource::from_environment(), {method, 8192});
+    for_both_methods(8192, 4, [&](auto& stage, const char* method) {
+      INFO(method);
       CHECK(test::first_difference(gpu_integral(stage, runner, image), cpu::integral_image(image)) == "");
-    }
+    });
     CHECK_NOTHROW(gl::check_gl_errors("end of test"));
   }
 

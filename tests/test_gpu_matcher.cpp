@@ -9,6 +9,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "baseline/matcher_plain.hpp"
 #include "cpu/matcher.hpp"
 #include "gl/error.hpp"
 #include "io/image.hpp"
@@ -54,6 +55,22 @@ int differences(const std::vector<TwoNearest>& gpu, const std::vector<TwoNearest
   return differ;
 }
 
+// The production matcher (fused) and the plain baseline, checked alike.
+enum class MatchMethod { Fused, Plain };
+
+// Calls use(matcher) with a matcher of `method`.
+template <class Use>
+void with_matcher(MatchMethod method, const MatchConfig& config, std::size_t memory_budget, Use use) {
+  if (method == MatchMethod::Fused) {
+    GpuMatcher m(test::headless_context(), config, gl::ShaderSource::from_environment(), memory_budget);
+    use(m);
+  } else {
+    baseline::PlainMatcher m(test::headless_context(), config, gl::ShaderSource::from_environment(),
+                             memory_budget);
+    use(m);
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("gl") {
@@ -74,14 +91,14 @@ TEST_SUITE("gl") {
         MatchConfig config;
         config.laplacian = laplacian;
         for (const MatchMethod method : {MatchMethod::Fused, MatchMethod::Plain}) {
-          GpuMatcher m(test::headless_context(), config, gl::ShaderSource::from_environment(),
-                       std::size_t(64) << 20, method);
-          m.runner().set_check_every_pass(true);
-          const std::vector<TwoNearest> gpu = m.two_nearest(q, t);
-          REQUIRE(gpu.size() == cpu.size());
-          INFO(c.queries << " x " << c.trains << " (" << c.size << "-D), laplacian " << laplacian << ", "
-                         << (method == MatchMethod::Fused ? "fused" : "plain"));
-          CHECK(differences(gpu, cpu) == 0);
+          with_matcher(method, config, std::size_t(64) << 20, [&](auto& m) {
+            m.runner().set_check_every_pass(true);
+            const std::vector<TwoNearest> gpu = m.two_nearest(q, t);
+            REQUIRE(gpu.size() == cpu.size());
+            INFO(c.queries << " x " << c.trains << " (" << c.size << "-D), laplacian " << laplacian << ", "
+                           << (method == MatchMethod::Fused ? "fused" : "plain"));
+            CHECK(differences(gpu, cpu) == 0);
+          });
         }
       }
     }
@@ -138,9 +155,10 @@ TEST_SUITE("gl") {
       // (4 bytes of distance per train, 16 per reduction texel: 400 + 200 + ...
       // + 1 = 802 texels, 16,032 bytes per query).
       for (const MatchMethod method : {MatchMethod::Fused, MatchMethod::Plain}) {
-        GpuMatcher m(test::headless_context(), config, gl::ShaderSource::from_environment(),
-                     method == MatchMethod::Plain ? std::size_t(97 * 16032) : std::size_t(64) << 20, method);
-        const std::vector<Match> gpu = m.match(q, t);
+        std::vector<Match> gpu;
+        with_matcher(method, config,
+                     method == MatchMethod::Plain ? std::size_t(97 * 16032) : std::size_t(64) << 20,
+                     [&](auto& m) { gpu = m.match(q, t); });
         INFO("ratio " << config.ratio << " mutual " << config.mutual << " laplacian " << config.laplacian
                       << " max " << config.max_distance
                       << (method == MatchMethod::Plain ? " plain" : " fused") << ": GPU " << gpu.size()
@@ -245,9 +263,8 @@ TEST_SUITE("gl") {
     // 11 blocks need 21 texels of levels, 336 bytes per query: tiles of 48, 97 and 1001 queries.
     for (const std::size_t budget : {std::size_t(16384), std::size_t(32592), std::size_t(336336)}) {
       for (const MatchMethod method : {MatchMethod::Fused, MatchMethod::Plain}) {
-        GpuMatcher tiled(test::headless_context(), MatchConfig{}, gl::ShaderSource::from_environment(),
-                         budget, method);
-        const std::vector<TwoNearest> gpu = tiled.two_nearest(q, t);
+        std::vector<TwoNearest> gpu;
+        with_matcher(method, MatchConfig{}, budget, [&](auto& tiled) { gpu = tiled.two_nearest(q, t); });
         REQUIRE(gpu.size() == cpu.size());
         INFO("budget " << budget << ", " << (method == MatchMethod::Fused ? "fused" : "plain"));
         CHECK(differences(gpu, cpu) == 0);
@@ -261,9 +278,8 @@ TEST_SUITE("gl") {
     for (size_t c = 0; c < 64; ++c) t.descriptors[5 * 64 + c] = std::nanf("");
     const std::vector<TwoNearest> cpu = cpu::two_nearest(q, t, true);
     for (const MatchMethod method : {MatchMethod::Fused, MatchMethod::Plain}) {
-      GpuMatcher m(test::headless_context(), MatchConfig{}, gl::ShaderSource::from_environment(),
-                   std::size_t(64) << 20, method);
-      const std::vector<TwoNearest> gpu = m.two_nearest(q, t);
+      std::vector<TwoNearest> gpu;
+      with_matcher(method, MatchConfig{}, std::size_t(64) << 20, [&](auto& m) { gpu = m.two_nearest(q, t); });
       REQUIRE(gpu.size() == cpu.size());
       int differ = 0;
       for (size_t i = 0; i < cpu.size(); ++i)

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "app/bench_common.hpp"
+#include "baseline/detector_variant.hpp"
 #include "cpu/descriptor.hpp"
 #include "cpu/detector.hpp"
 #include "cpu/integral.hpp"
@@ -87,19 +88,22 @@ int run_detect(Args& args) {
     if (!why.empty()) throw UsageError("--sizes " + std::to_string(w) + "x" + std::to_string(h) + ": " + why);
   }
 
+  // The default is the production detector; the others put baselines in
+  // place of its Hessian and/or suppression step (baseline/detector_variant.hpp).
+  using baseline::Hessian;
+  using baseline::Suppression;
   struct Variant {
     const char* name;
-    HessianMethod hessian;
+    Hessian hessian;
     Suppression nms;
   };
   std::vector<Variant> variants = {
-      {"multi-pass Hessian, early-Z NMS (default)", HessianMethod::MultiPass, Suppression::EarlyZ}};
+      {"multi-pass Hessian, early-Z NMS (default)", Hessian::MultiPass, Suppression::EarlyZ}};
   if (compare) {
+    variants.push_back({"multi-pass Hessian, single-pass NMS", Hessian::MultiPass, Suppression::SinglePass});
+    variants.push_back({"single-pass Hessian, early-Z NMS", Hessian::SinglePass, Suppression::EarlyZ});
     variants.push_back(
-        {"multi-pass Hessian, single-pass NMS", HessianMethod::MultiPass, Suppression::SinglePass});
-    variants.push_back({"single-pass Hessian, early-Z NMS", HessianMethod::SinglePass, Suppression::EarlyZ});
-    variants.push_back(
-        {"single-pass Hessian, single-pass NMS", HessianMethod::SinglePass, Suppression::SinglePass});
+        {"single-pass Hessian, single-pass NMS", Hessian::SinglePass, Suppression::SinglePass});
   }
 
   const GrayImage photo = load_gray(image_path);
@@ -114,9 +118,12 @@ int run_detect(Args& args) {
       "memory\n\n",
       image_path.c_str(), config.hessian_threshold, config.max_features, config.first_step, runs, warmup);
   std::vector<std::unique_ptr<GpuDetector>> detectors;
+  const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
   for (const Variant& v : variants) {
-    detectors.push_back(
-        std::make_unique<GpuDetector>(ctx, config, gl::ShaderSource::from_environment(), v.hessian, v.nms));
+    std::unique_ptr<DetectorSteps> steps;  // nullptr: the production steps
+    if (v.hessian != Hessian::MultiPass || v.nms != Suppression::EarlyZ)
+      steps = std::make_unique<baseline::VariantSteps>(shaders, v.hessian, v.nms);
+    detectors.push_back(std::make_unique<GpuDetector>(ctx, config, shaders, std::move(steps)));
   }
   for (const auto& [w, h] : sizes) {
     const GrayImage image = resize(photo, w, h);

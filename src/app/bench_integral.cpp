@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "app/bench_common.hpp"
+#include "baseline/integral_2d.hpp"
 #include "cpu/descriptor.hpp"
 #include "cpu/detector.hpp"
 #include "cpu/integral.hpp"
@@ -33,7 +34,9 @@ struct GpuResult {
   std::vector<gl::PassRunner::PassTime> per_pass;  // mean per run, with --profile
 };
 
-GpuResult time_gpu(IntegralStage& stage, gl::PassRunner& runner, const gl::Texture& image,
+// Stage: IntegralStage (production, 1-D) or baseline::Integral2DStage.
+template <class Stage>
+GpuResult time_gpu(Stage& stage, gl::PassRunner& runner, const gl::Texture& image,
                    const cpu::IntegralImage& reference, int warmup, int runs, bool profile) {
   stage.configure(reference.width, reference.height);
   GpuResult r;
@@ -68,7 +71,8 @@ GpuResult time_gpu(IntegralStage& stage, gl::PassRunner& runner, const gl::Textu
   return r;
 }
 
-// bench integral: both GPU methods and the CPU reference at each size.
+// bench integral: both GPU methods (the production 1-D, the 2-D baseline)
+// and the CPU reference at each size.
 int run_integral(Args& args) {
   const int runs = args.option_int("--runs");
   const int warmup = args.option_int("--warmup");
@@ -91,8 +95,8 @@ int run_integral(Args& args) {
   }
   const gl::ShaderSource shaders = gl::ShaderSource::from_environment();
   gl::PassRunner runner;
-  IntegralStage two_d(shaders, {IntegralMethod::Blelloch2D, top_pixels, radix});
-  IntegralStage one_d(shaders, {IntegralMethod::Blelloch1D, top_pixels, radix});
+  baseline::Integral2DStage two_d(shaders, {top_pixels, radix});
+  IntegralStage one_d(shaders, {radix});
 
   const bool software = info.software();
   std::printf("glsurf bench integral — %s, %s (%s)%s\n", info.renderer.c_str(), info.version.c_str(),
@@ -158,7 +162,7 @@ OptionTable integral_options() {
           warmup_option(),
           image_option(),
           text("--sizes", "WxH,...", "320x240,640x480,1280x720,1920x1080,4096x4096", "the frame sizes"),
-          integer("--top-pixels", "T0", IntegralConfig{}.top_pixels, 0, 1 << 30,
+          integer("--top-pixels", "T0", baseline::Integral2DConfig{}.top_pixels, 0, 1 << 30,
                   "the 2-D method's top level: at most T0 pixels"),
           integer("--scan-radix", "R", IntegralConfig{}.scan_radix, 2, 64, "radix of the 1-D scans"),
           flag("--profile", "GPU time per pass too")};

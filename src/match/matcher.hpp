@@ -9,7 +9,7 @@
 //                 linear look-ups cost llvmpipe about a third less)
 //   merge_two     halving reductions, four candidates in, two out, until one
 //                 texel per query; read back per query tile, one small
-//                 read of each of the 8 attachments
+//                 read of each of the 8 attachments (match/two_best.hpp)
 //
 // Queries are processed in tiles so that the candidate texture stays within
 // the memory budget and the driver's texture size, which lets m_I and m_J go
@@ -17,9 +17,11 @@
 // swapped, but only for the trains that some query keeps after the ratio and
 // distance filters (pick.frag gathers them on the GPU): the backward lists of
 // the others are never read, and real pairs keep a small fraction of them.
+//
+// Chariot & Keriven's own method, the whole distance texture written, then
+// reduced, is kept as a baseline: baseline/matcher_plain.hpp.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <map>
 #include <vector>
@@ -31,23 +33,24 @@
 #include "gl/shader_source.hpp"
 #include "gl/shared_constants.hpp"
 #include "gl/texture.hpp"
+#include "match/two_best.hpp"
 #include "match/types.hpp"
 #include "surf/descriptor.hpp"
 #include "surf/keypoint.hpp"
 
 namespace glsurf {
 
-// Fused (default): two_nearest.frag as above. Plain: Chariot & Keriven's
-// distance texture (distances.frag, every pair written), then first_two.frag
-// and the same merges; the oracle and baseline. Its mutual check reads the
-// backward lists off the same distances (column_two.frag).
-enum class MatchMethod { Fused, Plain };
+// A feature set's descriptors and Laplacian signs as the matcher reads them
+// (DescriptorTextures): 1 to GpuMatcher::kMaxDescriptorSize values per
+// descriptor, zero-padded to whole texels (which leaves every distance as it
+// is), 1024 texels to a row. `label` prefixes the textures' labels.
+DescriptorTextures upload_descriptors(const Features& features, const char* label);
 
 class GpuMatcher {
  public:
   static constexpr int kBlock = 64;               // train descriptors per fragment of two_nearest
   static constexpr int kMaxDescriptorSize = 128;  // values per descriptor: two_nearest.frag holds 32 texels
-  static constexpr int kQueries = shader::kMatchQueries;  // queries per fragment
+  static constexpr int kQueries = TwoBestReduction::kQueries;  // queries per fragment
 
   // `memory_budget` bounds the textures of one query tile (bytes) of one
   // direction; with the mutual check the backward direction keeps its own, so
@@ -56,7 +59,7 @@ class GpuMatcher {
   // call throws glsurf::Error unless it is current on the calling thread.
   GpuMatcher(const gl::Context& context, const MatchConfig& config,
              const gl::ShaderSource& shaders = gl::ShaderSource::from_environment(),
-             std::size_t memory_budget = std::size_t(64) << 20, MatchMethod method = MatchMethod::Fused);
+             std::size_t memory_budget = std::size_t(64) << 20);
 
   // Sets as check_matchable (match/types.hpp) asks, of 1 to
   // kMaxDescriptorSize values (zeros pad them to a multiple of 4 on the
@@ -74,10 +77,10 @@ class GpuMatcher {
   std::vector<TwoNearest> two_nearest(const Features& query, const Features& train);
 
   gl::PassRunner& runner() { return runner_; }
-  // Caps the buffer texture of the fused method's train descriptors below
+  // Caps the buffer texture of the train descriptors below
   // the driver's GL_MAX_TEXTURE_BUFFER_SIZE (tests: the GL 3.3 minimum, 65,536
   // texels, so that the trains come in several chunks; < 0: the driver's).
-  // The fused method has no 2-D fallback: a cap below 3 rows of 1024 texels
+  // There is no 2-D fallback: a cap below 3 rows of 1024 texels
   // plus one block of trains is refused when matching. The copy takes as much
   // GPU memory as the train descriptors, outside memory_budget.
   void limit_buffer_texels(int texels) { buffer_limit_ = texels; }
@@ -86,7 +89,6 @@ class GpuMatcher {
  private:
   // Descriptors and signs of one feature set, uploaded once per call.
   using Set = DescriptorTextures;
-  Set upload(const Features& f, const char* label) const;
   // Forward lists, the backward lists the mutual check reads, the filters.
   std::vector<Match> match_sets(const Set& query, const Set& train);
   // Backward lists (train -> query) of mutual_candidates(forward); entries of
@@ -94,29 +96,19 @@ class GpuMatcher {
   std::vector<TwoNearest> backward(const std::vector<TwoNearest>& forward, const Set& query,
                                    const Set& train);
 
-  // The reduction levels (kQueries textures each) and the plain method's
-  // distance texture for one shape of work, kept between calls and rebuilt
-  // only for another block count or taller tiles. The forward and backward
+  // The reduction levels and the train descriptors as a buffer texture, for
+  // one shape of work, kept between calls. The forward and backward
   // directions have one each, so alternating between them allocates nothing.
   struct Reduction {
-    std::vector<std::array<gl::Texture, kQueries>> levels;
-    std::vector<gl::Framebuffer> targets;
-    gl::Texture distances, columns;  // columns: the plain method's backward lists
-    gl::Framebuffer distances_target, columns_target;
-    gl::Texture trains;  // the fused method's train descriptors as a buffer texture
-    int blocks = 0, group_rows = 0, train_count = 0;
-    void prepare(int blocks, int group_rows, int train_count);
+    TwoBestReduction levels;
+    gl::Texture trains;
   };
-  // The two nearest trains of every query. With `backward` (plain method
-  // only), also the two nearest queries of every train, reduced from the same
-  // distance texture.
-  std::vector<TwoNearest> run(const Set& query, const Set& train, Reduction& reduction,
-                              std::vector<TwoNearest>* backward = nullptr);
+  // The two nearest trains of every query.
+  std::vector<TwoNearest> run(const Set& query, const Set& train, Reduction& reduction);
 
   MatchConfig config_;
   std::size_t memory_budget_;
   int buffer_limit_ = -1;  // < 0: the driver's
-  MatchMethod method_;
   gl::PassRunner runner_;
   // two_nearest for descriptors of `texels` texels, compiled on first use (a
   // constant length keeps the queries in registers: 2.2x faster on llvmpipe
@@ -125,7 +117,7 @@ class GpuMatcher {
 
   gl::ShaderSource shaders_;
   std::map<int, gl::Program> nearest_;
-  gl::Program merge_, distances_, first_two_, column_two_, pick_;
+  gl::Program merge_, pick_;
   Reduction forward_, backward_;
   Set picked_;  // the trains of the mutual check
   gl::Framebuffer picked_descriptors_target_, picked_signs_target_;

@@ -47,17 +47,18 @@ double software_list_bytes(const DetectorConfig& config, double entries, double 
 }
 
 GpuDetector::GpuDetector(const gl::Context& context, const DetectorConfig& config,
-                         const gl::ShaderSource& shaders, HessianMethod hessian, Suppression suppression)
+                         const gl::ShaderSource& shaders, std::unique_ptr<DetectorSteps> steps)
     // `context` is made current before any stage creates GL objects in it.
     : config_((context.make_current(), checked(config))),
       integral_(shaders),
-      hessian_(shaders, config, hessian),
-      extrema_(shaders, config, suppression),
+      hessian_(shaders, config),
+      extrema_(shaders, config),
       compact_(shaders, std::max(kMinCapacity, config.max_features)),
       select_(shaders),
       quads_(shaders),
       orientation_(shaders, config),
       descriptor_(shaders, config),
+      steps_(steps ? std::move(steps) : std::make_unique<DetectorSteps>()),
       host_textures_(context.info().software()),
       context_(context.tag()) {
   const int most = config.extended ? kMaxFeatures / 2 : kMaxFeatures;
@@ -111,10 +112,8 @@ void GpuDetector::configure_integral(int width, int height) {
   if (const std::string why = compute_size_problem(width, height); !why.empty()) throw Error(why);
   width_ = height_ = integral_width_ = integral_height_ = 0;  // the detection stages no longer match
   integral_.configure(width, height);
-  // The 1-D integral image reads the image four pixels to a texel.
-  image_ = integral_.config().method == IntegralMethod::Blelloch1D
-               ? gl::Texture(packed_image_width(width), height, gl::Format::RGBA8, "image_packed")
-               : gl::Texture(width, height, gl::Format::R8, "image");
+  // The integral image reads the image four pixels to a texel.
+  image_ = gl::Texture(packed_image_width(width), height, gl::Format::RGBA8, "image_packed");
   integral_width_ = width;
   integral_height_ = height;
 }
@@ -168,8 +167,8 @@ int GpuDetector::find(const GrayImage& image) {
   upload_image(image);
   runner_.after_transfer();
   integral_.run(runner_, image_);
-  hessian_.run(runner_, integral_);
-  extrema_.run(runner_, hessian_);
+  steps_->hessian(runner_, integral_, hessian_);
+  steps_->suppression(runner_, hessian_, extrema_);
   using Keep = CompactStage::Keep;
   const gl::Texture* selection = nullptr;
   if (config_.max_features > 0) selection = &select_.run(runner_, extrema_.atlas(), config_.max_features);

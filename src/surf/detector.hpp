@@ -28,6 +28,7 @@
 #include "gl/pass.hpp"
 #include "surf/compact.hpp"
 #include "surf/descriptor.hpp"
+#include "surf/detector_steps.hpp"
 #include "surf/extrema.hpp"
 #include "surf/hessian.hpp"
 #include "surf/integral.hpp"
@@ -78,13 +79,12 @@ class GpuDetector {
   // constructor makes current (as GpuMatcher's does). Every later call throws
   // glsurf::Error, before it makes or draws anything, unless that context is
   // current on the calling thread (gl::ContextTag).
-  // `hessian` and `suppression` pick the implementations of the box filters
-  // (hessian.hpp) and of the non-maximum suppression (extrema.hpp); the
-  // alternatives give the same keypoints.
+  // `steps` runs the Hessian and suppression steps: nullptr for the
+  // production stages, else a baseline's (detector_steps.hpp; benchmarks and
+  // tests), which gives the same keypoints.
   GpuDetector(const gl::Context& context, const DetectorConfig& config,
               const gl::ShaderSource& shaders = gl::ShaderSource::from_environment(),
-              HessianMethod hessian = HessianMethod::MultiPass,
-              Suppression suppression = Suppression::EarlyZ);
+              std::unique_ptr<DetectorSteps> steps = nullptr);
 
   // Why the detector refuses a width x height image, or "" when it takes
   // it: smaller than the smallest filter, needing a texture larger than the
@@ -194,6 +194,8 @@ class GpuDetector {
   IntegralQuads quads_;
   OrientationStage orientation_;
   DescriptorStage descriptor_;
+  // The Hessian and suppression steps; never null (DetectorSteps itself runs hessian_ and extrema_).
+  std::unique_ptr<DetectorSteps> steps_;
   gl::Texture image_;  // R8, or packed RGBA8 for the 1-D integral image (integral.hpp)
   std::vector<std::uint8_t> packing_scratch_;  // rows padded for packing
   // A point list from the host: compute()'s chunk of given keypoints,

@@ -7,9 +7,8 @@
 
 namespace glsurf {
 
-ExtremaStage::ExtremaStage(const gl::ShaderSource& shaders, const DetectorConfig& config,
-                           Suppression suppression)
-    : config_(config), suppression_(suppression), shaders_(shaders) {}
+ExtremaStage::ExtremaStage(const gl::ShaderSource& shaders, const DetectorConfig& config)
+    : config_(config), shaders_(shaders) {}
 
 std::vector<AtlasRect> atlas_layout(int width, int height, const DetectorConfig& config, glm::ivec2& size) {
   const int maps = maps_per_octave(config);
@@ -62,32 +61,30 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
     mark_ = gl::Program(shaders_, "common/fullscreen.vert", "extrema/nms_mark.frag");
   }
   std::vector<Maxima> maxima;
-  if (suppression_ == Suppression::EarlyZ) {
-    for (const HessianOctave& oct : hessian.octaves()) {
-      Maxima m;
-      const size_t groups = oct.det.size();
-      m.needed.assign(groups, false);
-      for (const AtlasRect& r : rects) {
-        if (r.octave != oct.octave || marks_as_pair(r)) continue;
-        for (int l = r.first_layer; l <= last_layer(r); ++l) {
-          for (const int k : {l - 1, l, l + 1}) m.needed[static_cast<size_t>(k / 4)] = true;
-        }
+  for (const HessianOctave& oct : hessian.octaves()) {
+    Maxima m;
+    const size_t groups = oct.det.size();
+    m.needed.assign(groups, false);
+    for (const AtlasRect& r : rects) {
+      if (r.octave != oct.octave || marks_as_pair(r)) continue;
+      for (int l = r.first_layer; l <= last_layer(r); ++l) {
+        for (const int k : {l - 1, l, l + 1}) m.needed[static_cast<size_t>(k / 4)] = true;
       }
-      const std::string suffix = "_o" + std::to_string(oct.octave);
-      m.groups.resize(groups);
-      m.group_targets.resize(groups);
-      if (std::find(m.needed.begin(), m.needed.end(), true) != m.needed.end()) {
-        m.along_x = gl::Texture(oct.grid.x, oct.grid.y, gl::Format::RGBA32F, "max3_x" + suffix);
-        m.along_x_target = gl::Framebuffer({&m.along_x}, m.along_x.label());
-      }
-      for (size_t g = 0; g < groups; ++g) {
-        if (!m.needed[g]) continue;
-        m.groups[g] = gl::Texture(oct.grid.x, oct.grid.y, gl::Format::RGBA32F,
-                                  "max3" + suffix + "_g" + std::to_string(g));
-        m.group_targets[g] = gl::Framebuffer({&m.groups[g]}, m.groups[g].label());
-      }
-      maxima.push_back(std::move(m));
     }
+    const std::string suffix = "_o" + std::to_string(oct.octave);
+    m.groups.resize(groups);
+    m.group_targets.resize(groups);
+    if (std::find(m.needed.begin(), m.needed.end(), true) != m.needed.end()) {
+      m.along_x = gl::Texture(oct.grid.x, oct.grid.y, gl::Format::RGBA32F, "max3_x" + suffix);
+      m.along_x_target = gl::Framebuffer({&m.along_x}, m.along_x.label());
+    }
+    for (size_t g = 0; g < groups; ++g) {
+      if (!m.needed[g]) continue;
+      m.groups[g] = gl::Texture(oct.grid.x, oct.grid.y, gl::Format::RGBA32F,
+                                "max3" + suffix + "_g" + std::to_string(g));
+      m.group_targets[g] = gl::Framebuffer({&m.groups[g]}, m.groups[g].label());
+    }
+    maxima.push_back(std::move(m));
   }
   // Pair maps' det(H) as linear look-ups where the driver's buffer textures
   // hold octave 0's grid (the largest); no copy when no map is a pair (one
@@ -149,75 +146,82 @@ void ExtremaStage::mark_layer(gl::PassRunner& runner, const HessianOctave& oct, 
 void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
   GLSURF_EXPECTS(width_ > 0, "configure() before run()");
   runner.clear(target_, glm::vec4(0.0f));
-  const bool early_z = suppression_ == Suppression::EarlyZ;
-  if (early_z) {
-    runner.clear_depth(target_, 1.0f);
-    for (const HessianOctave& oct : hessian.octaves()) {
-      const Maxima& m = maxima_[static_cast<size_t>(oct.octave)];
-      for (size_t g = 0; g < oct.det.size(); ++g) {
-        if (!m.needed[g]) continue;
-        runner.run("extrema_max3_x", max3_, m.along_x_target, {{"u_source", oct.det[g]}},
-                   {{"u_axis", glm::ivec2(1, 0)}});
-        runner.run("extrema_max3_y", max3_, m.group_targets[g], {{"u_source", m.along_x}},
-                   {{"u_axis", glm::ivec2(0, 1)}});
-      }
+  runner.clear_depth(target_, 1.0f);
+  for (const HessianOctave& oct : hessian.octaves()) {
+    const Maxima& m = maxima_[static_cast<size_t>(oct.octave)];
+    for (size_t g = 0; g < oct.det.size(); ++g) {
+      if (!m.needed[g]) continue;
+      runner.run("extrema_max3_x", max3_, m.along_x_target, {{"u_source", oct.det[g]}},
+                 {{"u_axis", glm::ivec2(1, 0)}});
+      runner.run("extrema_max3_y", max3_, m.group_targets[g], {{"u_source", m.along_x}},
+                 {{"u_axis", glm::ivec2(0, 1)}});
     }
   }
   for (const AtlasRect& r : rects_) {
     const HessianOctave& oct = hessian.octaves()[static_cast<size_t>(r.octave)];
-    const int last = last_layer(r);
-    const gl::PassRunner::Region region{r.x, r.y, r.width, r.height};
-    const auto depth = early_z ? gl::PassRunner::DepthMode::Cull : gl::PassRunner::DepthMode::Off;
-    if (marks_as_pair(r)) {  // both layers in one draw (with early-Z: one mark, one interpolation)
+    if (marks_as_pair(r)) {  // both layers in one draw: one mark, one interpolation
       const int l = r.first_layer;
-      const size_t g = static_cast<size_t>(l / 4);
-      const gl::Texture* det = &oct.det[g];
-      if (linear_) {
-        det_linear_.copy_rows(*det, 0, det->height());
-        runner.after_transfer();
-        det = &det_linear_;
-      }
-      if (early_z) {
-        runner.run_depth(
-            gl::PassRunner::DepthMode::Mark, region, "extrema_nms_mark", mark_pair_, target_,
-            {{"u_det", *det}},
-            {{"u_threshold", config_.hessian_threshold},
-             {"u_step", oct.step},
-             {"u_largest_filters", glm::ivec2(filter_size(r.octave, l + 1), filter_size(r.octave, l + 2))},
-             {"u_image_size", glm::ivec2(width_, height_)},
-             {"u_origin", glm::ivec2(r.x, r.y)}});
-      }
-      runner.run_depth(depth, region, "extrema_interpolate", pair_program_, target_,
-                       {{"u_mid", *det}, {"u_trace", oct.trace[g]}},
-                       {{"u_threshold", config_.hessian_threshold},
-                        {"u_step", oct.step},
-                        {"u_filters", glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l),
-                                                 filter_size(r.octave, l + 1))},
-                        {"u_next_filter", filter_size(r.octave, l + 2)},
-                        {"u_image_size", glm::ivec2(width_, height_)},
-                        {"u_origin", glm::ivec2(r.x, r.y)}});
+      const gl::Texture& det = pair_input(runner, oct, r);
+      runner.run_depth(
+          gl::PassRunner::DepthMode::Mark, {r.x, r.y, r.width, r.height}, "extrema_nms_mark", mark_pair_,
+          target_, {{"u_det", det}},
+          {{"u_threshold", config_.hessian_threshold},
+           {"u_step", oct.step},
+           {"u_largest_filters", glm::ivec2(filter_size(r.octave, l + 1), filter_size(r.octave, l + 2))},
+           {"u_image_size", glm::ivec2(width_, height_)},
+           {"u_origin", glm::ivec2(r.x, r.y)}});
+      interpolate(runner, oct, r, &det, gl::PassRunner::DepthMode::Cull);
       continue;
     }
-    if (early_z) {
-      const Maxima& m = maxima_[static_cast<size_t>(r.octave)];
-      for (int l = r.first_layer; l <= last; ++l) mark_layer(runner, oct, m, r, l);
-    }
-    for (int l = r.first_layer; l <= last; ++l) {
-      runner.run_depth(depth, region, "extrema_interpolate", program_, target_,
-                       {{"u_below", oct.det[static_cast<size_t>((l - 1) / 4)]},
-                        {"u_mid", oct.det[static_cast<size_t>(l / 4)]},
-                        {"u_above", oct.det[static_cast<size_t>((l + 1) / 4)]},
-                        {"u_trace", oct.trace[static_cast<size_t>(l / 4)]}},
-                       {{"u_channels", glm::ivec3((l - 1) % 4, l % 4, (l + 1) % 4)},
-                        {"u_threshold", config_.hessian_threshold},
-                        {"u_step", oct.step},
-                        {"u_filters", glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l),
-                                                 filter_size(r.octave, l + 1))},
-                        {"u_image_size", glm::ivec2(width_, height_)},
-                        {"u_origin", glm::ivec2(r.x, r.y)}});
-    }
+    const Maxima& m = maxima_[static_cast<size_t>(r.octave)];
+    for (int l = r.first_layer; l <= last_layer(r); ++l) mark_layer(runner, oct, m, r, l);
+    interpolate(runner, oct, r, nullptr, gl::PassRunner::DepthMode::Cull);
   }
   gl::check_gl_errors("extrema");
+}
+
+const gl::Texture& ExtremaStage::pair_input(gl::PassRunner& runner, const HessianOctave& oct,
+                                            const AtlasRect& r) {
+  GLSURF_EXPECTS(marks_as_pair(r), "pair_input() of a map marked layer by layer");
+  const gl::Texture& det = oct.det[static_cast<size_t>(r.first_layer / 4)];
+  if (!linear_) return det;
+  det_linear_.copy_rows(det, 0, det.height());
+  runner.after_transfer();
+  return det_linear_;
+}
+
+void ExtremaStage::interpolate(gl::PassRunner& runner, const HessianOctave& oct, const AtlasRect& r,
+                               const gl::Texture* pair_det, gl::PassRunner::DepthMode depth) {
+  GLSURF_EXPECTS(width_ > 0, "configure() before interpolate()");
+  GLSURF_EXPECTS((pair_det != nullptr) == marks_as_pair(r), "pair_det is for maps marked as pairs");
+  const gl::PassRunner::Region region{r.x, r.y, r.width, r.height};
+  if (pair_det != nullptr) {  // both layers in one draw (16 look-ups serve both)
+    const int l = r.first_layer;
+    runner.run_depth(depth, region, "extrema_interpolate", pair_program_, target_,
+                     {{"u_mid", *pair_det}, {"u_trace", oct.trace[static_cast<size_t>(l / 4)]}},
+                     {{"u_threshold", config_.hessian_threshold},
+                      {"u_step", oct.step},
+                      {"u_filters", glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l),
+                                               filter_size(r.octave, l + 1))},
+                      {"u_next_filter", filter_size(r.octave, l + 2)},
+                      {"u_image_size", glm::ivec2(width_, height_)},
+                      {"u_origin", glm::ivec2(r.x, r.y)}});
+    return;
+  }
+  for (int l = r.first_layer; l <= last_layer(r); ++l) {
+    runner.run_depth(depth, region, "extrema_interpolate", program_, target_,
+                     {{"u_below", oct.det[static_cast<size_t>((l - 1) / 4)]},
+                      {"u_mid", oct.det[static_cast<size_t>(l / 4)]},
+                      {"u_above", oct.det[static_cast<size_t>((l + 1) / 4)]},
+                      {"u_trace", oct.trace[static_cast<size_t>(l / 4)]}},
+                     {{"u_channels", glm::ivec3((l - 1) % 4, l % 4, (l + 1) % 4)},
+                      {"u_threshold", config_.hessian_threshold},
+                      {"u_step", oct.step},
+                      {"u_filters", glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l),
+                                               filter_size(r.octave, l + 1))},
+                      {"u_image_size", glm::ivec2(width_, height_)},
+                      {"u_origin", glm::ivec2(r.x, r.y)}});
+  }
 }
 
 }  // namespace glsurf

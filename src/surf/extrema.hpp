@@ -33,10 +33,10 @@
 //                    drawn with early-Z culling so only survivors are shaded;
 //                    one draw per map for maps marked as pairs (16 look-ups
 //                    serve both layers), else per layer (48 look-ups)
-// With Suppression::SinglePass the extrema pass runs on every sample instead,
-// with no marks (the baseline; maps that are not pairs still use the
-// per-layer shader, and the tests compare both modes with the CPU). On
-// llvmpipe early-Z is a little faster (docs/notes/extrema.md).
+// The baseline without marks, the extrema pass on every cell, is
+// baseline/extrema_single.hpp: it clears the atlas and draws interpolate()
+// with depth testing off (the tests compare both with the CPU). On llvmpipe
+// early-Z is a little faster (docs/notes/extrema.md).
 #pragma once
 
 #include <algorithm>
@@ -64,24 +64,36 @@ inline glm::ivec2 cell_grid(glm::ivec2 grid) { return (grid + 1) / 2; }
 // Maps per octave: one for each two middle layers, ceil(n_octave_layers / 2).
 inline int maps_per_octave(const DetectorConfig& config) { return (config.n_octave_layers + 1) / 2; }
 
-enum class Suppression { EarlyZ, SinglePass };
-
 class ExtremaStage {
  public:
-  ExtremaStage(const gl::ShaderSource& shaders, const DetectorConfig& config,
-               Suppression suppression = Suppression::EarlyZ);
+  ExtremaStage(const gl::ShaderSource& shaders, const DetectorConfig& config);
   // Throws glsurf::Error if the atlas exceeds the driver's texture size.
   void configure(const HessianStage& hessian, int width, int height);
   // Caps the buffer textures below GL_MAX_TEXTURE_BUFFER_SIZE before
   // configure() (tests: 0 reads det(H) as 2-D textures, as for an image too
   // large for the driver's buffer textures; < 0: the driver's limit).
   void limit_buffer_texels(int texels) { buffer_limit_ = texels; }
+  // Clears the atlas, marks, then interpolates each map culled to its marks.
   void run(gl::PassRunner& runner, const HessianStage& hessian);
+
+  // run()'s last step, public for the baseline without marks
+  // (baseline/extrema_single.hpp), which draws it with DepthMode::Off into
+  // target() cleared to zero: the exact test and interpolation of map r
+  // (extrema/interpolate.frag) from octave `oct` of det(H). `pair_det`: for a
+  // map marked as a pair, its det(H) group as pair_input() gives it (nullptr
+  // otherwise).
+  void interpolate(gl::PassRunner& runner, const HessianOctave& oct, const AtlasRect& r,
+                   const gl::Texture* pair_det, gl::PassRunner::DepthMode depth);
+  // The det(H) group that the pair shaders read for pair map r: its buffer
+  // copy, copied now, where the driver's buffer textures hold it; else the
+  // group's 2-D texture.
+  const gl::Texture& pair_input(gl::PassRunner& runner, const HessianOctave& oct, const AtlasRect& r);
+  // The atlas with its depth buffer (the marks) attached.
+  const gl::Framebuffer& target() const { return target_; }
 
   const gl::Texture& atlas() const { return atlas_; }
   // Early-Z's marks (Depth32F, the atlas's size): 0 where the mark pass let a
-  // cell through to the extrema pass, 1 elsewhere; with
-  // Suppression::SinglePass never written. Tests read it.
+  // cell through to the extrema pass, 1 elsewhere. Tests read it.
   const gl::Texture& marks() const { return atlas_depth_; }
   const std::vector<AtlasRect>& rects() const { return rects_; }  // octave by octave
   int maps_per_octave() const { return glsurf::maps_per_octave(config_); }
@@ -92,7 +104,6 @@ class ExtremaStage {
 
  private:
   DetectorConfig config_;
-  Suppression suppression_;
   gl::ShaderSource shaders_;  // pair_program_ and mark_pair_ are built for the kind of det(H) input
   gl::Program pair_program_, mark_pair_;
   // For maps marked layer by layer: built by configure() where there are any.

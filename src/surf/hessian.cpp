@@ -8,12 +8,8 @@
 
 namespace glsurf {
 
-HessianStage::HessianStage(const gl::ShaderSource& shaders, const DetectorConfig& config,
-                           HessianMethod method)
-    : config_(config),
-      method_(method),
-      shaders_(shaders),
-      single_(shaders, "common/fullscreen.vert", "hessian/hessian_single.frag") {
+HessianStage::HessianStage(const gl::ShaderSource& shaders, const DetectorConfig& config)
+    : config_(config), shaders_(shaders) {
   GLSURF_EXPECTS(config.n_octaves >= 1 && config.n_octave_layers >= 1 && config.first_step >= 1,
                  "invalid detector configuration");
 }
@@ -24,26 +20,22 @@ void HessianStage::configure(int width, int height) {
   height_ = height;
   octaves_.clear();
   cross_linear_ = gl::Texture();
-  if (method_ == HessianMethod::MultiPass) {
-    const long long integral_texels = integral_linear_texels(width, height);
-    const int limit = gl::max_buffer_texels(buffer_limit_);
-    const bool linear = integral_texels <= limit;             // the strips are no larger
-    if (linear != linear_ || passes_[0].combine.id() == 0) {  // programs for the kind of input
-      for (int first : {0, inherited_layers()}) {
-        std::vector<std::string> defines{"FIRST_LAYER " + std::to_string(first)};
-        if (linear) defines.push_back("LINEAR_FETCH");
-        MultiPassPrograms& p = passes_[first > 0];
-        p.strips_cross =
-            gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_cross.frag", defines);
-        p.combine =
-            gl::Program(shaders_, "common/fullscreen.vert", "hessian/hessian_multipass.frag", defines);
-      }
+  const long long integral_texels = integral_linear_texels(width, height);
+  const int limit = gl::max_buffer_texels(buffer_limit_);
+  const bool linear = integral_texels <= limit;             // the strips are no larger
+  if (linear != linear_ || passes_[0].combine.id() == 0) {  // programs for the kind of input
+    for (int first : {0, inherited_layers()}) {
+      std::vector<std::string> defines{"FIRST_LAYER " + std::to_string(first)};
+      if (linear) defines.push_back("LINEAR_FETCH");
+      MultiPassPrograms& p = passes_[first > 0];
+      p.strips_cross = gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_cross.frag", defines);
+      p.combine = gl::Program(shaders_, "common/fullscreen.vert", "hessian/hessian_multipass.frag", defines);
     }
-    linear_ = linear;
-    if (linear_) {
-      // Octave 0's strip is the largest: (W+1) x H.
-      cross_linear_ = gl::Texture::buffer((width + 1) * height, gl::Format::RGBA32UI, "strips_cross_linear");
-    }
+  }
+  linear_ = linear;
+  if (linear_) {
+    // Octave 0's strip is the largest: (W+1) x H.
+    cross_linear_ = gl::Texture::buffer((width + 1) * height, gl::Format::RGBA32UI, "strips_cross_linear");
   }
   const int layers = config_.n_octave_layers + 2;
   for (int o = 0; o < config_.n_octaves; ++o) {
@@ -63,11 +55,9 @@ void HessianStage::configure(int width, int height) {
       oct.targets.emplace_back(std::vector<const gl::Texture*>{&oct.det[g], &oct.trace[g]},
                                "hessian" + oct.det[g].label().substr(3));
     }
-    if (method_ == HessianMethod::MultiPass) {
-      const std::string suffix = "_o" + std::to_string(o);
-      oct.cross = gl::Texture(width + 1, oct.grid.y, gl::Format::RGBA32UI, "strips_cross" + suffix);
-      oct.cross_target = gl::Framebuffer({&oct.cross}, "strips_cross" + suffix);
-    }
+    const std::string octave_suffix = "_o" + std::to_string(o);
+    oct.cross = gl::Texture(width + 1, oct.grid.y, gl::Format::RGBA32UI, "strips_cross" + octave_suffix);
+    oct.cross_target = gl::Framebuffer({&oct.cross}, "strips_cross" + octave_suffix);
     octaves_.push_back(std::move(oct));
   }
 }
@@ -85,14 +75,6 @@ void HessianStage::run(gl::PassRunner& runner, IntegralStage& integral_stage) {
   }
   for (const HessianOctave& oct : octaves_) {
     for (size_t g = 0; g < oct.filters.size(); ++g) {
-      if (method_ == HessianMethod::SinglePass) {
-        runner.run("hessian_single", single_, oct.targets[g], {{"u_integral", integral}},
-                   {{"u_step", oct.step},
-                    {"u_filters", oct.filters[g]},
-                    {"u_image_size", image_size},
-                    {"u_integral_size", integral_stage.size()}});
-        continue;
-      }
       const bool inherits = g == 0 && oct.octave > 0;  // layers copied from the octave before
       const MultiPassPrograms& programs = passes_[inherits];
       const gl::Texture& source = linear_ ? *integral_linear : integral;

@@ -7,9 +7,8 @@
 // channel k). A sample whose filter does not lie inside the image holds 0. Formulas and filter shapes:
 // src/cpu/detector.hpp (the CPU reference computes the same numbers).
 //
-// Two methods, giving the same integer box sums and so the same responses:
-//   MultiPass (default): shared strip differences in the spirit of Terriberry
-//     et al. 2008 (eqs. 14-17): per octave, one pass writes for every
+// Method: shared strip differences in the spirit of Terriberry et al. 2008
+//     (eqs. 14-17): per octave, one pass writes for every
 //     integral column and sample row the differences that every Dxy square
 //     pair of the row needs (hessian/strips_cross.frag), and a second
 //     combines them with the Dxx and Dyy lobes' differences, which it forms
@@ -26,8 +25,9 @@
 //     its grid), copied rather than computed (layer 0 alone with one layer
 //     per octave): with the default two layers per octave that halves the
 //     strips and combinations of those octaves.
-//   SinglePass: eight box sums per filter straight from the integral image,
-//     32 look-ups (hessian_single.frag): the test oracle and the baseline.
+// The baseline, eight box sums per filter straight from the integral image
+// (Bay et al. 3.2), is baseline/hessian_single.hpp: it writes the same
+// responses into this stage's textures (octaves()).
 #pragma once
 
 #include <algorithm>
@@ -45,8 +45,6 @@
 
 namespace glsurf {
 
-enum class HessianMethod { MultiPass, SinglePass };
-
 // The sample grid of an octave sampled every `step` pixels: ceil(W / step) x ceil(H / step).
 inline glm::ivec2 octave_grid(int width, int height, int step) {
   return {(width - 1) / step + 1, (height - 1) / step + 1};
@@ -55,10 +53,10 @@ inline glm::ivec2 octave_grid(int width, int height, int step) {
 struct HessianOctave {
   int octave = 0, step = 1;
   glm::ivec2 grid{0, 0};
-  std::vector<glm::ivec4> filters;      // per group: sides of its 4 layers, 0 = unused
-  std::vector<gl::Texture> det, trace;  // per group
-  std::vector<gl::Framebuffer> targets;
-  // MultiPass scratch, reused by every group: the cross strip, (W+1) x grid
+  std::vector<glm::ivec4> filters;       // per group: sides of its 4 layers, 0 = unused
+  std::vector<gl::Texture> det, trace;   // per group
+  std::vector<gl::Framebuffer> targets;  // per group: det and trace
+  // Scratch, reused by every group: the cross strip, (W+1) x grid
   // height.
   gl::Texture cross;
   gl::Framebuffer cross_target;
@@ -66,8 +64,7 @@ struct HessianOctave {
 
 class HessianStage {
  public:
-  HessianStage(const gl::ShaderSource& shaders, const DetectorConfig& config,
-               HessianMethod method = HessianMethod::MultiPass);
+  HessianStage(const gl::ShaderSource& shaders, const DetectorConfig& config);
   void configure(int width, int height);
   // From the integral stage's latest result (and, with buffer textures, its
   // linear_copy(), which the descriptors' quads share).
@@ -80,7 +77,6 @@ class HessianStage {
 
  private:
   DetectorConfig config_;
-  HessianMethod method_;
   gl::ShaderSource shaders_;
   // filter_size(o, k) == filter_size(o - 1, 2k + 1): after the first octave,
   // layers 0 .. inherited_layers()-1 are layers 1 and 3 of the octave before.
@@ -88,9 +84,8 @@ class HessianStage {
   struct MultiPassPrograms {
     gl::Program strips_cross, combine;
   };
-  gl::Program single_;
   MultiPassPrograms passes_[2];  // [0]: every layer; [1]: from inherited_layers() on
-  // MultiPass: the integral image and the strip are read as buffer textures
+  // The integral image and the strip are read as buffer textures
   // (copies of them) when the driver's hold the integral image.
   bool linear_ = false;
   int buffer_limit_ = -1;  // < 0: GL_MAX_TEXTURE_BUFFER_SIZE

@@ -12,40 +12,28 @@
 // columns to a fragment: on llvmpipe a quarter of the fragments and
 // look-ups for the same values (docs/notes/integral.md).
 //
-// Two methods, both from Terriberry et al. 2008, section III-A:
+// Method (Terriberry et al. 2008, section III-A, applied along one axis at a
+// time): a Blelloch scan along every row, whose last level writes four
+// entries to a texel, then along every column of the result, four columns to
+// a texel (surf/scan.hpp). On llvmpipe it is as fast as the paper's 2-D
+// parallelization or faster at every size from 640 x 480 to 4096 x 4096,
+// since its scans read each group's prefixes in one look-up (below;
+// docs/notes/integral.md). The 2-D method is kept as a baseline,
+// baseline/integral_2d.hpp, which gives the same texture.
 //
-//   Blelloch2D  the paper's "novel 2-D parallelization". An up-sweep builds
-//               three pyramids per level with MRT: U (2x2 block sums), H (top
-//               row pairs), V (left column pairs) [eqs. 7-9]. The row prefix X
-//               of H and the column prefix Y of V are computed on every level
-//               with a 1-D Blelloch scan [eqs. 3-6, 10-11]. A down-sweep then
-//               rebuilds the 2-D prefix level by level from D, X, Y and U
-//               [eq. 12]. Once a level has at most `top_pixels` texels, the top
-//               of the pyramid is summed by the ping-pong doubling of eq. 13,
-//               and the result packed four columns to a texel (one more pass).
-//   Blelloch1D  (the default) a Blelloch scan along every row, whose last
-//               level writes four entries to a texel, then along every
-//               column of the result, four columns to a texel. On llvmpipe
-//               it is as fast as 2-D or faster at every size from 640 x 480
-//               to 4096 x 4096, since its scans read each group's prefixes
-//               in one look-up (below; docs/notes/integral.md).
-//
-// The 1-D scans (both methods) have radix `scan_radix` (r): each up-sweep
-// level sums r entries, until at most r are left; each down-sweep level adds
-// up to r - 1 of them to its group's prefix (the top level, one group, up to
-// r). A scan of n > 1 entries takes 2 ceil(log_r n) - 1 draws, one for n = 1.
-// Radix 2 is Blelloch's (and the paper's) scan; a larger one trades draws for
-// look-ups per texel. With r <= 4 the up-sweep also keeps each group's own
-// prefixes, so that a down-sweep texel below the top reads two texels
-// instead of up to r (integral/scan_up.frag, scan_down.frag).
+// The scans have radix `scan_radix` (r): each up-sweep level sums r entries,
+// until at most r are left; each down-sweep level adds up to r - 1 of them to
+// its group's prefix (the top level, one group, up to r). A scan of n > 1
+// entries takes 2 ceil(log_r n) - 1 draws, one for n = 1. Radix 2 is
+// Blelloch's (and the paper's) scan; a larger one trades draws for look-ups
+// per texel. With r <= 4 the up-sweep also keeps each group's own prefixes,
+// so that a down-sweep texel below the top reads two texels instead of up to
+// r (integral/scan_up.frag, scan_down.frag).
 //
 // Parameters
 //   | field       | default | meaning                                              |
 //   |-------------|---------|------------------------------------------------------|
-//   | method      | 1-D     | Blelloch1D or Blelloch2D                             |
-//   | top_pixels  | 8192    | T0: switch to eq. 13 once w_k * h_k <= T0 (paper's   |
-//   |             |         | optimum on a GeForce 7; 0 recurses down to 1 x 1)    |
-//   | scan_radix  | 4       | radix of the 1-D scans, 2 .. 64                      |
+//   | scan_radix  | 4       | radix of the scans, 2 .. 64                          |
 //
 // Usage: configure(width, height) once per image size (allocates every texture
 // and framebuffer and checks them), then run() per frame with no allocation.
@@ -63,11 +51,9 @@
 #include "gl/shader_source.hpp"
 #include "gl/texture.hpp"
 #include "surf/keypoint.hpp"
+#include "surf/scan.hpp"
 
 namespace glsurf {
-
-enum class IntegralMethod { Blelloch2D, Blelloch1D };
-const char* to_string(IntegralMethod method);
 
 // The integral image's gl::texture_size_problem on the current context ("" if
 // it fits): W + 2 x H + 2 texels, since the descriptors' copy of it as quads
@@ -76,20 +62,20 @@ std::string integral_size_problem(int width, int height);
 
 // Texels across the result of a width-wide image: ceil((width + 1) / 4).
 int packed_width(int width);
-// The 1-D method reads its input fastest packed four pixels to an RGBA8
-// texel, ceil(width / 4) texels to a row, the last padded with zeros:
-// packed_image_width() is that width, upload_packed_image() fills such a
-// texture from the image (`scratch` holds padded rows when the width is not
-// a multiple of 4).
+// The stage reads its input fastest packed four pixels to an RGBA8 texel, ceil(width / 4) texels to a row,
+// the last padded with zeros: packed_image_width() is that width, upload_packed_image() fills such a texture
+// from the image (`scratch` holds padded rows when the width is not a multiple of 4).
 int packed_image_width(int width);
 void upload_packed_image(gl::Texture& texture, const GrayImage& image, std::vector<std::uint8_t>& scratch);
 // Values in the result's buffer copy (IntegralStage::linear_copy): rows of
 // 4 packed_width(width), height + 1 of them.
 long long integral_linear_texels(int width, int height);
+// A result texture (packed, as above) of a width x height image read back as
+// (W + 1) x (H + 1) sums, row by row (the layout of cpu::IntegralImage),
+// without the packing's padding. Waits for the GPU.
+std::vector<std::uint32_t> download_integral_sums(const gl::Texture& packed, int width, int height);
 
 struct IntegralConfig {
-  IntegralMethod method = IntegralMethod::Blelloch1D;
-  int top_pixels = 8192;
   int scan_radix = 4;
 };
 
@@ -102,8 +88,8 @@ class IntegralStage {
 
   void configure(int width, int height);
 
-  // `image`: the R8 grey image, width x height as configured, or for the 1-D
-  // method the same packed (packed_image_width(), upload_packed_image()),
+  // `image`: the R8 grey image, width x height as configured, or the same
+  // packed (packed_image_width(), upload_packed_image()),
   // which its first pass reads in one look-up per four pixels. Returns the
   // integral texture: the same texture as result(), for every run, until the
   // next configure(). configure() throws glsurf::Error with
@@ -111,8 +97,7 @@ class IntegralStage {
   const gl::Texture& run(gl::PassRunner& runner, const gl::Texture& image);
 
   const gl::Texture& result() const;
-  // The result read back as (W + 1) x (H + 1) sums, row by row (the layout of
-  // cpu::IntegralImage), without the packing's padding. Waits for the GPU.
+  // The result read back (download_integral_sums). Waits for the GPU.
   std::vector<std::uint32_t> download_sums() const;
   // W + 1, H + 1: the integral image's size in values (u_integral_size of
   // common/integral_fetch.glsl).
@@ -132,30 +117,15 @@ class IntegralStage {
   const IntegralConfig& config() const { return config_; }
   int passes_per_run() const;  // number of draws run() issues for this size
 
-  struct Programs;
-  struct AxisScan;
-  struct Level;
-
  private:
-  void run_2d(gl::PassRunner& runner, const gl::Texture& image);
-  void run_1d(gl::PassRunner& runner, const gl::Texture& image);
-
   IntegralConfig config_;
-  std::unique_ptr<Programs> programs_;
+  std::unique_ptr<ScanPrograms> programs_;
   int width_ = 0, height_ = 0;
   std::uint64_t generation_ = 0;
   bool ran_ = false;                     // run() since the last configure()
   gl::Texture linear_;                   // linear_copy(): allocated at its first call after configure()
   std::uint64_t linear_generation_ = 0;  // the result linear_ holds (0: none)
-
-  // Blelloch2D: levels_[k - 1] holds U_k, H_k, V_k, the scans giving X_k and
-  // Y_k, and D_{k-1}; the top D_K comes from the doubling ping-pong.
-  std::vector<Level> levels_;
-  gl::PingPong top_;
-  int top_steps_ = 0;
-  gl::Texture packed_;  // the 2-D method's result, packed (integral/pack.frag)
-  gl::Framebuffer packed_target_;
-  // Blelloch1D: rows, then columns.
+  // Rows, then columns.
   std::unique_ptr<AxisScan> rows_, columns_;
 };
 
