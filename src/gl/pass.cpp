@@ -246,8 +246,8 @@ void PassRunner::scatter(const char* name, const Program& program, const Framebu
 }
 
 void PassRunner::draw(const Region& region, const char* name, const Program& program,
-                      const Framebuffer& target, std::initializer_list<Input> inputs,
-                      std::initializer_list<Uniform> uniforms, const DrawState& state) {
+                      const Framebuffer& target, Range<Input> inputs, Range<Uniform> uniforms,
+                      const DrawState& state) {
   const DepthMode depth = state.depth;
   GLSURF_EXPECTS(region.x >= 0 && region.y >= 0 && region.width > 0 && region.height > 0 &&
                      region.x + region.width <= target.width() && region.y + region.height <= target.height(),
@@ -348,6 +348,46 @@ PingPong::PingPong(int width, int height, Format format, const std::string& labe
   for (int i = 0; i < 2; ++i) {
     targets_[i] = Framebuffer({&textures_[i]}, label + "_" + std::to_string(i));
   }
+}
+
+namespace {
+template <typename T>
+std::vector<T> take(std::vector<T>& from) {
+  std::vector<T> out;
+  out.swap(from);
+  return out;
+}
+}  // namespace
+
+Pass::Pass(const ShaderSource& shaders, const char* key, const std::string& fragment,
+           const std::vector<std::string>& defines, const std::string& vertex)
+    : program_(shaders, vertex, fragment, defines), key_(key) {}
+
+void Pass::draw(PassRunner& runner, const Framebuffer& target) {
+  draw(runner, target, {0, 0, target.width(), target.height()});
+}
+
+void Pass::draw(PassRunner& runner, const Framebuffer& target, const PassRunner::Region& region) {
+  draw_depth(runner, PassRunner::DepthMode::Off, target, region);
+}
+
+void Pass::draw_depth(PassRunner& runner, PassRunner::DepthMode depth, const Framebuffer& target,
+                      const PassRunner::Region& region) {
+  const std::vector<Input> inputs = take(inputs_);  // set for this draw only, also if it throws
+  const std::vector<Uniform> uniforms = take(uniforms_);
+  GLSURF_EXPECTS(depth == PassRunner::DepthMode::Off || target.has_depth(),
+                 std::string(key_) + ": target '" + target.label() + "' has no depth attachment");
+  runner.draw(region, key_, program_, target, {inputs.data(), inputs.size()},
+              {uniforms.data(), uniforms.size()}, {GL_TRIANGLES, 3, 1, 0u, PassRunner::Blend::None, depth});
+}
+
+void Pass::scatter(PassRunner& runner, const Framebuffer& target, int points) {
+  const std::vector<Input> inputs = take(inputs_);
+  const std::vector<Uniform> uniforms = take(uniforms_);
+  GLSURF_EXPECTS(points > 0, std::string(key_) + ": no points to scatter");
+  runner.draw({0, 0, target.width(), target.height()}, key_, program_, target, {inputs.data(), inputs.size()},
+              {uniforms.data(), uniforms.size()},
+              {GL_POINTS, points, 1, 0u, PassRunner::Blend::Additive, PassRunner::DepthMode::Off});
 }
 
 }  // namespace glsurf::gl

@@ -137,7 +137,21 @@ class PassRunner {
   // Every draw goes through here: checks, bindings, the draw, and restoring state.
   void draw(const Region& region, const char* name, const Program& program, const Framebuffer& target,
             std::initializer_list<Input> inputs, std::initializer_list<Uniform> uniforms,
-            const DrawState& state);
+            const DrawState& state) {
+    draw(region, name, program, target, {inputs.begin(), inputs.size()}, {uniforms.begin(), uniforms.size()},
+         state);
+  }
+  template <typename T>
+  struct Range {
+    const T* first;
+    std::size_t count;
+    const T* begin() const { return first; }
+    const T* end() const { return first + count; }
+    std::size_t size() const { return count; }
+  };
+  void draw(const Region& region, const char* name, const Program& program, const Framebuffer& target,
+            Range<Input> inputs, Range<Uniform> uniforms, const DrawState& state);
+  friend class Pass;
 
   unsigned vao_ = 0;
   int max_units_ = 0;
@@ -199,6 +213,55 @@ class PingPong {
   Texture textures_[2];
   Framebuffer targets_[2];
   int front_ = 0;
+};
+
+// A pass declared once: its shader, its timer key, and the inputs and
+// uniforms it takes. A stage declares each of its passes as a class derived
+// from Pass whose setters name the shader's samplers and uniforms, so that a
+// call site reads as the paper's step and cannot misspell a name:
+//
+//   class ChoosePass : public gl::Pass {
+//    public:
+//     explicit ChoosePass(const gl::ShaderSource& shaders)
+//         : Pass(shaders, "select_choose", "select/choose.frag") {}
+//     ChoosePass& histogram(const gl::Texture& bins) { return input("u_histogram", bins), *this; }
+//     ChoosePass& wanted(unsigned n) { return uniform("u_wanted", n), *this; }
+//   };
+//   choose_.histogram(bins_).wanted(n).draw(runner, target);
+//
+// What is set applies to the next draw only: every draw starts with none.
+class Pass {
+ public:
+  Pass() = default;  // no program: to be assigned
+  Pass(const ShaderSource& shaders, const char* key, const std::string& fragment,
+       const std::vector<std::string>& defines = {}, const std::string& vertex = "common/fullscreen.vert");
+  Pass(Pass&&) noexcept = default;
+  Pass& operator=(Pass&&) noexcept = default;
+
+  const char* key() const { return key_; }  // the timer key (PassRunner::take_profile)
+  const Program& program() const { return program_; }
+  bool built() const { return program_.id() != 0; }
+
+  // The full-screen triangle over all of `target`, or over `region` of it.
+  void draw(PassRunner& runner, const Framebuffer& target);
+  void draw(PassRunner& runner, const Framebuffer& target, const PassRunner::Region& region);
+  // The same with the depth test (PassRunner::run_depth).
+  void draw_depth(PassRunner& runner, PassRunner::DepthMode depth, const Framebuffer& target,
+                  const PassRunner::Region& region);
+  // `points` points, added up where they land (PassRunner::scatter).
+  void scatter(PassRunner& runner, const Framebuffer& target, int points);
+
+ protected:
+  void input(const char* sampler, const Texture& texture) { inputs_.push_back({sampler, texture}); }
+  void uniform(const char* name, decltype(Uniform::value) value) {
+    uniforms_.push_back({name, std::move(value)});
+  }
+
+ private:
+  Program program_;
+  const char* key_ = "";
+  std::vector<Input> inputs_;
+  std::vector<Uniform> uniforms_;
 };
 
 }  // namespace glsurf::gl

@@ -12,8 +12,8 @@ constexpr Round kRounds[] = {{20, 12}, {8, 12}, {0, 8}};
 }  // namespace
 
 SelectStage::SelectStage(const gl::ShaderSource& shaders)
-    : histogram_(shaders, "select/histogram.vert", "select/histogram.frag"),
-      choose_(shaders, "common/fullscreen.vert", "select/choose.frag"),
+    : histogram_(shaders),
+      choose_(shaders),
       bins_(64, 64, gl::Format::R32F, "select_histogram"),
       bins_target_({&bins_}, "select_histogram") {
   for (int i = 0; i < 2; ++i) {
@@ -28,15 +28,15 @@ const gl::Texture& SelectStage::run(gl::PassRunner& runner, const gl::Texture& a
   for (int r = 0; r < 3; ++r) {
     const Round round = kRounds[r];
     runner.clear(bins_target_, glm::vec4(0.0f));
-    runner.scatter("select_histogram", histogram_, bins_target_, atlas.width() * atlas.height(),
-                   {{"u_atlas", atlas}, {"u_state", state_[current]}},
-                   {{"u_first", r == 0 ? 1 : 0}, {"u_shift", round.shift}, {"u_digit_bits", round.bits}});
-    runner.run("select_choose", choose_, state_target_[1 - current],
-               {{"u_histogram", bins_}, {"u_state", state_[current]}},
-               {{"u_first", r == 0 ? 1 : 0},
-                {"u_wanted", static_cast<unsigned>(wanted)},
-                {"u_shift", round.shift},
-                {"u_digit_bits", round.bits}});
+    histogram_.candidates(atlas)
+        .state(state_[current])
+        .round(r == 0, round.shift, round.bits)
+        .scatter(runner, bins_target_, atlas.width() * atlas.height());
+    choose_.bins(bins_)
+        .state(state_[current])
+        .wanted(wanted)
+        .round(r == 0, round.shift, round.bits)
+        .draw(runner, state_target_[1 - current]);
     current = 1 - current;
   }
   gl::check_gl_errors("select");

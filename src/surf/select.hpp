@@ -17,7 +17,6 @@
 
 #include "gl/framebuffer.hpp"
 #include "gl/pass.hpp"
-#include "gl/program.hpp"
 #include "gl/shader_source.hpp"
 #include "gl/texture.hpp"
 
@@ -30,7 +29,39 @@ class SelectStage {
   const gl::Texture& run(gl::PassRunner& runner, const gl::Texture& atlas, int wanted);
 
  private:
-  gl::Program histogram_, choose_;
+  // One round's digit of each candidate that matches the digits chosen so
+  // far, scattered into the bins (select/histogram.vert, .frag).
+  class HistogramPass : public gl::Pass {
+   public:
+    explicit HistogramPass(const gl::ShaderSource& shaders)
+        : Pass(shaders, "select_histogram", "select/histogram.frag", {}, "select/histogram.vert") {}
+    HistogramPass& candidates(const gl::Texture& atlas) { return input("u_atlas", atlas), *this; }
+    HistogramPass& state(const gl::Texture& state) { return input("u_state", state), *this; }
+    // Round `first` (no digit chosen yet), the digit's lowest bit and width.
+    HistogramPass& round(bool first, int shift, int bits) {
+      uniform("u_first", first ? 1 : 0);
+      uniform("u_shift", shift);
+      return uniform("u_digit_bits", bits), *this;
+    }
+  };
+  // The digit of the N-th strongest, from the bins, into the next state
+  // (select/choose.frag).
+  class ChoosePass : public gl::Pass {
+   public:
+    explicit ChoosePass(const gl::ShaderSource& shaders)
+        : Pass(shaders, "select_choose", "select/choose.frag") {}
+    ChoosePass& bins(const gl::Texture& histogram) { return input("u_histogram", histogram), *this; }
+    ChoosePass& state(const gl::Texture& state) { return input("u_state", state), *this; }
+    ChoosePass& wanted(int n) { return uniform("u_wanted", static_cast<unsigned>(n)), *this; }
+    ChoosePass& round(bool first, int shift, int bits) {
+      uniform("u_first", first ? 1 : 0);
+      uniform("u_shift", shift);
+      return uniform("u_digit_bits", bits), *this;
+    }
+  };
+
+  HistogramPass histogram_;
+  ChoosePass choose_;
   gl::Texture bins_;
   gl::Framebuffer bins_target_;
   gl::Texture state_[2];
