@@ -88,6 +88,48 @@ TEST_SUITE("gl") {
     CHECK_NOTHROW(gl::check_gl_errors("end of test"));
   }
 
+  TEST_CASE(
+      "a declared pass draws what the runner draws, under its timer key, with what was set for that draw "
+      "only") {
+    test::headless_context();
+    // The up-sweep declared as a pass: its shader, key and setters once.
+    class ScanUp : public gl::Pass {
+     public:
+      ScanUp() : Pass(gl::ShaderSource::embedded(), "integral_scan_up", "integral/scan_up.frag") {}
+      ScanUp& source(const gl::Texture& t) { return input("u_source", t), *this; }
+      ScanUp& along_rows() { return uniform("u_axis", glm::ivec2(1, 0)), *this; }
+    };
+    gl::PassRunner runner;
+    runner.set_check_every_pass(true);
+    runner.set_profiling(true);
+    const std::vector<std::uint32_t> in{1, 2, 3, 4, 5, 0xFFFFFFFFu, 2, 7, 9};  // 3 x 3
+    gl::Texture source(3, 3, gl::Format::R32UI, "source");
+    source.upload(in.data());
+    gl::Texture out(2, 3, gl::Format::R32UI, "pairs");
+    gl::Framebuffer target({&out}, "pairs");
+    ScanUp pass;
+    pass.source(source).along_rows().draw(runner, target);
+    CHECK(out.download_u32() == std::vector<std::uint32_t>{3, 3, 9, 0xFFFFFFFFu, 9, 9});
+    const std::vector<gl::PassRunner::PassTime> profile = runner.take_profile();
+    REQUIRE(profile.size() == 1);
+    CHECK(profile[0].name == "integral_scan_up");
+    runner.set_profiling(false);
+    // A draw refused (it would read its own target) leaves nothing set for
+    // the next one: drawn into that target from another input, it is not
+    // refused again.
+    gl::Texture other(2, 3, gl::Format::R32UI, "other");
+    gl::Framebuffer other_target({&other}, "other");
+    CHECK_THROWS_WITH_AS(pass.source(other).along_rows().draw(runner, other_target),
+                         doctest::Contains("reads and writes texture 'other'"), std::logic_error);
+    CHECK_NOTHROW(pass.source(source).along_rows().draw(runner, other_target));
+    CHECK(other.download_u32() == std::vector<std::uint32_t>{3, 3, 9, 0xFFFFFFFFu, 9, 9});
+    // Only the region given is drawn.
+    out.upload(std::vector<std::uint32_t>(6, 0).data());
+    pass.source(source).along_rows().draw(runner, target, {0, 1, 2, 1});
+    CHECK(out.download_u32() == std::vector<std::uint32_t>{0, 0, 9, 0xFFFFFFFFu, 0, 0});
+    CHECK_NOTHROW(gl::check_gl_errors("end of test"));
+  }
+
   TEST_CASE("ping-pong alternates between two targets") {
     test::headless_context();
     gl::PingPong pp(2, 2, gl::Format::R32UI, "pp");
