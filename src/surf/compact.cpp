@@ -10,22 +10,22 @@
 namespace glsurf {
 
 namespace {
-// The common/keep.glsl variant of each CompactStage::Keep.
-gl::Program variant(const gl::ShaderSource& shaders, const char* fragment, CompactStage::Keep keep) {
+// The common/keep.glsl define of each CompactStage::Keep.
+std::vector<std::string> keep_defines(CompactStage::Keep keep) {
   static const char* const kDefines[] = {nullptr, "SELECT", "SELECT_ABOVE", "SELECT_AT"};
   const char* define = kDefines[static_cast<int>(keep)];
-  return gl::Program(shaders, "common/fullscreen.vert", fragment,
-                     define ? std::vector<std::string>{define} : std::vector<std::string>{});
+  return define ? std::vector<std::string>{define} : std::vector<std::string>{};
 }
 }  // namespace
 
+CompactStage::BasePass::BasePass(const gl::ShaderSource& shaders, Keep keep)
+    : Pass(shaders, "compact_hp_base", "compact/hp_base.frag", keep_defines(keep)) {}
+
 CompactStage::CompactStage(const gl::ShaderSource& shaders, int capacity)
-    : base_{variant(shaders, "compact/hp_base.frag", Keep::All),
-            variant(shaders, "compact/hp_base.frag", Keep::AtOrAbove),
-            variant(shaders, "compact/hp_base.frag", Keep::Above),
-            variant(shaders, "compact/hp_base.frag", Keep::At)},
-      reduce_(shaders, "common/fullscreen.vert", "compact/hp_reduce.frag"),
-      traverse_(shaders, "common/fullscreen.vert", "compact/hp_traverse.frag"),
+    : base_{BasePass(shaders, Keep::All), BasePass(shaders, Keep::AtOrAbove), BasePass(shaders, Keep::Above),
+            BasePass(shaders, Keep::At)},
+      reduce_(shaders),
+      traverse_(shaders),
       capacity_(capacity) {
   GLSURF_EXPECTS(capacity > 0, "capacity must be positive");
 }
@@ -83,24 +83,17 @@ int CompactStage::count(gl::PassRunner& runner, const ExtremaStage& extrema, Kee
   auto region = [&](size_t level) {
     return gl::PassRunner::Region{origins_[level].x, origins_[level].y, sizes_[level].x, sizes_[level].y};
   };
-  const gl::Program& base = base_[static_cast<int>(keep)];
-  const std::initializer_list<gl::Uniform> uniforms = {
-      {"u_origin", origins_[0]},
-      {"u_image_size", image_size_},
-      {"u_orientation_reach", static_cast<float>(cpu::kOrientationReach)}};
-  if (selection) {
-    runner.run_in(region(0), "compact_hp_base", base, base_target_,
-                  {{"u_atlas", extrema.atlas()}, {"u_selection", *selection}}, uniforms);
-  } else {
-    runner.run_in(region(0), "compact_hp_base", base, base_target_, {{"u_atlas", extrema.atlas()}}, uniforms);
-  }
+  BasePass& base = base_[static_cast<int>(keep)];
+  base.atlas(extrema.atlas());
+  if (selection) base.selection(*selection);
+  base.origin(origins_[0])
+      .orientation_inside(image_size_, static_cast<float>(cpu::kOrientationReach))
+      .draw(runner, base_target_, region(0));
   for (size_t level = 1; level < sizes_.size(); ++level) {
     const bool odd = level & 1;
-    runner.run_in(region(level), "compact_hp_reduce", reduce_, odd ? odd_target_ : even_target_,
-                  {{"u_finer", odd ? even_ : odd_}},
-                  {{"u_finer_origin", origins_[level - 1]},
-                   {"u_finer_size", sizes_[level - 1]},
-                   {"u_origin", origins_[level]}});
+    reduce_.finer(odd ? even_ : odd_, origins_[level - 1], sizes_[level - 1])
+        .origin(origins_[level])
+        .draw(runner, odd ? odd_target_ : even_target_, region(level));
   }
   const size_t top = sizes_.size() - 1;
   const gl::Framebuffer& top_target = (top & 1) ? odd_target_ : even_target_;
@@ -119,17 +112,10 @@ void CompactStage::write_list(gl::PassRunner& runner, const ExtremaStage& extrem
   const gl::PassRunner::Region rows{0, first_row, width, end_row - first_row};
   std::vector<glm::ivec4> rects;
   for (const AtlasRect& r : extrema.rects()) rects.emplace_back(r.x, r.y, r.width, r.height);
-  const std::initializer_list<gl::Uniform> uniforms = {{"u_top", static_cast<int>(sizes_.size()) - 1},
-                                                       {"u_origins", origins_},
-                                                       {"u_sizes", sizes_},
-                                                       {"u_list_width", list_keypoints_.width()},
-                                                       {"u_first", first},
-                                                       {"u_rects", rects},
-                                                       {"u_rect_count", static_cast<int>(rects.size())},
-                                                       {"u_maps_per_octave", extrema.maps_per_octave()}};
-  runner.run_in(rows, "compact_hp_traverse", traverse_, list_target_,
-                {{"u_even", even_}, {"u_odd", odd_}, {"u_masks", masks_}, {"u_atlas", extrema.atlas()}},
-                uniforms);
+  traverse_.pyramid(even_, odd_, masks_, origins_, sizes_)
+      .atlas(extrema.atlas(), rects, extrema.maps_per_octave())
+      .list(list_keypoints_.width(), first)
+      .draw(runner, list_target_, rows);
   gl::check_gl_errors("point list");
 }
 

@@ -28,6 +28,7 @@
 // in the pyramid's (deterministic) order, not sorted.
 #pragma once
 
+#include "gl/pass.hpp"
 #include "gl/shared_constants.hpp"
 #include "surf/extrema.hpp"
 
@@ -66,7 +67,70 @@ class CompactStage {
   const gl::Texture& list() const { return list_keypoints_; }
 
  private:
-  gl::Program base_[4], reduce_, traverse_;  // base_ indexed by Keep
+  // hp_base: level 0, the keypoints of each 4x4 block of the atlas by class,
+  // and the block's class masks (compact/hp_base.frag; a variant per Keep,
+  // common/keep.glsl).
+  class BasePass : public gl::Pass {
+   public:
+    BasePass(const gl::ShaderSource& shaders, Keep keep);
+    BasePass& atlas(const gl::Texture& candidates) { return input("u_atlas", candidates), *this; }
+    // With every Keep but All: select.hpp's state.
+    BasePass& selection(const gl::Texture& state) { return input("u_selection", state), *this; }
+    BasePass& origin(glm::ivec2 level0) { return uniform("u_origin", level0), *this; }  // in its texture
+    // What common/orientation_inside.glsl needs to class a keypoint.
+    BasePass& orientation_inside(glm::ivec2 image_size, float reach) {
+      uniform("u_image_size", image_size);
+      return uniform("u_orientation_reach", reach), *this;
+    }
+  };
+  // hp_reduce: level k, the sums of 4x4 blocks of level k-1 (compact/hp_reduce.frag).
+  class ReducePass : public gl::Pass {
+   public:
+    explicit ReducePass(const gl::ShaderSource& shaders)
+        : Pass(shaders, "compact_hp_reduce", "compact/hp_reduce.frag") {}
+    // Level k-1: the texture holding it, where it is in it and its size.
+    ReducePass& finer(const gl::Texture& levels, glm::ivec2 origin, glm::ivec2 size) {
+      input("u_finer", levels);
+      uniform("u_finer_origin", origin);
+      return uniform("u_finer_size", size), *this;
+    }
+    ReducePass& origin(glm::ivec2 level) { return uniform("u_origin", level), *this; }  // in the target
+  };
+  // hp_traverse: the point list, entry k descending the pyramid to the k-th
+  // keypoint (compact/hp_traverse.frag).
+  class TraversePass : public gl::Pass {
+   public:
+    explicit TraversePass(const gl::ShaderSource& shaders)
+        : Pass(shaders, "compact_hp_traverse", "compact/hp_traverse.frag") {}
+    // The levels (even and odd textures, where each is and its size; the top
+    // is the last) and level 0's class masks.
+    TraversePass& pyramid(const gl::Texture& even, const gl::Texture& odd, const gl::Texture& masks,
+                          const std::vector<glm::ivec2>& origins, const std::vector<glm::ivec2>& sizes) {
+      input("u_even", even);
+      input("u_odd", odd);
+      input("u_masks", masks);
+      uniform("u_top", static_cast<int>(sizes.size()) - 1);
+      uniform("u_origins", origins);
+      return uniform("u_sizes", sizes), *this;
+    }
+    // The atlas and its maps (x, y, width, height), octave by octave.
+    TraversePass& atlas(const gl::Texture& candidates, const std::vector<glm::ivec4>& rects,
+                        int maps_per_octave) {
+      input("u_atlas", candidates);
+      uniform("u_rects", rects);
+      uniform("u_rect_count", static_cast<int>(rects.size()));
+      return uniform("u_maps_per_octave", maps_per_octave), *this;
+    }
+    // Entries per row, and the entry that takes the pyramid's keypoint 0.
+    TraversePass& list(int width, int first) {
+      uniform("u_list_width", width);
+      return uniform("u_first", first), *this;
+    }
+  };
+
+  BasePass base_[4];  // indexed by Keep
+  ReducePass reduce_;
+  TraversePass traverse_;
   int capacity_ = 0, list_entries_ = 0;
   glm::ivec2 image_size_{0};
   std::vector<glm::ivec2> origins_, sizes_;  // per level

@@ -50,15 +50,16 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
   gl::Texture atlas(atlas_w, atlas_h, gl::Format::RGBA32F, "candidates");
   gl::Texture depth(atlas_w, atlas_h, gl::Format::Depth32F, "candidates_depth");
   gl::Framebuffer target({&atlas}, "candidates", &depth);
-  // The programs for maps marked layer by layer, only where some map is (with
+  // The passes for maps marked layer by layer, only where some map is (with
   // the default two layers per octave none is): each takes llvmpipe time and
   // memory to build.
   const bool singles =
       std::any_of(rects.begin(), rects.end(), [&](const AtlasRect& r) { return !marks_as_pair(r); });
-  if (singles && program_.id() == 0) {
-    program_ = gl::Program(shaders_, "common/fullscreen.vert", "extrema/interpolate.frag");
-    max3_ = gl::Program(shaders_, "common/fullscreen.vert", "extrema/max3.frag");
-    mark_ = gl::Program(shaders_, "common/fullscreen.vert", "extrema/nms_mark.frag");
+  if (singles && !interpolate_.built()) {
+    interpolate_ = InterpolatePass(shaders_, {});
+    max3_x_ = Max3Pass(shaders_, Max3Pass::Axis::X);
+    max3_y_ = Max3Pass(shaders_, Max3Pass::Axis::Y);
+    mark_ = MarkPass(shaders_);
   }
   std::vector<Maxima> maxima;
   for (const HessianOctave& oct : hessian.octaves()) {
@@ -93,20 +94,21 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
   const bool pairs =
       std::any_of(rects.begin(), rects.end(), [&](const AtlasRect& r) { return marks_as_pair(r); });
   const bool linear = static_cast<long long>(grid.x) * grid.y <= gl::max_buffer_texels(buffer_limit_);
-  gl::Program pair_program, mark_pair;  // built when the kind of input changes
-  if (linear != linear_ || pair_program_.id() == 0) {
+  InterpolatePass interpolate_pair;  // built when the kind of input changes
+  MarkPairPass mark_pair;
+  if (linear != linear_ || !interpolate_pair_.built()) {
     const std::vector<std::string> linear_define =
         linear ? std::vector<std::string>{"LINEAR_FETCH"} : std::vector<std::string>{};
     std::vector<std::string> pair_defines = linear_define;
     pair_defines.push_back("PAIR");
-    pair_program = gl::Program(shaders_, "common/fullscreen.vert", "extrema/interpolate.frag", pair_defines);
-    mark_pair = gl::Program(shaders_, "common/fullscreen.vert", "extrema/nms_mark_pair.frag", linear_define);
+    interpolate_pair = InterpolatePass(shaders_, pair_defines);
+    mark_pair = MarkPairPass(shaders_, linear_define);
   }
   gl::Texture det_linear = linear && pairs
                                ? gl::Texture::buffer(grid.x * grid.y, gl::Format::RGBA32F, "det_linear")
                                : gl::Texture();
-  if (pair_program.id() != 0) {
-    pair_program_ = std::move(pair_program);
+  if (interpolate_pair.built()) {
+    interpolate_pair_ = std::move(interpolate_pair);
     mark_pair_ = std::move(mark_pair);
   }
   linear_ = linear;
@@ -129,18 +131,14 @@ bool ExtremaStage::marks_as_pair(const AtlasRect& r) const {
 
 void ExtremaStage::mark_layer(gl::PassRunner& runner, const HessianOctave& oct, const Maxima& m,
                               const AtlasRect& r, int l) {
-  runner.run_depth(gl::PassRunner::DepthMode::Mark, {r.x, r.y, r.width, r.height}, "extrema_nms_mark", mark_,
-                   target_,
-                   {{"u_det", oct.det[static_cast<size_t>(l / 4)]},
-                    {"u_max_below", m.groups[static_cast<size_t>((l - 1) / 4)]},
-                    {"u_max_mid", m.groups[static_cast<size_t>(l / 4)]},
-                    {"u_max_above", m.groups[static_cast<size_t>((l + 1) / 4)]}},
-                   {{"u_channels", glm::ivec3((l - 1) % 4, l % 4, (l + 1) % 4)},
-                    {"u_threshold", config_.hessian_threshold},
-                    {"u_step", oct.step},
-                    {"u_largest_filter", filter_size(r.octave, l + 1)},
-                    {"u_image_size", glm::ivec2(width_, height_)},
-                    {"u_origin", glm::ivec2(r.x, r.y)}});
+  mark_
+      .layer(oct.det[static_cast<size_t>(l / 4)], m.groups[static_cast<size_t>((l - 1) / 4)],
+             m.groups[static_cast<size_t>(l / 4)], m.groups[static_cast<size_t>((l + 1) / 4)],
+             glm::ivec3((l - 1) % 4, l % 4, (l + 1) % 4))
+      .largest_filter(filter_size(r.octave, l + 1))
+      .threshold(config_.hessian_threshold)
+      .cells(glm::ivec2(r.x, r.y), oct.step, glm::ivec2(width_, height_))
+      .draw_depth(runner, gl::PassRunner::DepthMode::Mark, target_, {r.x, r.y, r.width, r.height});
 }
 
 void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
@@ -151,10 +149,8 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
     const Maxima& m = maxima_[static_cast<size_t>(oct.octave)];
     for (size_t g = 0; g < oct.det.size(); ++g) {
       if (!m.needed[g]) continue;
-      runner.run("extrema_max3_x", max3_, m.along_x_target, {{"u_source", oct.det[g]}},
-                 {{"u_axis", glm::ivec2(1, 0)}});
-      runner.run("extrema_max3_y", max3_, m.group_targets[g], {{"u_source", m.along_x}},
-                 {{"u_axis", glm::ivec2(0, 1)}});
+      max3_x_.source(oct.det[g]).draw(runner, m.along_x_target);
+      max3_y_.source(m.along_x).draw(runner, m.group_targets[g]);
     }
   }
   for (const AtlasRect& r : rects_) {
@@ -162,14 +158,11 @@ void ExtremaStage::run(gl::PassRunner& runner, const HessianStage& hessian) {
     if (marks_as_pair(r)) {  // both layers in one draw: one mark, one interpolation
       const int l = r.first_layer;
       const gl::Texture& det = pair_input(runner, oct, r);
-      runner.run_depth(
-          gl::PassRunner::DepthMode::Mark, {r.x, r.y, r.width, r.height}, "extrema_nms_mark", mark_pair_,
-          target_, {{"u_det", det}},
-          {{"u_threshold", config_.hessian_threshold},
-           {"u_step", oct.step},
-           {"u_largest_filters", glm::ivec2(filter_size(r.octave, l + 1), filter_size(r.octave, l + 2))},
-           {"u_image_size", glm::ivec2(width_, height_)},
-           {"u_origin", glm::ivec2(r.x, r.y)}});
+      mark_pair_.group(det)
+          .largest_filters(glm::ivec2(filter_size(r.octave, l + 1), filter_size(r.octave, l + 2)))
+          .threshold(config_.hessian_threshold)
+          .cells(glm::ivec2(r.x, r.y), oct.step, glm::ivec2(width_, height_))
+          .draw_depth(runner, gl::PassRunner::DepthMode::Mark, target_, {r.x, r.y, r.width, r.height});
       interpolate(runner, oct, r, &det, gl::PassRunner::DepthMode::Cull);
       continue;
     }
@@ -197,30 +190,26 @@ void ExtremaStage::interpolate(gl::PassRunner& runner, const HessianOctave& oct,
   const gl::PassRunner::Region region{r.x, r.y, r.width, r.height};
   if (pair_det != nullptr) {  // both layers in one draw (16 look-ups serve both)
     const int l = r.first_layer;
-    runner.run_depth(depth, region, "extrema_interpolate", pair_program_, target_,
-                     {{"u_mid", *pair_det}, {"u_trace", oct.trace[static_cast<size_t>(l / 4)]}},
-                     {{"u_threshold", config_.hessian_threshold},
-                      {"u_step", oct.step},
-                      {"u_filters", glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l),
-                                               filter_size(r.octave, l + 1))},
-                      {"u_next_filter", filter_size(r.octave, l + 2)},
-                      {"u_image_size", glm::ivec2(width_, height_)},
-                      {"u_origin", glm::ivec2(r.x, r.y)}});
+    interpolate_pair_.group(*pair_det)
+        .trace(oct.trace[static_cast<size_t>(l / 4)])
+        .filters(
+            glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l), filter_size(r.octave, l + 1)))
+        .next_filter(filter_size(r.octave, l + 2))
+        .threshold(config_.hessian_threshold)
+        .cells(glm::ivec2(r.x, r.y), oct.step, glm::ivec2(width_, height_))
+        .draw_depth(runner, depth, target_, region);
     return;
   }
   for (int l = r.first_layer; l <= last_layer(r); ++l) {
-    runner.run_depth(depth, region, "extrema_interpolate", program_, target_,
-                     {{"u_below", oct.det[static_cast<size_t>((l - 1) / 4)]},
-                      {"u_mid", oct.det[static_cast<size_t>(l / 4)]},
-                      {"u_above", oct.det[static_cast<size_t>((l + 1) / 4)]},
-                      {"u_trace", oct.trace[static_cast<size_t>(l / 4)]}},
-                     {{"u_channels", glm::ivec3((l - 1) % 4, l % 4, (l + 1) % 4)},
-                      {"u_threshold", config_.hessian_threshold},
-                      {"u_step", oct.step},
-                      {"u_filters", glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l),
-                                               filter_size(r.octave, l + 1))},
-                      {"u_image_size", glm::ivec2(width_, height_)},
-                      {"u_origin", glm::ivec2(r.x, r.y)}});
+    interpolate_
+        .layer(oct.det[static_cast<size_t>((l - 1) / 4)], oct.det[static_cast<size_t>(l / 4)],
+               oct.det[static_cast<size_t>((l + 1) / 4)], glm::ivec3((l - 1) % 4, l % 4, (l + 1) % 4))
+        .trace(oct.trace[static_cast<size_t>(l / 4)])
+        .filters(
+            glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l), filter_size(r.octave, l + 1)))
+        .threshold(config_.hessian_threshold)
+        .cells(glm::ivec2(r.x, r.y), oct.step, glm::ivec2(width_, height_))
+        .draw_depth(runner, depth, target_, region);
   }
 }
 

@@ -42,6 +42,7 @@
 #include <algorithm>
 #include <string>
 
+#include "gl/pass.hpp"
 #include "surf/hessian.hpp"
 
 namespace glsurf {
@@ -103,11 +104,114 @@ class ExtremaStage {
   bool marks_as_pair(const AtlasRect& r) const;
 
  private:
+  // Step 1 of marking layer by layer: one axis of the separable 3x3 maximum
+  // of every layer of a det(H) group (extrema/max3.frag); one instance per
+  // axis, each with its timer key.
+  class Max3Pass : public gl::Pass {
+   public:
+    enum class Axis { X, Y };
+    Max3Pass() = default;
+    Max3Pass(const gl::ShaderSource& shaders, Axis axis)
+        : Pass(shaders, axis == Axis::X ? "extrema_max3_x" : "extrema_max3_y", "extrema/max3.frag"),
+          axis_(axis) {}
+    // det(H) (x pass) or the x pass's result (y pass).
+    Max3Pass& source(const gl::Texture& layers) {
+      input("u_source", layers);
+      return uniform("u_axis", axis_ == Axis::X ? glm::ivec2(1, 0) : glm::ivec2(0, 1)), *this;
+    }
+
+   private:
+    Axis axis_ = Axis::X;
+  };
+  // nms_mark: the threshold and 26-neighbour test of one layer l in four
+  // look-ups from the 3x3 maxima, marking the cells with a survivor
+  // (extrema/nms_mark.frag, drawn with DepthMode::Mark).
+  class MarkPass : public gl::Pass {
+   public:
+    MarkPass() = default;
+    explicit MarkPass(const gl::ShaderSource& shaders)
+        : Pass(shaders, "extrema_nms_mark", "extrema/nms_mark.frag") {}
+    // The group holding layer l, the 3x3 maxima of the groups holding l-1,
+    // l, l+1, and the channel of each of those layers in its texture.
+    MarkPass& layer(const gl::Texture& det, const gl::Texture& max_below, const gl::Texture& max_mid,
+                    const gl::Texture& max_above, glm::ivec3 channels) {
+      input("u_det", det);
+      input("u_max_below", max_below);
+      input("u_max_mid", max_mid);
+      input("u_max_above", max_above);
+      return uniform("u_channels", channels), *this;
+    }
+    MarkPass& largest_filter(int side) { return uniform("u_largest_filter", side), *this; }  // layer l+1's
+    MarkPass& threshold(float hessian_threshold) { return uniform("u_threshold", hessian_threshold), *this; }
+    // Where the map's cells start in the atlas, the octave's sampling step, the image's size.
+    MarkPass& cells(glm::ivec2 origin, int step, glm::ivec2 image_size) {
+      uniform("u_origin", origin);
+      uniform("u_step", step);
+      return uniform("u_image_size", image_size), *this;
+    }
+  };
+  // nms_mark_pair: MarkPass for both layers of a pair map in one draw, from
+  // the 16 det(H) texels around each cell (extrema/nms_mark_pair.frag;
+  // LINEAR_FETCH: det(H) from its buffer copy).
+  class MarkPairPass : public gl::Pass {
+   public:
+    MarkPairPass() = default;
+    MarkPairPass(const gl::ShaderSource& shaders, const std::vector<std::string>& defines)
+        : Pass(shaders, "extrema_nms_mark", "extrema/nms_mark_pair.frag", defines) {}
+    // The group holding layers l-1 .. l+2 in channels x .. w (pair_input()).
+    MarkPairPass& group(const gl::Texture& det) { return input("u_det", det), *this; }
+    // The filter sides of layers l+1 and l+2.
+    MarkPairPass& largest_filters(glm::ivec2 sides) { return uniform("u_largest_filters", sides), *this; }
+    MarkPairPass& threshold(float hessian_threshold) {
+      return uniform("u_threshold", hessian_threshold), *this;
+    }
+    MarkPairPass& cells(glm::ivec2 origin, int step, glm::ivec2 image_size) {
+      uniform("u_origin", origin);
+      uniform("u_step", step);
+      return uniform("u_image_size", image_size), *this;
+    }
+  };
+  // extrema: the exact test and the quadratic interpolation of a map's
+  // keypoints (extrema/interpolate.frag). A map marked layer by layer draws
+  // each layer (layer()); with PAIR, a pair map both layers at once (group(),
+  // next_filter()), with LINEAR_FETCH from det(H)'s buffer copy.
+  class InterpolatePass : public gl::Pass {
+   public:
+    InterpolatePass() = default;
+    InterpolatePass(const gl::ShaderSource& shaders, const std::vector<std::string>& defines)
+        : Pass(shaders, "extrema_interpolate", "extrema/interpolate.frag", defines) {}
+    // Without PAIR: the groups holding layers l-1, l, l+1 and each one's channel.
+    InterpolatePass& layer(const gl::Texture& below, const gl::Texture& mid, const gl::Texture& above,
+                           glm::ivec3 channels) {
+      input("u_below", below);
+      input("u_mid", mid);
+      input("u_above", above);
+      return uniform("u_channels", channels), *this;
+    }
+    // With PAIR: the group holding layers l-1 .. l+2 in channels x .. w (pair_input()).
+    InterpolatePass& group(const gl::Texture& det) { return input("u_mid", det), *this; }
+    InterpolatePass& trace(const gl::Texture& trace) { return input("u_trace", trace), *this; }
+    // The filter sides of layers l-1, l, l+1; with PAIR also of l+2.
+    InterpolatePass& filters(glm::ivec3 sides) { return uniform("u_filters", sides), *this; }
+    InterpolatePass& next_filter(int side) { return uniform("u_next_filter", side), *this; }
+    InterpolatePass& threshold(float hessian_threshold) {
+      return uniform("u_threshold", hessian_threshold), *this;
+    }
+    InterpolatePass& cells(glm::ivec2 origin, int step, glm::ivec2 image_size) {
+      uniform("u_origin", origin);
+      uniform("u_step", step);
+      return uniform("u_image_size", image_size), *this;
+    }
+  };
+
   DetectorConfig config_;
-  gl::ShaderSource shaders_;  // pair_program_ and mark_pair_ are built for the kind of det(H) input
-  gl::Program pair_program_, mark_pair_;
+  gl::ShaderSource shaders_;  // the pair passes are built for the kind of det(H) input
+  InterpolatePass interpolate_pair_;
+  MarkPairPass mark_pair_;
   // For maps marked layer by layer: built by configure() where there are any.
-  gl::Program program_, max3_, mark_;
+  InterpolatePass interpolate_;
+  Max3Pass max3_x_, max3_y_;
+  MarkPass mark_;
   // Maps marked as pairs read their det(H) group from a buffer copy
   // (linear look-ups, faster on llvmpipe: docs/notes/extrema.md) when the
   // driver's buffer textures hold octave 0's

@@ -77,9 +77,10 @@ std::vector<std::string> hud_lines(const std::vector<std::string>& lines, float 
 }
 
 ViewRenderer::ViewRenderer(const gl::ShaderSource& shaders)
-    : image_(shaders, "common/fullscreen.vert", "view/image.frag"),
-      keypoints_(shaders, "view/keypoints.vert", "view/colour.frag"),
-      text_(shaders, "view/text.vert", "view/colour.frag"),
+    : image_(shaders),
+      keypoints_(shaders),
+      lines_pass_(shaders, "view_lines"),
+      hud_pass_(shaders, "view_hud"),
       hud_({2, 4}),
       lines_({2, 4}) {}
 
@@ -115,25 +116,38 @@ void ViewRenderer::draw_image(gl::PassRunner& runner, const gl::Texture& image,
                               bool whole) {
   const glm::vec2 view(static_cast<float>(frame_.width()), static_cast<float>(frame_.height()));
   if (whole) {
-    runner.run("view_image", image_, target_, {{"u_image", image}},
-               {{"u_offset", glm::vec2(ox, oy)}, {"u_scale", scale}});
+    image_.image(image).placement(glm::vec2(ox, oy), scale).draw(runner, target_);
   } else {  // this image's half of the view
     const int half = frame_.width() / 2;
     const int x0 = ox < half ? 0 : half;
-    runner.run_in({x0, 0, x0 == 0 ? half : frame_.width() - half, frame_.height()}, "view_image", image_,
-                  target_, {{"u_image", image}}, {{"u_offset", glm::vec2(ox, oy)}, {"u_scale", scale}});
+    image_.image(image)
+        .placement(glm::vec2(ox, oy), scale)
+        .draw(runner, target_, {x0, 0, x0 == 0 ? half : frame_.width() - half, frame_.height()});
   }
   if (keypoints && keypoints->count > 0) {
-    GLSURF_EXPECTS(keypoints->angles,
-                   "drawing keypoints needs their angles (detect_on_gpu, detect_and_compute)");
-    // 68 vertices draw the second orientations' ticks too (view/keypoints.vert).
-    const gl::Texture* second = keypoints->second_angles;
-    runner.draw("view_keypoints", keypoints_, target_, GL_LINES, second ? 68 : 66, keypoints->count, nullptr,
-                {{"u_list", *keypoints->list},
-                 {"u_angles", *keypoints->angles},
-                 {"u_second_angles", second ? *second : *keypoints->angles}},
-                {{"u_offset", glm::vec2(ox, oy)}, {"u_scale", scale}, {"u_view_size", view}});
+    keypoints_.draw_keypoints(runner, target_, *keypoints, glm::vec2(ox, oy), scale, view);
   }
+}
+
+void ViewRenderer::KeypointsPass::draw_keypoints(gl::PassRunner& runner, const gl::Framebuffer& target,
+                                                 const GpuDetector::OnGpu& keypoints, glm::vec2 offset,
+                                                 float scale, glm::vec2 view_size) {
+  GLSURF_EXPECTS(keypoints.angles,
+                 "drawing keypoints needs their angles (detect_on_gpu, detect_and_compute)");
+  // 68 vertices draw the second orientations' ticks too (view/keypoints.vert).
+  const gl::Texture* second = keypoints.second_angles;
+  runner.draw(key(), program(), target, GL_LINES, second ? 68 : 66, keypoints.count, nullptr,
+              {{"u_list", *keypoints.list},
+               {"u_angles", *keypoints.angles},
+               {"u_second_angles", second ? *second : *keypoints.angles}},
+              {{"u_offset", offset}, {"u_scale", scale}, {"u_view_size", view_size}});
+}
+
+void ViewRenderer::ColourPass::draw_buffer(gl::PassRunner& runner, const gl::Framebuffer& target,
+                                           unsigned mode, const gl::VertexBuffer& buffer,
+                                           glm::vec2 view_size) {
+  runner.draw(key(), program(), target, mode, buffer.vertices(), 1, &buffer, {},
+              {{"u_view_size", view_size}});
 }
 
 void ViewRenderer::render(gl::PassRunner& runner, const gl::Texture& image,
@@ -166,8 +180,7 @@ void ViewRenderer::render_pair(gl::PassRunner& runner, const gl::Texture& refere
     }
     lines_.set(v);
     const glm::vec2 view(static_cast<float>(frame_.width()), static_cast<float>(frame_.height()));
-    runner.draw("view_lines", text_, target_, GL_LINES, lines_.vertices(), 1, &lines_, {},
-                {{"u_view_size", view}});
+    lines_pass_.draw_buffer(runner, target_, GL_LINES, lines_, view);
   }
   draw_hud(runner, hud);
 }
@@ -207,8 +220,7 @@ void ViewRenderer::draw_hud(gl::PassRunner& runner, const std::vector<std::strin
     }
   }
   hud_.set(v);
-  runner.draw("view_hud", text_, target_, GL_TRIANGLES, hud_.vertices(), 1, &hud_, {},
-              {{"u_view_size", view}});
+  hud_pass_.draw_buffer(runner, target_, GL_TRIANGLES, hud_, view);
 }
 
 void ViewRenderer::write_png(const std::string& path) const {

@@ -10,7 +10,6 @@
 
 #include "gl/framebuffer.hpp"
 #include "gl/pass.hpp"
-#include "gl/program.hpp"
 #include "gl/shader_source.hpp"
 #include "gl/texture.hpp"
 #include "surf/detector.hpp"
@@ -71,7 +70,45 @@ class ViewRenderer {
   void fit(int image_width, int image_height, float x0, float width, float& ox, float& oy,
            float& scale) const;
 
-  gl::Program image_, keypoints_, text_;
+  // The grey image scaled to fit the view (view/image.frag).
+  class ImagePass : public gl::Pass {
+   public:
+    explicit ImagePass(const gl::ShaderSource& shaders) : Pass(shaders, "view_image", "view/image.frag") {}
+    ImagePass& image(const gl::Texture& grey) { return input("u_image", grey), *this; }
+    // View pixel = offset + scale * image pixel.
+    ImagePass& placement(glm::vec2 offset, float scale) {
+      uniform("u_offset", offset);
+      return uniform("u_scale", scale), *this;
+    }
+  };
+  // The keypoints as circles with orientation ticks, read from the point list
+  // (view/keypoints.vert, view/colour.frag). gl::Pass draws no instanced
+  // lines, so draw_keypoints() hands the program to PassRunner::draw itself.
+  class KeypointsPass : public gl::Pass {
+   public:
+    explicit KeypointsPass(const gl::ShaderSource& shaders)
+        : Pass(shaders, "view_keypoints", "view/colour.frag", {}, "view/keypoints.vert") {}
+    // keypoints.count of them, placed as ImagePass::placement says, in a view of `view_size` pixels.
+    void draw_keypoints(gl::PassRunner& runner, const gl::Framebuffer& target,
+                        const GpuDetector::OnGpu& keypoints, glm::vec2 offset, float scale,
+                        glm::vec2 view_size);
+  };
+  // Coloured geometry given in view pixels (view/text.vert, view/colour.frag):
+  // the HUD's text over its panel, match mode's lines; an instance for each,
+  // with its timer key. gl::Pass draws no vertex buffers, so draw_buffer()
+  // hands the program to PassRunner::draw itself.
+  class ColourPass : public gl::Pass {
+   public:
+    ColourPass(const gl::ShaderSource& shaders, const char* key)
+        : Pass(shaders, key, "view/colour.frag", {}, "view/text.vert") {}
+    // `buffer`'s vertices as GL `mode` primitives (GL_LINES, GL_TRIANGLES).
+    void draw_buffer(gl::PassRunner& runner, const gl::Framebuffer& target, unsigned mode,
+                     const gl::VertexBuffer& buffer, glm::vec2 view_size);
+  };
+
+  ImagePass image_;
+  KeypointsPass keypoints_;
+  ColourPass lines_pass_, hud_pass_;
   gl::Texture frame_;
   gl::Framebuffer target_;
   gl::VertexBuffer hud_, lines_;
