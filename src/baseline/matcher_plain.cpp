@@ -39,10 +39,10 @@ PlainMatcher::PlainMatcher(const gl::Context& context, const MatchConfig& config
     // `context` is made current before any program is created in it.
     : config_((context.make_current(), config)),
       memory_budget_(memory_budget),
-      merge_(shaders, "common/fullscreen.vert", "matcher/merge_two.frag"),
-      distances_(shaders, "common/fullscreen.vert", "matcher/distances.frag"),
-      first_two_(shaders, "common/fullscreen.vert", "matcher/first_two.frag"),
-      column_two_(shaders, "common/fullscreen.vert", "matcher/column_two.frag"),
+      merge_(shaders),
+      distances_(shaders),
+      first_two_(shaders),
+      column_two_(shaders),
       context_(context.tag()) {
   GLSURF_EXPECTS(memory_budget >= 16 * 1024, "memory budget too small");
 }
@@ -102,18 +102,13 @@ std::vector<TwoNearest> PlainMatcher::run(const DescriptorTextures& query, const
   for (int first = 0; first < query.count; first += tile) {
     const int rows = std::min(tile, query.count - first);
     const int groups = (rows + kQueries - 1) / kQueries;
-    runner_.run_in(
-        {0, 0, train.count, rows}, "matcher_distances", distances_, distances_target_,
-        {{"u_query", query.descriptors},
-         {"u_train", train.descriptors},
-         {"u_query_signs", query.signs},
-         {"u_train_signs", train.signs}},
-        {{"u_texels", query.texels}, {"u_query_first", first}, {"u_laplacian", config_.laplacian ? 1 : 0}});
-    runner_.run_in({0, 0, blocks, groups}, "matcher_first_two", first_two_, reduction_.first_level(),
-                   {{"u_distances", distances_texture_}});
+    distances_.queries(query, first)
+        .trains(train)
+        .laplacian(config_.laplacian)
+        .draw(runner_, distances_target_, {0, 0, train.count, rows});
+    first_two_.distances(distances_texture_).draw(runner_, reduction_.first_level(), {0, 0, blocks, groups});
     if (backward != nullptr) {
-      runner_.run("matcher_column_two", column_two_, columns_target_, {{"u_distances", distances_texture_}},
-                  {{"u_rows", rows}, {"u_query_first", first}});
+      column_two_.distances(distances_texture_).queries(first, rows).draw(runner_, columns_target_);
       merge_lists(*backward, columns_target_.read_f32(0, 0, 0, train.count, 1));
     }
     reduction_.reduce(runner_, merge_, rows, &out[static_cast<size_t>(first)]);

@@ -18,7 +18,6 @@
 
 #include "gl/context.hpp"
 #include "gl/pass.hpp"
-#include "gl/program.hpp"
 #include "gl/shader_source.hpp"
 #include "gl/texture.hpp"
 #include "match/matcher.hpp"
@@ -51,7 +50,52 @@ class PlainMatcher {
   MatchConfig config_;
   std::size_t memory_budget_;
   gl::PassRunner runner_;
-  gl::Program merge_, distances_, first_two_, column_two_;
+  // distances: every (query, train) pair's squared distance, a query per
+  // row of the distance texture (1e30 for opposite Laplacian signs).
+  class DistancesPass : public gl::Pass {
+   public:
+    explicit DistancesPass(const gl::ShaderSource& shaders)
+        : Pass(shaders, "matcher_distances", "matcher/distances.frag") {}
+    // Row r is entry first + r of `query`.
+    DistancesPass& queries(const DescriptorTextures& query, int first) {
+      input("u_query", query.descriptors);
+      input("u_query_signs", query.signs);
+      uniform("u_texels", query.texels);
+      return uniform("u_query_first", first), *this;
+    }
+    DistancesPass& trains(const DescriptorTextures& train) {
+      input("u_train", train.descriptors);
+      return input("u_train_signs", train.signs), *this;
+    }
+    // Pairs of opposite Laplacian signs skipped (MatchConfig::laplacian).
+    DistancesPass& laplacian(bool on) { return uniform("u_laplacian", on ? 1 : 0), *this; }
+  };
+  // first_two: each query's best two of each pair of trains, from the
+  // distance texture into the reduction's level 0.
+  class FirstTwoPass : public gl::Pass {
+   public:
+    explicit FirstTwoPass(const gl::ShaderSource& shaders)
+        : Pass(shaders, "matcher_first_two", "matcher/first_two.frag") {}
+    FirstTwoPass& distances(const gl::Texture& d) { return input("u_distances", d), *this; }
+  };
+  // column_two: each train's best two queries of the tile's `rows` rows of
+  // the distance texture (the backward lists of the mutual check).
+  class ColumnTwoPass : public gl::Pass {
+   public:
+    explicit ColumnTwoPass(const gl::ShaderSource& shaders)
+        : Pass(shaders, "matcher_column_two", "matcher/column_two.frag") {}
+    ColumnTwoPass& distances(const gl::Texture& d) { return input("u_distances", d), *this; }
+    // The tile: `rows` queries from query `first` on.
+    ColumnTwoPass& queries(int first, int rows) {
+      uniform("u_query_first", first);
+      return uniform("u_rows", rows), *this;
+    }
+  };
+
+  TwoBestReduction::MergeTwoPass merge_;
+  DistancesPass distances_;
+  FirstTwoPass first_two_;
+  ColumnTwoPass column_two_;
   // For one shape of work, kept between calls: the reduction levels, the
   // distance texture (train count x tile rows) and the backward lists.
   TwoBestReduction reduction_;

@@ -20,20 +20,15 @@ GpuMatcher::GpuMatcher(const gl::Context& context, const MatchConfig& config, co
     : config_((context.make_current(), config)),
       memory_budget_(memory_budget),
       shaders_(shaders),
-      merge_(shaders, "common/fullscreen.vert", "matcher/merge_two.frag"),
-      pick_(shaders, "common/fullscreen.vert", "matcher/pick.frag"),
+      merge_(shaders),
+      pick_(shaders),
       context_(context.tag()) {
   GLSURF_EXPECTS(memory_budget >= 16 * 1024, "memory budget too small");
 }
 
-const gl::Program& GpuMatcher::nearest(int texels) {
+GpuMatcher::TwoNearestPass& GpuMatcher::nearest(int texels) {
   auto found = nearest_.find(texels);
-  if (found == nearest_.end()) {
-    found = nearest_
-                .emplace(texels, gl::Program(shaders_, "common/fullscreen.vert", "matcher/two_nearest.frag",
-                                             {"TEXELS " + std::to_string(texels)}))
-                .first;
-  }
+  if (found == nearest_.end()) found = nearest_.emplace(texels, TwoNearestPass(shaders_, texels)).first;
   return found->second;
 }
 
@@ -115,19 +110,12 @@ std::vector<TwoNearest> GpuMatcher::run(const Set& query, const Set& train, Redu
         runner_.after_transfer();
       }
       const int b0 = c0 / kBlock, b1 = (c1 + kBlock - 1) / kBlock;
-      runner_.run_in({b0, 0, b1 - b0, groups}, "matcher_two_nearest", nearest(query.texels),
-                     reduction.levels.first_level(),
-                     {{"u_query", query.descriptors},
-                      {"u_trains", reduction.trains},
-                      {"u_query_signs", query.signs},
-                      {"u_train_signs", train.signs}},
-                     {{"u_block", kBlock},
-                      {"u_train_count", train.count},
-                      {"u_train_first", c0},
-                      {"u_train_offset", static_cast<int>(t0 - static_cast<long long>(row0) * kWidth)},
-                      {"u_query_first", first},
-                      {"u_query_count", rows},
-                      {"u_laplacian", config_.laplacian ? 1 : 0}});
+      nearest(query.texels)
+          .queries(query, first, rows)
+          .trains(train, reduction.trains, c0, static_cast<int>(t0 - static_cast<long long>(row0) * kWidth))
+          .block(kBlock)
+          .laplacian(config_.laplacian)
+          .draw(runner_, reduction.levels.first_level(), {b0, 0, b1 - b0, groups});
     }
     reduction.levels.reduce(runner_, merge_, rows, &out[static_cast<size_t>(first)]);
   }
@@ -190,13 +178,13 @@ std::vector<TwoNearest> GpuMatcher::backward(const std::vector<TwoNearest>& forw
   for (int k = 0; k < count; ++k)
     order[static_cast<size_t>(k)] = static_cast<float>(picked[static_cast<size_t>(k)]);
   pick_order_.upload(order.data());
-  runner_.run_in({0, 0, kWidth, rows_for(static_cast<long long>(count) * train.texels)}, "matcher_pick",
-                 pick_, picked_descriptors_target_,
-                 {{"u_source", train.descriptors}, {"u_order", pick_order_}},
-                 {{"u_count", count}, {"u_texels", train.texels}});
-  runner_.run_in({0, 0, kWidth, rows_for(count)}, "matcher_pick", pick_, picked_signs_target_,
-                 {{"u_source", train.signs}, {"u_order", pick_order_}},
-                 {{"u_count", count}, {"u_texels", 1}});
+  pick_.source(train.descriptors, train.texels)
+      .order(pick_order_, count)
+      .draw(runner_, picked_descriptors_target_,
+            {0, 0, kWidth, rows_for(static_cast<long long>(count) * train.texels)});
+  pick_.source(train.signs, 1)
+      .order(pick_order_, count)
+      .draw(runner_, picked_signs_target_, {0, 0, kWidth, rows_for(count)});
   const std::vector<TwoNearest> lists = run(picked_, query, backward_);
   for (int k = 0; k < count; ++k)
     out[static_cast<size_t>(picked[static_cast<size_t>(k)])] = lists[static_cast<size_t>(k)];

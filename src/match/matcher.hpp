@@ -24,12 +24,12 @@
 
 #include <cstddef>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "gl/context.hpp"
 #include "gl/framebuffer.hpp"
 #include "gl/pass.hpp"
-#include "gl/program.hpp"
 #include "gl/shader_source.hpp"
 #include "gl/shared_constants.hpp"
 #include "gl/texture.hpp"
@@ -110,14 +110,58 @@ class GpuMatcher {
   std::size_t memory_budget_;
   int buffer_limit_ = -1;  // < 0: the driver's
   gl::PassRunner runner_;
+  // two_nearest: per group of kQueries queries and block of trains, each
+  // query's best two of the block (distances and first reduction fused),
+  // into the reduction's level 0. One variant per descriptor length (TEXELS).
+  class TwoNearestPass : public gl::Pass {
+   public:
+    TwoNearestPass(const gl::ShaderSource& shaders, int texels)
+        : Pass(shaders, "matcher_two_nearest", "matcher/two_nearest.frag",
+               {"TEXELS " + std::to_string(texels)}) {}
+    // The query tile: entries first .. first + count - 1 of `query`.
+    TwoNearestPass& queries(const Set& query, int first, int count) {
+      input("u_query", query.descriptors);
+      input("u_query_signs", query.signs);
+      uniform("u_query_first", first);
+      return uniform("u_query_count", count), *this;
+    }
+    // The chunk of `train` from entry `first` on, whose descriptors `chunk`
+    // (a buffer texture) holds from texel `offset` on.
+    TwoNearestPass& trains(const Set& train, const gl::Texture& chunk, int first, int offset) {
+      input("u_trains", chunk);
+      input("u_train_signs", train.signs);
+      uniform("u_train_count", train.count);
+      uniform("u_train_first", first);
+      return uniform("u_train_offset", offset), *this;
+    }
+    TwoNearestPass& block(int trains) { return uniform("u_block", trains), *this; }
+    // Pairs of opposite Laplacian signs skipped (MatchConfig::laplacian).
+    TwoNearestPass& laplacian(bool on) { return uniform("u_laplacian", on ? 1 : 0), *this; }
+  };
+  // pick: the blocks of `texels` texels of the entries that `order` lists,
+  // in that order (the trains of the mutual check).
+  class PickPass : public gl::Pass {
+   public:
+    explicit PickPass(const gl::ShaderSource& shaders) : Pass(shaders, "matcher_pick", "matcher/pick.frag") {}
+    PickPass& source(const gl::Texture& blocks, int texels) {
+      input("u_source", blocks);
+      return uniform("u_texels", texels), *this;
+    }
+    PickPass& order(const gl::Texture& entries, int count) {
+      input("u_order", entries);
+      return uniform("u_count", count), *this;
+    }
+  };
+
   // two_nearest for descriptors of `texels` texels, compiled on first use (a
   // constant length keeps the queries in registers: 2.2x faster on llvmpipe
   // than a length in a uniform).
-  const gl::Program& nearest(int texels);
+  TwoNearestPass& nearest(int texels);
 
   gl::ShaderSource shaders_;
-  std::map<int, gl::Program> nearest_;
-  gl::Program merge_, pick_;
+  std::map<int, TwoNearestPass> nearest_;
+  TwoBestReduction::MergeTwoPass merge_;
+  PickPass pick_;
   Reduction forward_, backward_;
   Set picked_;  // the trains of the mutual check
   gl::Framebuffer picked_descriptors_target_, picked_signs_target_;

@@ -35,21 +35,11 @@ void TwoBestReduction::prepare(int blocks, int group_rows) {
   group_rows_ = group_rows;
 }
 
-void TwoBestReduction::reduce(gl::PassRunner& runner, const gl::Program& merge, int rows,
-                              TwoNearest* out) const {
+void TwoBestReduction::reduce(gl::PassRunner& runner, MergeTwoPass& merge, int rows, TwoNearest* out) const {
   const int groups = (rows + kQueries - 1) / kQueries;
   static_assert(kQueries == 8, "merge_two.frag, first_two.frag and two_nearest.frag take 8 queries");
   for (size_t l = 1; l < levels_.size(); ++l) {
-    const auto& in = levels_[l - 1];
-    runner.run_in({0, 0, levels_[l][0].width(), groups}, "matcher_merge_two", merge, targets_[l],
-                  {{"u_candidates0", in[0]},
-                   {"u_candidates1", in[1]},
-                   {"u_candidates2", in[2]},
-                   {"u_candidates3", in[3]},
-                   {"u_candidates4", in[4]},
-                   {"u_candidates5", in[5]},
-                   {"u_candidates6", in[6]},
-                   {"u_candidates7", in[7]}});
+    merge.candidates(levels_[l - 1]).draw(runner, targets_[l], {0, 0, levels_[l][0].width(), groups});
   }
   for (int k = 0; k < kQueries; ++k) {
     const std::vector<float> best = targets_.back().read_f32(k, 0, 0, 1, groups);

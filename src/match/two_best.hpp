@@ -13,11 +13,11 @@
 #pragma once
 
 #include <array>
+#include <iterator>
 #include <vector>
 
 #include "gl/framebuffer.hpp"
 #include "gl/pass.hpp"
-#include "gl/program.hpp"
 #include "gl/shader_source.hpp"
 #include "gl/shared_constants.hpp"
 #include "gl/texture.hpp"
@@ -39,9 +39,26 @@ class TwoBestReduction {
   void prepare(int blocks, int group_rows);
   // Level 0's target, which the first pass draws into (blocks x groups).
   const gl::Framebuffer& first_level() const { return targets_.front(); }
-  // merge_two.frag (`merge`) from level 0 down to one texel per query, then
-  // the tile's `rows` queries read back into out[0 .. rows - 1].
-  void reduce(gl::PassRunner& runner, const gl::Program& merge, int rows, TwoNearest* out) const;
+
+  // One halving: each query's best two of four candidates, from a level's
+  // kQueries textures into the next level (merge_two.frag). Held by the
+  // matchers, which share the reduction.
+  class MergeTwoPass : public gl::Pass {
+   public:
+    explicit MergeTwoPass(const gl::ShaderSource& shaders)
+        : Pass(shaders, "matcher_merge_two", "matcher/merge_two.frag") {}
+    MergeTwoPass& candidates(const std::array<gl::Texture, kQueries>& level) {
+      static constexpr const char* kSamplers[] = {"u_candidates0", "u_candidates1", "u_candidates2",
+                                                  "u_candidates3", "u_candidates4", "u_candidates5",
+                                                  "u_candidates6", "u_candidates7"};
+      static_assert(std::size(kSamplers) == kQueries, "a sampler per query of a fragment");
+      for (int k = 0; k < kQueries; ++k) input(kSamplers[k], level[static_cast<size_t>(k)]);
+      return *this;
+    }
+  };
+  // `merge` from level 0 down to one texel per query, then the tile's `rows`
+  // queries read back into out[0 .. rows - 1].
+  void reduce(gl::PassRunner& runner, MergeTwoPass& merge, int rows, TwoNearest* out) const;
 
  private:
   std::vector<std::array<gl::Texture, kQueries>> levels_;

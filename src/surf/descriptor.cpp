@@ -47,10 +47,14 @@ std::vector<std::string> descriptor_defines(const DetectorConfig& config) {
 DescriptorStage::DescriptorStage(const gl::ShaderSource& shaders, const DetectorConfig& config)
     : config_(config),
       shaders_(shaders),
-      norms_(shaders, "common/fullscreen.vert", "descriptor/norms.frag", extended_define(config)),
-      normalize_(shaders, "common/fullscreen.vert", "descriptor/normalize.frag", extended_define(config)),
-      gather_(shaders, "common/fullscreen.vert", "descriptor/gather.frag", extended_define(config)),
-      gather_signs_(shaders, "common/fullscreen.vert", "descriptor/gather_signs.frag") {}
+      norms_(shaders, config),
+      normalize_(shaders, config),
+      gather_(shaders, config),
+      gather_signs_(shaders) {}
+
+DescriptorStage::HalvesPass::HalvesPass(const gl::ShaderSource& shaders, const char* key,
+                                        const std::string& fragment, const DetectorConfig& config)
+    : Pass(shaders, key, fragment, extended_define(config)), extended_(config.extended) {}
 
 double DescriptorStage::bytes_per_entry(const DetectorConfig& config) {
   const bool second = config.second_orientation > 0 && !config.upright;
@@ -106,7 +110,7 @@ void DescriptorStage::build_sums(const IntegralQuads& quads) {
   if (kind == sums_quads_kind_) return;
   std::vector<std::string> defines = descriptor_defines(config_);
   if (quads.in_buffer()) defines.push_back("LINEAR_FETCH");
-  sums_ = gl::Program(shaders_, "common/fullscreen.vert", "descriptor/sums.frag", defines);
+  sums_ = SumsPass(shaders_, defines);
   sums_quads_kind_ = kind;
 }
 
@@ -132,22 +136,10 @@ int DescriptorStage::run(gl::PassRunner& runner, const gl::Texture& list, const 
   const int total = count + static_cast<int>(second_source_.size());
   const gl::PassRunner::Region tiles{0, 0, kWidth, tile_rows(total, kDescriptorTile, kDescriptorTile)};
   const gl::PassRunner::Region runs{0, 0, kWidth, rows_for(total * 16)};
-  runner.run_in(tiles, "descriptor_sums", sums_, raw_target_,
-                {{"u_list", list}, {"u_angles", angles}, {"u_extra", extra_}, {"u_quads", quads.texture()}},
-                {{"u_count", total}, {"u_primary", count}, {"u_quads_size", quads.size()}});
+  sums_.list(list, angles).entries(total, count, extra_).quads(quads).draw(runner, raw_target_, tiles);
   const gl::PassRunner::Region descriptors{0, 0, kWidth, rows_for(total)};
-  if (config_.extended) {
-    runner.run_in(descriptors, "descriptor_norms", norms_, scales_target_,
-                  {{"u_first_half", raw_[0]}, {"u_second_half", raw_[1]}}, {{"u_count", total}});
-    runner.run_in(runs, "descriptor_normalize", normalize_, final_target_,
-                  {{"u_first_half", raw_[0]}, {"u_second_half", raw_[1]}, {"u_scales", scales_}},
-                  {{"u_count", total}});
-  } else {
-    runner.run_in(descriptors, "descriptor_norms", norms_, scales_target_, {{"u_first_half", raw_[0]}},
-                  {{"u_count", total}});
-    runner.run_in(runs, "descriptor_normalize", normalize_, final_target_,
-                  {{"u_first_half", raw_[0]}, {"u_scales", scales_}}, {{"u_count", total}});
-  }
+  norms_.sums(raw_, total).draw(runner, scales_target_, descriptors);
+  normalize_.sums(raw_, total).scales(scales_).draw(runner, final_target_, runs);
   gl::check_gl_errors("descriptor");
   return total;
 }
@@ -204,17 +196,10 @@ void DescriptorStage::gather(gl::PassRunner& runner, const gl::Texture& list, co
   const gl::Framebuffer descriptors_target({&out.descriptors}, "resident_descriptors");
   const gl::Framebuffer signs_target({&out.signs}, "resident_signs");
   const gl::PassRunner::Region rows{0, 0, kWidth, rows_for(count * texels)};
-  if (config_.extended) {
-    runner.run_in(rows, "descriptor_gather", gather_, descriptors_target,
-                  {{"u_first_half", final_[0]}, {"u_second_half", final_[1]}, {"u_order", order_texture}},
-                  {{"u_count", count}, {"u_texels", texels}});
-  } else {
-    runner.run_in(rows, "descriptor_gather", gather_, descriptors_target,
-                  {{"u_first_half", final_[0]}, {"u_order", order_texture}},
-                  {{"u_count", count}, {"u_texels", texels}});
-  }
-  runner.run_in({0, 0, kWidth, rows_for(count)}, "descriptor_gather_signs", gather_signs_, signs_target,
-                {{"u_list", list}, {"u_order", order_texture}}, {{"u_count", count}});
+  gather_.descriptors(final_, texels).order(order_texture, count).draw(runner, descriptors_target, rows);
+  gather_signs_.list(list)
+      .order(order_texture, count)
+      .draw(runner, signs_target, {0, 0, kWidth, rows_for(count)});
   gl::check_gl_errors("gather descriptors");
 }
 

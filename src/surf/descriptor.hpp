@@ -16,11 +16,11 @@
 // (docs/notes/descriptor.md).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "gl/framebuffer.hpp"
 #include "gl/pass.hpp"
-#include "gl/program.hpp"
 #include "gl/shader_source.hpp"
 #include "gl/texture.hpp"
 #include "surf/keypoint.hpp"
@@ -71,9 +71,100 @@ class DescriptorStage {
   // sums_ for the quads' kind.
   void build_sums(const IntegralQuads& quads);
 
+  // sums (4.1): per sub-region of each entry, the sums of its 25 rotated
+  // Haar responses, a 4 x 4 tile per entry; variants LINEAR_FETCH (the
+  // quads' buffer copy) and, with extended, EXTENDED.
+  class SumsPass : public gl::Pass {
+   public:
+    SumsPass() = default;
+    SumsPass(const gl::ShaderSource& shaders, const std::vector<std::string>& defines)
+        : Pass(shaders, "descriptor_sums", "descriptor/sums.frag", defines) {}
+    // The keypoints and their angles (OrientationStage).
+    SumsPass& list(const gl::Texture& list, const gl::Texture& angles) {
+      input("u_list", list);
+      return input("u_angles", angles), *this;
+    }
+    SumsPass& quads(const IntegralQuads& quads) {
+      input("u_quads", quads.texture());
+      return uniform("u_quads_size", quads.size()), *this;
+    }
+    // `count` entries: list entries 0 .. primary - 1, then the (list entry,
+    // angle) pairs of `second`.
+    SumsPass& entries(int count, int primary, const gl::Texture& second) {
+      input("u_extra", second);
+      uniform("u_count", count);
+      return uniform("u_primary", primary), *this;
+    }
+  };
+  // A pass that reads descriptors as halves: u_first_half, and with
+  // extended (EXTENDED) u_second_half.
+  class HalvesPass : public gl::Pass {
+   protected:
+    HalvesPass(const gl::ShaderSource& shaders, const char* key, const std::string& fragment,
+               const DetectorConfig& config);
+    void halves(const gl::Texture (&halves)[2]) {
+      input("u_first_half", halves[0]);
+      if (extended_) input("u_second_half", halves[1]);
+    }
+
+   private:
+    bool extended_ = false;
+  };
+  // norms (4.1's unit length): 1 / L2 norm of each entry's sums.
+  class NormsPass : public HalvesPass {
+   public:
+    NormsPass(const gl::ShaderSource& shaders, const DetectorConfig& config)
+        : HalvesPass(shaders, "descriptor_norms", "descriptor/norms.frag", config) {}
+    NormsPass& sums(const gl::Texture (&raw)[2], int count) {
+      halves(raw);
+      return uniform("u_count", count), *this;
+    }
+  };
+  // normalize: each entry's sums times its 1 / norm, in runs of 16 texels.
+  class NormalizePass : public HalvesPass {
+   public:
+    NormalizePass(const gl::ShaderSource& shaders, const DetectorConfig& config)
+        : HalvesPass(shaders, "descriptor_normalize", "descriptor/normalize.frag", config) {}
+    NormalizePass& sums(const gl::Texture (&raw)[2], int count) {
+      halves(raw);
+      return uniform("u_count", count), *this;
+    }
+    NormalizePass& scales(const gl::Texture& scales) { return input("u_scales", scales), *this; }
+  };
+  // gather: the descriptors of the entries `order` lists, in that order, in
+  // blocks of `texels` texels (the matcher's layout).
+  class GatherPass : public HalvesPass {
+   public:
+    GatherPass(const gl::ShaderSource& shaders, const DetectorConfig& config)
+        : HalvesPass(shaders, "descriptor_gather", "descriptor/gather.frag", config) {}
+    GatherPass& descriptors(const gl::Texture (&normalised)[2], int texels) {
+      halves(normalised);
+      return uniform("u_texels", texels), *this;
+    }
+    GatherPass& order(const gl::Texture& order, int count) {
+      input("u_order", order);
+      return uniform("u_count", count), *this;
+    }
+  };
+  // gather_signs: the Laplacian signs of the list entries `order` lists.
+  class GatherSignsPass : public gl::Pass {
+   public:
+    explicit GatherSignsPass(const gl::ShaderSource& shaders)
+        : Pass(shaders, "descriptor_gather_signs", "descriptor/gather_signs.frag") {}
+    GatherSignsPass& list(const gl::Texture& list) { return input("u_list", list), *this; }
+    GatherSignsPass& order(const gl::Texture& order, int count) {
+      input("u_order", order);
+      return uniform("u_count", count), *this;
+    }
+  };
+
   DetectorConfig config_;
   gl::ShaderSource shaders_;  // sums_ is rebuilt for the quads' kind
-  gl::Program sums_, norms_, normalize_, gather_, gather_signs_;
+  SumsPass sums_;
+  NormsPass norms_;
+  NormalizePass normalize_;
+  GatherPass gather_;
+  GatherSignsPass gather_signs_;
   int sums_quads_kind_ = -1;  // IntegralQuads::in_buffer() sums_ was built for (-1: not built)
   int capacity_ = 0;
   int primary_ = 0;                 // list entries described by the last run()

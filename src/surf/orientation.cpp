@@ -70,8 +70,7 @@ gl::Texture lattice_texture() {
 // --- the regrouped integral image ---------------------------------------------
 
 IntegralQuads::IntegralQuads(const gl::ShaderSource& shaders)
-    : program_(shaders, "common/fullscreen.vert", "orientation/quads.frag"),
-      linear_program_(shaders, "common/fullscreen.vert", "orientation/quads.frag", {"LINEAR_FETCH"}) {}
+    : pass_(shaders, {}), linear_pass_(shaders, {"LINEAR_FETCH"}) {}
 
 void IntegralQuads::update(gl::PassRunner& runner, IntegralStage& integral_stage) {
   if (generation_ != 0 && generation_ == integral_stage.generation()) return;
@@ -94,11 +93,9 @@ void IntegralQuads::update(gl::PassRunner& runner, IntegralStage& integral_stage
   const int limit = gl::max_buffer_texels(buffer_limit_);
   const glm::ivec2 integral_size = integral_stage.size();
   if (const gl::Texture* linear = integral_stage.linear_copy(runner, limit)) {
-    runner.run("orientation_quads", linear_program_, target_, {{"u_integral", *linear}},
-               {{"u_integral_size", integral_size}});
+    linear_pass_.integral(*linear, integral_size).draw(runner, target_);
   } else {
-    runner.run("orientation_quads", program_, target_, {{"u_integral", integral}},
-               {{"u_integral_size", integral_size}});
+    pass_.integral(integral, integral_size).draw(runner, target_);
   }
   in_buffer_ = static_cast<long long>(width) * height <= limit;
   if (!in_buffer_) {
@@ -149,12 +146,12 @@ void OrientationStage::configure(int capacity) {
   const long long sample_texels = static_cast<long long>(samples.width()) * samples.height();
   const int limit = gl::max_buffer_texels(buffer_limit_);
   const bool linear = !config_.upright && sample_texels <= limit;
-  if (!config_.upright && (linear != samples_in_buffer_ || best_.id() == 0)) {
+  if (!config_.upright && (linear != samples_in_buffer_ || !best_.built())) {
     std::vector<std::string> defines = sample_defines();
     if (linear) defines.push_back("LINEAR_FETCH");
     if (second) defines.push_back("SECOND");
-    windows_ = gl::Program(shaders_, "common/fullscreen.vert", "orientation/windows.frag", defines);
-    best_ = gl::Program(shaders_, "common/fullscreen.vert", "orientation/best.frag", defines);
+    windows_ = WindowsPass(shaders_, defines);
+    best_ = BestPass(shaders_, defines);
   }
   samples_in_buffer_ = linear;
   gl::Texture samples_linear = linear ? gl::Texture::buffer(static_cast<int>(sample_texels),
@@ -183,9 +180,9 @@ void OrientationStage::build_samples(const IntegralQuads& quads) {
   if (kind == samples_quads_kind_) return;
   std::vector<std::string> defines = sample_defines();
   if (quads.in_buffer()) defines.push_back("LINEAR_FETCH");
-  samples_ = gl::Program(shaders_, "common/fullscreen.vert", "orientation/samples.frag", defines);
+  samples_ = SamplesPass(shaders_, defines);
   defines.push_back("INSIDE");
-  samples_inside_ = gl::Program(shaders_, "common/fullscreen.vert", "orientation/samples.frag", defines);
+  samples_inside_ = SamplesPass(shaders_, defines);
   samples_quads_kind_ = kind;
 }
 
@@ -212,13 +209,13 @@ void OrientationStage::run(gl::PassRunner& runner, const gl::Texture& list, cons
           clipped ? gl::PassRunner::Region{0, inside_rows, kWidth, sample_rows - inside_rows}
                   : gl::PassRunner::Region{0, 0, kWidth, inside_rows};
       if (region.height == 0) continue;
-      runner.run_in(region, "orientation_samples", clipped ? samples_ : samples_inside_, samples_target_,
-                    {{"u_list", list}, {"u_quads", quads.texture()}, {"u_lattice", lattice_}},
-                    {{"u_count", n},
-                     {"u_first", first},
-                     {"u_quads_size", quads.size()},
-                     {"u_step", static_cast<float>(cpu::kOrientationStep)},
-                     {"u_offset", static_cast<float>(cpu::kOrientationOffset)}});
+      (clipped ? samples_ : samples_inside_)
+          .list(list)
+          .quads(quads)
+          .lattice(lattice_, static_cast<float>(cpu::kOrientationStep),
+                   static_cast<float>(cpu::kOrientationOffset))
+          .chunk(first, n)
+          .draw(runner, samples_target_, region);
     }
     const gl::Texture* samples = &samples_tex_;
     if (samples_linear_) {
@@ -226,36 +223,23 @@ void OrientationStage::run(gl::PassRunner& runner, const gl::Texture& list, cons
       runner.after_transfer();
       samples = &samples_linear_;
     }
-    runner.run_in(rows(n * window_texels()), "orientation_windows", windows_, windows_target_,
-                  {{"u_samples", *samples}}, {{"u_count", n}, {"u_candidates", candidates()}});
+    windows_.samples(*samples)
+        .count(n)
+        .candidates(candidates())
+        .draw(runner, windows_target_, rows(n * window_texels()));
     const int first_row = first / kWidth, last_row = (first + n - 1) / kWidth;
     const gl::PassRunner::Region angle_rows{0, first_row, kWidth, last_row - first_row + 1};
     const float settled = static_cast<float>(cpu::kOrientationSettled),
                 leap = static_cast<float>(cpu::kOrientationLeap);
+    best_.windows(windows_tex_, candidates())
+        .samples(*samples)
+        .chunk(first, n)
+        .recentring(cpu::kOrientationMaxSums, settled, leap);
     if (second_orientation()) {
-      runner.run_in(angle_rows, "orientation_best", best_, angles_target_,
-                    {{"u_windows", windows_tex_},
-                     {"u_samples", *samples},
-                     {"u_peaks", peaks_[0]},
-                     {"u_next_peaks", peaks_[1]}},
-                    {{"u_count", n},
-                     {"u_first", first},
-                     {"u_candidates", candidates()},
-                     {"u_max_sums", cpu::kOrientationMaxSums},
-                     {"u_settled", settled},
-                     {"u_leap", leap},
-                     {"u_second_ratio", config_.second_orientation},
-                     {"u_separation", static_cast<float>(cpu::kSecondSeparation)}});
-    } else {
-      runner.run_in(angle_rows, "orientation_best", best_, angles_target_,
-                    {{"u_windows", windows_tex_}, {"u_samples", *samples}},
-                    {{"u_count", n},
-                     {"u_first", first},
-                     {"u_candidates", candidates()},
-                     {"u_max_sums", cpu::kOrientationMaxSums},
-                     {"u_settled", settled},
-                     {"u_leap", leap}});
+      best_.second(peaks_[0], peaks_[1], config_.second_orientation,
+                   static_cast<float>(cpu::kSecondSeparation));
     }
+    best_.draw(runner, angles_target_, angle_rows);
   }
   gl::check_gl_errors("orientation");
 }

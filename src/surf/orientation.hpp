@@ -33,12 +33,12 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cpu/descriptor.hpp"
 #include "gl/framebuffer.hpp"
 #include "gl/pass.hpp"
-#include "gl/program.hpp"
 #include "gl/shader_source.hpp"
 #include "gl/texture.hpp"
 #include "surf/integral.hpp"
@@ -67,7 +67,20 @@ class IntegralQuads {
   }
 
  private:
-  gl::Program program_, linear_program_;
+  // quads: the integral image's four values around each corner, clamped
+  // into the image (orientation/quads.frag); LINEAR_FETCH reads the
+  // integral's buffer copy.
+  class QuadsPass : public gl::Pass {
+   public:
+    QuadsPass(const gl::ShaderSource& shaders, const std::vector<std::string>& defines)
+        : Pass(shaders, "orientation_quads", "orientation/quads.frag", defines) {}
+    QuadsPass& integral(const gl::Texture& integral, glm::ivec2 size) {
+      input("u_integral", integral);
+      return uniform("u_integral_size", size), *this;
+    }
+  };
+
+  QuadsPass pass_, linear_pass_;
   gl::Texture quads_;
   gl::Framebuffer target_;
   gl::Texture buffer_;
@@ -134,10 +147,85 @@ class OrientationStage {
   // samples_ and samples_inside_ for the quads' kind.
   void build_samples(const IntegralQuads& quads);
 
+  // samples (3.3): the 197 weighted gradients of each keypoint of a chunk,
+  // two to a texel of its 11 x 9 tile; variants LINEAR_FETCH (the quads'
+  // buffer copy) and INSIDE (no clipping).
+  class SamplesPass : public gl::Pass {
+   public:
+    SamplesPass() = default;
+    SamplesPass(const gl::ShaderSource& shaders, const std::vector<std::string>& defines)
+        : Pass(shaders, "orientation_samples", "orientation/samples.frag", defines) {}
+    SamplesPass& list(const gl::Texture& list) { return input("u_list", list), *this; }
+    SamplesPass& quads(const IntegralQuads& quads) {
+      input("u_quads", quads.texture());
+      return uniform("u_quads_size", quads.size()), *this;
+    }
+    // The lattice's points and weights, its spacing and the differences'
+    // offset, in s.
+    SamplesPass& lattice(const gl::Texture& points, float step, float offset) {
+      input("u_lattice", points);
+      uniform("u_step", step);
+      return uniform("u_offset", offset), *this;
+    }
+    // The chunk: `count` keypoints from list entry `first` on.
+    SamplesPass& chunk(int first, int count) {
+      uniform("u_first", first);
+      return uniform("u_count", count), *this;
+    }
+  };
+  // windows (3.3): the window sums around each keypoint's candidate
+  // directions, the largest of each PER_FRAGMENT neighbouring ones (SECOND:
+  // and their two largest local maxima).
+  class WindowsPass : public gl::Pass {
+   public:
+    WindowsPass() = default;
+    WindowsPass(const gl::ShaderSource& shaders, const std::vector<std::string>& defines)
+        : Pass(shaders, "orientation_windows", "orientation/windows.frag", defines) {}
+    WindowsPass& samples(const gl::Texture& samples) { return input("u_samples", samples), *this; }
+    WindowsPass& count(int keypoints) { return uniform("u_count", keypoints), *this; }
+    WindowsPass& candidates(int directions) { return uniform("u_candidates", directions), *this; }
+  };
+  // best (3.3): the largest window, recentred on its own sum until it
+  // settles -> each keypoint's angle (SECOND: and its second angle or -1).
+  class BestPass : public gl::Pass {
+   public:
+    BestPass() = default;
+    BestPass(const gl::ShaderSource& shaders, const std::vector<std::string>& defines)
+        : Pass(shaders, "orientation_best", "orientation/best.frag", defines) {}
+    BestPass& windows(const gl::Texture& windows, int candidates) {
+      input("u_windows", windows);
+      return uniform("u_candidates", candidates), *this;
+    }
+    BestPass& samples(const gl::Texture& samples) { return input("u_samples", samples), *this; }
+    // The chunk: `count` keypoints from list entry `first` on.
+    BestPass& chunk(int first, int count) {
+      uniform("u_count", count);
+      return uniform("u_first", first), *this;
+    }
+    // The recentring: at most `max_sums` sums, settled below `settled`
+    // radians, steps of at most `leap` radians.
+    BestPass& recentring(int max_sums, float settled, float leap) {
+      uniform("u_max_sums", max_sums);
+      uniform("u_settled", settled);
+      return uniform("u_leap", leap), *this;
+    }
+    // SECOND only: the windows pass's local maxima, the ratio to the best
+    // sum a second orientation needs and its separation from the first
+    // (degrees).
+    BestPass& second(const gl::Texture& peaks, const gl::Texture& next_peaks, float ratio, float separation) {
+      input("u_peaks", peaks);
+      input("u_next_peaks", next_peaks);
+      uniform("u_second_ratio", ratio);
+      return uniform("u_separation", separation), *this;
+    }
+  };
+
   DetectorConfig config_;
   gl::ShaderSource shaders_;  // samples_ is rebuilt for the quads' kind, windows_ and best_ for the samples'
-  gl::Program samples_, windows_, best_;
-  gl::Program samples_inside_;   // samples_ for keypoints with cpu::orientation_inside
+  SamplesPass samples_;
+  WindowsPass windows_;
+  BestPass best_;
+  SamplesPass samples_inside_;   // samples_ for keypoints with cpu::orientation_inside
   int samples_quads_kind_ = -1;  // IntegralQuads::in_buffer() samples_ was built for (-1: not built)
   int capacity_ = 0;
   int buffer_limit_ = -1;  // < 0: GL_MAX_TEXTURE_BUFFER_SIZE
