@@ -4,11 +4,9 @@
 
 namespace glsurf::baseline {
 
-HessianSinglePass::HessianSinglePass(const gl::ShaderSource& shaders)
-    : program_(shaders, "common/fullscreen.vert", "hessian/hessian_single.frag") {}
+HessianSinglePass::HessianSinglePass(const gl::ShaderSource& shaders) : box_sums_(shaders) {}
 
-void HessianSinglePass::run(gl::PassRunner& runner, const IntegralStage& integral,
-                            HessianStage& hessian) const {
+void HessianSinglePass::run(gl::PassRunner& runner, const IntegralStage& integral, HessianStage& hessian) {
   GLSURF_EXPECTS(!hessian.octaves().empty() &&
                      hessian.octaves().front().grid ==
                          octave_grid(integral.width(), integral.height(), hessian.octaves().front().step),
@@ -16,11 +14,10 @@ void HessianSinglePass::run(gl::PassRunner& runner, const IntegralStage& integra
   const glm::ivec2 image_size(integral.width(), integral.height());
   for (const HessianOctave& oct : hessian.octaves()) {
     for (size_t g = 0; g < oct.filters.size(); ++g) {
-      runner.run("hessian_single", program_, oct.targets[g], {{"u_integral", integral.result()}},
-                 {{"u_step", oct.step},
-                  {"u_filters", oct.filters[g]},
-                  {"u_image_size", image_size},
-                  {"u_integral_size", integral.size()}});
+      box_sums_.integral(integral.result(), integral.size())
+          .filters(oct.step, oct.filters[g])
+          .image_size(image_size)
+          .draw(runner, oct.targets[g]);
     }
   }
   gl::check_gl_errors("hessian_single");

@@ -10,9 +10,12 @@
 // `glsurf bench detect` times it against; not part of the glsurf library.
 #pragma once
 
+#include <glm/vec2.hpp>
+#include <glm/vec4.hpp>
+
 #include "gl/pass.hpp"
-#include "gl/program.hpp"
 #include "gl/shader_source.hpp"
+#include "gl/texture.hpp"
 #include "surf/hessian.hpp"
 #include "surf/integral.hpp"
 
@@ -20,14 +23,33 @@ namespace glsurf::baseline {
 
 class HessianSinglePass {
  public:
-  // Needs a current context (the program is compiled here).
+  // Needs a current context (the pass is compiled here).
   explicit HessianSinglePass(const gl::ShaderSource& shaders);
   // Every octave and group of `hessian` (configured for the integral image's
   // size) from `integral`'s latest result.
-  void run(gl::PassRunner& runner, const IntegralStage& integral, HessianStage& hessian) const;
+  void run(gl::PassRunner& runner, const IntegralStage& integral, HessianStage& hessian);
 
  private:
-  gl::Program program_;
+  // det(H) and trace of a group's layers, each filter from its eight box sums
+  // (Bay et al. 3.2; hessian/hessian_single.frag).
+  class BoxSumsPass : public gl::Pass {
+   public:
+    explicit BoxSumsPass(const gl::ShaderSource& shaders)
+        : Pass(shaders, "hessian_single", "hessian/hessian_single.frag") {}
+    // The integral image (2-D) and its size in values, W + 1 x H + 1.
+    BoxSumsPass& integral(const gl::Texture& integral, glm::ivec2 size) {
+      input("u_integral", integral);
+      return uniform("u_integral_size", size), *this;
+    }
+    // The octave's sampling step and the sides of the group's four layers (0 = unused).
+    BoxSumsPass& filters(int step, glm::ivec4 sides) {
+      uniform("u_step", step);
+      return uniform("u_filters", sides), *this;
+    }
+    BoxSumsPass& image_size(glm::ivec2 size) { return uniform("u_image_size", size), *this; }
+  };
+
+  BoxSumsPass box_sums_;
 };
 
 }  // namespace glsurf::baseline

@@ -42,19 +42,19 @@ struct Integral2DStage::Level {
         below_target({&below}, below.label()) {}
 };
 
-Integral2DStage::Integral2DStage(const gl::ShaderSource& shaders, Integral2DConfig config)
-    : config_(checked(config)), scans_(shaders, config.scan_radix) {
-  const std::string vs = "common/fullscreen.vert";
-  // The first passes read the R8 image (SOURCE_UNORM8), the others R32UI levels.
-  for (int unorm = 0; unorm < 2; ++unorm) {
-    std::vector<std::string> defs;
-    if (unorm) defs.push_back("SOURCE_UNORM8");
-    sweep2d_up_[unorm] = gl::Program(shaders, vs, "integral/sweep2d_up.frag", defs);
-    sweep2d_down_[unorm] = gl::Program(shaders, vs, "integral/sweep2d_down.frag", defs);
-    doubling_[unorm] = gl::Program(shaders, vs, "integral/doubling.frag", defs);
-  }
-  pack_ = gl::Program(shaders, vs, "integral/pack.frag");
+std::vector<std::string> Integral2DStage::source_defines(bool reads_image) {
+  if (reads_image) return {"SOURCE_UNORM8"};
+  return {};
 }
+
+// The first passes read the R8 image (SOURCE_UNORM8), the others R32UI levels.
+Integral2DStage::Integral2DStage(const gl::ShaderSource& shaders, Integral2DConfig config)
+    : config_(checked(config)),
+      scans_(shaders, config.scan_radix),
+      sweep2d_up_{Sweep2DUpPass(shaders, false), Sweep2DUpPass(shaders, true)},
+      sweep2d_down_{Sweep2DDownPass(shaders, false), Sweep2DDownPass(shaders, true)},
+      doubling_{DoublingPass(shaders, false), DoublingPass(shaders, true)},
+      pack_(shaders) {}
 
 Integral2DStage::Integral2DStage(Integral2DStage&&) noexcept = default;
 Integral2DStage& Integral2DStage::operator=(Integral2DStage&&) noexcept = default;
@@ -111,8 +111,7 @@ const Texture& Integral2DStage::run(gl::PassRunner& runner, const Texture& image
 
   // Up-sweep: U_k, H_k, V_k for k = 1..K (eqs. 7-9).
   for (int k = 1; k <= levels; ++k) {
-    runner.run("integral_sweep2d_up", sweep2d_up_[k == 1], levels_[k - 1].up_target,
-               {{"u_source", block(k - 1)}});
+    sweep2d_up_[k == 1].finer_blocks(block(k - 1)).draw(runner, levels_[k - 1].up_target);
   }
   // Row prefix X_k of H_k and column prefix Y_k of V_k (eqs. 10-11).
   for (const Level& l : levels_) {
@@ -124,23 +123,21 @@ const Texture& Integral2DStage::run(gl::PassRunner& runner, const Texture& image
   for (int j = 0; j < top_steps_; ++j) {
     const bool first = j == 0;
     const Texture& source = first ? block(levels) : top_.front();
-    runner.run("integral_doubling", doubling_[first && levels == 0], top_.back(), {{"u_source", source}},
-               {{"u_step", 1 << j}, {"u_shift", first ? glm::ivec2(1) : glm::ivec2(0)}});
+    doubling_[first && levels == 0].sums(source).step(j).draw(runner, top_.back());
     top_.swap();
   }
   // Down-sweep: D_{k-1} from D_k, X_k, Y_k and U_{k-1} (eq. 12).
   for (int k = levels; k >= 1; --k) {
     const Level& l = levels_[k - 1];
     const Texture& coarse = k == levels ? top_.front() : levels_[k].below;
-    runner.run("integral_sweep2d_down", sweep2d_down_[k == 1], l.below_target,
-               {{"u_partial", coarse},
-                {"u_row_prefix", l.row_prefix.down[0]},
-                {"u_col_prefix", l.col_prefix.down[0]},
-                {"u_source", block(k - 1)}});
+    sweep2d_down_[k == 1]
+        .coarse_prefix(coarse)
+        .prefixes(l.row_prefix.down[0], l.col_prefix.down[0])
+        .finer_blocks(block(k - 1))
+        .draw(runner, l.below_target);
   }
   // Four columns to a texel, as the 1-D method's result.
-  runner.run("integral_pack", pack_, packed_target_,
-             {{"u_source", levels_.empty() ? top_.texture(0) : levels_.front().below}});
+  pack_.unpacked(levels_.empty() ? top_.texture(0) : levels_.front().below).draw(runner, packed_target_);
   gl::check_gl_errors("integral image (2-D)");
   return result();
 }

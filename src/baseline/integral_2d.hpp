@@ -27,12 +27,13 @@
 #pragma once
 
 #include <cstdint>
+#include <glm/vec2.hpp>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "gl/framebuffer.hpp"
 #include "gl/pass.hpp"
-#include "gl/program.hpp"
 #include "gl/shader_source.hpp"
 #include "gl/texture.hpp"
 #include "surf/scan.hpp"
@@ -68,8 +69,58 @@ class Integral2DStage {
 
  private:
   Integral2DConfig config_;
+  // SOURCE_UNORM8 for the passes that read the R8 image.
+  static std::vector<std::string> source_defines(bool reads_image);
+  // U_k, H_k, V_k from U_{k-1}: block sums, their top rows and left columns (eqs. 7-9).
+  class Sweep2DUpPass : public gl::Pass {
+   public:
+    Sweep2DUpPass(const gl::ShaderSource& shaders, bool reads_image)
+        : Pass(shaders, "integral_sweep2d_up", "integral/sweep2d_up.frag", source_defines(reads_image)) {}
+    // U_{k-1} (the image for k = 1).
+    Sweep2DUpPass& finer_blocks(const gl::Texture& blocks) { return input("u_source", blocks), *this; }
+  };
+  // D_{k-1}, the 2-D prefix one level finer, from D_k, X_k, Y_k and U_{k-1} (eq. 12).
+  class Sweep2DDownPass : public gl::Pass {
+   public:
+    Sweep2DDownPass(const gl::ShaderSource& shaders, bool reads_image)
+        : Pass(shaders, "integral_sweep2d_down", "integral/sweep2d_down.frag", source_defines(reads_image)) {}
+    // D_k.
+    Sweep2DDownPass& coarse_prefix(const gl::Texture& prefix) { return input("u_partial", prefix), *this; }
+    // X_k, the row prefix of H_k, and Y_k, the column prefix of V_k.
+    Sweep2DDownPass& prefixes(const gl::Texture& row_prefix, const gl::Texture& col_prefix) {
+      input("u_row_prefix", row_prefix);
+      return input("u_col_prefix", col_prefix), *this;
+    }
+    // U_{k-1} (the image for k = 1).
+    Sweep2DDownPass& finer_blocks(const gl::Texture& blocks) { return input("u_source", blocks), *this; }
+  };
+  // One ping-pong doubling step of the top's 2-D prefix sum (eq. 13).
+  class DoublingPass : public gl::Pass {
+   public:
+    DoublingPass(const gl::ShaderSource& shaders, bool reads_image)
+        : Pass(shaders, "integral_doubling", "integral/doubling.frag", source_defines(reads_image)) {}
+    // T_j (U_K at step 0).
+    DoublingPass& sums(const gl::Texture& sums) { return input("u_source", sums), *this; }
+    // Step j: distance 2^j; step 0 also shifts by (1, 1), to the exclusive form.
+    DoublingPass& step(int j) {
+      uniform("u_step", 1 << j);
+      return uniform("u_shift", j == 0 ? glm::ivec2(1) : glm::ivec2(0)), *this;
+    }
+  };
+  // The integral image packed four columns to a texel, as IntegralStage's result.
+  class PackPass : public gl::Pass {
+   public:
+    explicit PackPass(const gl::ShaderSource& shaders)
+        : Pass(shaders, "integral_pack", "integral/pack.frag") {}
+    PackPass& unpacked(const gl::Texture& integral) { return input("u_source", integral), *this; }
+  };
+
   ScanPrograms scans_;
-  gl::Program sweep2d_up_[2], sweep2d_down_[2], doubling_[2], pack_;  // [1]: reads the R8 image
+  // [1]: reads the R8 image.
+  Sweep2DUpPass sweep2d_up_[2];
+  Sweep2DDownPass sweep2d_down_[2];
+  DoublingPass doubling_[2];
+  PackPass pack_;
   int width_ = 0, height_ = 0;
   // levels_[k - 1] holds U_k, H_k, V_k, the scans giving X_k and Y_k, and
   // D_{k-1}; the top D_K comes from the doubling ping-pong.

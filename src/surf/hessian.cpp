@@ -14,6 +14,12 @@ HessianStage::HessianStage(const gl::ShaderSource& shaders, const DetectorConfig
                  "invalid detector configuration");
 }
 
+std::vector<std::string> HessianStage::multipass_defines(int first_layer, bool linear) {
+  std::vector<std::string> defines{"FIRST_LAYER " + std::to_string(first_layer)};
+  if (linear) defines.push_back("LINEAR_FETCH");
+  return defines;
+}
+
 void HessianStage::configure(int width, int height) {
   GLSURF_EXPECTS(width > 0 && height > 0, "image size must be positive");
   width_ = width;
@@ -22,14 +28,11 @@ void HessianStage::configure(int width, int height) {
   cross_linear_ = gl::Texture();
   const long long integral_texels = integral_linear_texels(width, height);
   const int limit = gl::max_buffer_texels(buffer_limit_);
-  const bool linear = integral_texels <= limit;             // the strips are no larger
-  if (linear != linear_ || passes_[0].combine.id() == 0) {  // programs for the kind of input
+  const bool linear = integral_texels <= limit;       // the strips are no larger
+  if (linear != linear_ || !multipass_[0].built()) {  // passes for the kind of input
     for (int first : {0, inherited_layers()}) {
-      std::vector<std::string> defines{"FIRST_LAYER " + std::to_string(first)};
-      if (linear) defines.push_back("LINEAR_FETCH");
-      MultiPassPrograms& p = passes_[first > 0];
-      p.strips_cross = gl::Program(shaders_, "common/fullscreen.vert", "hessian/strips_cross.frag", defines);
-      p.combine = gl::Program(shaders_, "common/fullscreen.vert", "hessian/hessian_multipass.frag", defines);
+      strips_cross_[first > 0] = StripsCrossPass(shaders_, first, linear);
+      multipass_[first > 0] = HessianMultipassPass(shaders_, first, linear);
     }
   }
   linear_ = linear;
@@ -76,36 +79,25 @@ void HessianStage::run(gl::PassRunner& runner, IntegralStage& integral_stage) {
   for (const HessianOctave& oct : octaves_) {
     for (size_t g = 0; g < oct.filters.size(); ++g) {
       const bool inherits = g == 0 && oct.octave > 0;  // layers copied from the octave before
-      const MultiPassPrograms& programs = passes_[inherits];
       const gl::Texture& source = linear_ ? *integral_linear : integral;
       const glm::ivec2 integral_size = integral_stage.size();
-      runner.run("hessian_strips_cross", programs.strips_cross, oct.cross_target, {{"u_integral", source}},
-                 {{"u_step", oct.step}, {"u_filters", oct.filters[g]}, {"u_integral_size", integral_size}});
+      strips_cross_[inherits]
+          .integral(source, integral_size)
+          .filters(oct.step, oct.filters[g])
+          .draw(runner, oct.cross_target);
       const gl::Texture* cross = &oct.cross;
       if (linear_) {
         cross_linear_.copy_rows(oct.cross, 0, oct.cross.height());
         runner.after_transfer();
         cross = &cross_linear_;
       }
-      if (!inherits) {
-        runner.run("hessian_multipass", programs.combine, oct.targets[g],
-                   {{"u_cross", *cross}, {"u_integral", source}},
-                   {{"u_step", oct.step},
-                    {"u_filters", oct.filters[g]},
-                    {"u_image_size", image_size},
-                    {"u_integral_size", integral_size}});
-        continue;
+      HessianMultipassPass& multipass = multipass_[inherits];
+      multipass.cross(*cross).integral(source, integral_size);
+      if (inherits) {
+        const HessianOctave& finer = octaves_[static_cast<size_t>(oct.octave - 1)];
+        multipass.previous(finer.det[0], finer.trace[0]);
       }
-      const HessianOctave& finer = octaves_[static_cast<size_t>(oct.octave - 1)];
-      runner.run("hessian_multipass", programs.combine, oct.targets[g],
-                 {{"u_cross", *cross},
-                  {"u_integral", source},
-                  {"u_previous_det", finer.det[0]},
-                  {"u_previous_trace", finer.trace[0]}},
-                 {{"u_step", oct.step},
-                  {"u_filters", oct.filters[g]},
-                  {"u_image_size", image_size},
-                  {"u_integral_size", integral_size}});
+      multipass.filters(oct.step, oct.filters[g]).image_size(image_size).draw(runner, oct.targets[g]);
     }
   }
   gl::check_gl_errors("hessian");

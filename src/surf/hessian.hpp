@@ -33,11 +33,11 @@
 #include <algorithm>
 #include <glm/vec2.hpp>
 #include <glm/vec4.hpp>
+#include <string>
 #include <vector>
 
 #include "gl/framebuffer.hpp"
 #include "gl/pass.hpp"
-#include "gl/program.hpp"
 #include "gl/shader_source.hpp"
 #include "gl/texture.hpp"
 #include "surf/integral.hpp"
@@ -81,10 +81,57 @@ class HessianStage {
   // filter_size(o, k) == filter_size(o - 1, 2k + 1): after the first octave,
   // layers 0 .. inherited_layers()-1 are layers 1 and 3 of the octave before.
   int inherited_layers() const { return std::min(2, (config_.n_octave_layers + 2) / 2); }
-  struct MultiPassPrograms {
-    gl::Program strips_cross, combine;
+  // The passes read their inputs as buffer textures with `linear`
+  // (LINEAR_FETCH); layers below `first_layer` are copied from the octave
+  // before (FIRST_LAYER).
+  static std::vector<std::string> multipass_defines(int first_layer, bool linear);
+  // For every integral column and sample row, the differences that the Dxy
+  // square pairs of the row's filters share (Terriberry eqs. 14-15).
+  class StripsCrossPass : public gl::Pass {
+   public:
+    StripsCrossPass() = default;
+    StripsCrossPass(const gl::ShaderSource& shaders, int first_layer, bool linear)
+        : Pass(shaders, "hessian_strips_cross", "hessian/strips_cross.frag",
+               multipass_defines(first_layer, linear)) {}
+    // The integral image (or its linear copy) and its size in values, W + 1 x H + 1.
+    StripsCrossPass& integral(const gl::Texture& integral, glm::ivec2 size) {
+      input("u_integral", integral);
+      return uniform("u_integral_size", size), *this;
+    }
+    // The octave's sampling step and the sides of the group's four layers (0 = unused).
+    StripsCrossPass& filters(int step, glm::ivec4 sides) {
+      uniform("u_step", step);
+      return uniform("u_filters", sides), *this;
+    }
   };
-  MultiPassPrograms passes_[2];  // [0]: every layer; [1]: from inherited_layers() on
+  // det(H) and trace of a group's layers: the cross strip combined with the
+  // Dxx and Dyy lobe differences formed from the integral image (the
+  // method's second pass); layers below the first copied from the octave before.
+  class HessianMultipassPass : public gl::Pass {
+   public:
+    HessianMultipassPass() = default;
+    HessianMultipassPass(const gl::ShaderSource& shaders, int first_layer, bool linear)
+        : Pass(shaders, "hessian_multipass", "hessian/hessian_multipass.frag",
+               multipass_defines(first_layer, linear)) {}
+    HessianMultipassPass& cross(const gl::Texture& strip) { return input("u_cross", strip), *this; }
+    HessianMultipassPass& integral(const gl::Texture& integral, glm::ivec2 size) {
+      input("u_integral", integral);
+      return uniform("u_integral_size", size), *this;
+    }
+    // With a first layer above 0: the first group of the octave before.
+    HessianMultipassPass& previous(const gl::Texture& det, const gl::Texture& trace) {
+      input("u_previous_det", det);
+      return input("u_previous_trace", trace), *this;
+    }
+    HessianMultipassPass& filters(int step, glm::ivec4 sides) {
+      uniform("u_step", step);
+      return uniform("u_filters", sides), *this;
+    }
+    HessianMultipassPass& image_size(glm::ivec2 size) { return uniform("u_image_size", size), *this; }
+  };
+  // [0]: every layer; [1]: from inherited_layers() on.
+  StripsCrossPass strips_cross_[2];
+  HessianMultipassPass multipass_[2];
   // The integral image and the strip are read as buffer textures
   // (copies of them) when the driver's hold the integral image.
   bool linear_ = false;

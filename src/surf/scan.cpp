@@ -19,42 +19,42 @@ glm::ivec2 oriented(glm::ivec2 axis, int along, int across) {
 
 }  // namespace
 
-ScanPrograms::ScanPrograms(const gl::ShaderSource& shaders, int radix_) : src(shaders), radix(radix_) {
-  up[0][0] = scan("integral/scan_up.frag", 0, 0, false);
-  down[0][0] = scan("integral/scan_down.frag", 0, 0, false);
-  down_top[0][0] = scan("integral/scan_down.frag", 0, 0, true);
+ScanPrograms::ScanPrograms(const gl::ShaderSource& shaders, int radix) : src_(shaders), radix_(radix) {
+  up_[0][0] = ScanUpPass(src_, radix_, 0, 0);
+  down_[0][0] = ScanDownPass(src_, radix_, 0, 0, false);
+  down_top_[0][0] = ScanDownPass(src_, radix_, 0, 0, true);
 }
 
-gl::Program ScanPrograms::scan(const char* file, int kind, int source, bool top) const {
+std::vector<std::string> ScanPrograms::defines(int radix, int kind, int source, bool top) {
   static const char* const kSource[] = {nullptr, "SOURCE_UNORM8", "SOURCE_PACKED8"};
   std::vector<std::string> defs{"RADIX " + std::to_string(radix)};
   if (kSource[source]) defs.push_back(kSource[source]);
   if (kind == 1) defs.push_back("PACKED");
   if (kind == 2) defs.push_back("VECTOR");
   if (top) defs.push_back("TOP_LEVEL");
-  return gl::Program(src, "common/fullscreen.vert", file, defs);
+  return defs;
 }
 
 void ScanPrograms::need(int kind) {
-  if (kinds[kind]) return;
+  if (kinds_[kind]) return;
   if (kind == 1) {
     // Packed differs from Plain only in its last level, which (radix > 4, or
     // at the top) reads the image: need_image.
-    if (radix <= 4) down[1][0] = scan("integral/scan_down.frag", 1, 0, false);
+    if (radix_ <= 4) down_[1][0] = ScanDownPass(src_, radix_, 1, 0, false);
   } else {
-    up[2][0] = scan("integral/scan_up.frag", 2, 0, false);
-    down[2][0] = scan("integral/scan_down.frag", 2, 0, false);
-    down_top[2][0] = scan("integral/scan_down.frag", 2, 0, true);
+    up_[2][0] = ScanUpPass(src_, radix_, 2, 0);
+    down_[2][0] = ScanDownPass(src_, radix_, 2, 0, false);
+    down_top_[2][0] = ScanDownPass(src_, radix_, 2, 0, true);
   }
-  kinds[kind] = true;
+  kinds_[kind] = true;
 }
 
 void ScanPrograms::need_image(int source) {
-  if (image_programs[source]) return;
-  up[0][source] = scan("integral/scan_up.frag", 0, source, false);
-  if (radix > 4) down[1][source] = scan("integral/scan_down.frag", 1, source, false);
-  down_top[1][source] = scan("integral/scan_down.frag", 1, source, true);
-  image_programs[source] = true;
+  if (image_programs_[source]) return;
+  up_[0][source] = ScanUpPass(src_, radix_, 0, source);
+  if (radix_ > 4) down_[1][source] = ScanDownPass(src_, radix_, 1, source, false);
+  down_top_[1][source] = ScanDownPass(src_, radix_, 1, source, true);
+  image_programs_[source] = true;
 }
 
 AxisScan::AxisScan(glm::ivec2 axis_, int length_, int across, int radix_, bool image,
@@ -85,19 +85,18 @@ AxisScan::AxisScan(glm::ivec2 axis_, int length_, int across, int radix_, bool i
   for (const Texture& t : down) down_targets.emplace_back(std::vector<const Texture*>{&t}, t.label());
 }
 
-const Texture& AxisScan::run(gl::PassRunner& runner, const ScanPrograms& p, const Texture& source,
+const Texture& AxisScan::run(gl::PassRunner& runner, ScanPrograms& p, const Texture& source,
                              int image) const {
   const int levels = static_cast<int>(up.size());
   const int k = static_cast<int>(kind);
   const Texture* level = &source;
   for (int m = 1; m <= levels; ++m) {
     const int from = m == 1 && reads_image ? image : 0;
-    const gl::Program& program = p.up[kind == Kind::Vector ? 2 : 0][from];
-    if (from == 2 && radix == 4) {  // a group is a texel of the packed image (scan_up.frag)
-      runner.run("integral_scan_up", program, up_targets[m - 1], {{"u_source", *level}}, {});
-    } else {
-      runner.run("integral_scan_up", program, up_targets[m - 1], {{"u_source", *level}}, {{"u_axis", axis}});
-    }
+    ScanPrograms::ScanUpPass& scan_up = p.up_[kind == Kind::Vector ? 2 : 0][from];
+    scan_up.entries(*level);
+    // With the packed image and radix 4 a group is a texel (scan_up.frag): no axis.
+    if (from != 2 || radix != 4) scan_up.axis(axis);
+    scan_up.draw(runner, up_targets[m - 1]);
     level = &up[m - 1];
   }
   for (int m = levels; m >= 0; --m) {
@@ -105,32 +104,25 @@ const Texture& AxisScan::run(gl::PassRunner& runner, const ScanPrograms& p, cons
     const int from = m == 0 && reads_image ? image : 0;
     // Packed differs from Plain only in the final level.
     const int variant = m == 0 || kind == Kind::Vector ? k : 0;
+    const bool packed = variant == 1;
     if (m == levels) {
-      if (variant == 1) {
-        runner.run("integral_scan_down", p.down_top[1][from], down_targets[m], {{"u_source", u}},
-                   {{"u_axis", axis}, {"u_length", length}});
-      } else {
-        runner.run("integral_scan_down", p.down_top[variant][from], down_targets[m], {{"u_source", u}},
-                   {{"u_axis", axis}});
-      }
+      ScanPrograms::ScanDownPass& scan_down = p.down_top_[variant][from];
+      scan_down.entries(u).axis(axis);
+      if (packed) scan_down.packed_length(length);
+      scan_down.draw(runner, down_targets[m]);
     } else if (local_prefixes) {
-      if (variant == 1 && radix == 4) {  // groups are texels: no positions to work out
-        runner.run("integral_scan_down", p.down[1][0], down_targets[m],
-                   {{"u_partial", down[m + 1]}, {"u_local", up[m]}}, {});
-      } else if (variant == 1) {
-        runner.run("integral_scan_down", p.down[1][0], down_targets[m],
-                   {{"u_partial", down[m + 1]}, {"u_local", up[m]}},
-                   {{"u_axis", axis}, {"u_length", length}});
-      } else {
-        runner.run("integral_scan_down", p.down[0][0], down_targets[m],
-                   {{"u_partial", down[m + 1]}, {"u_local", up[m]}}, {{"u_axis", axis}});
+      ScanPrograms::ScanDownPass& scan_down = p.down_[variant][0];
+      scan_down.coarser_prefix(down[m + 1]).group_prefixes(up[m]);
+      if (!packed || radix != 4) {  // packed with radix 4, groups are texels: no positions to work out
+        scan_down.axis(axis);
+        if (packed) scan_down.packed_length(length);
       }
-    } else if (variant == 1) {
-      runner.run("integral_scan_down", p.down[1][from], down_targets[m],
-                 {{"u_partial", down[m + 1]}, {"u_source", u}}, {{"u_axis", axis}, {"u_length", length}});
+      scan_down.draw(runner, down_targets[m]);
     } else {
-      runner.run("integral_scan_down", p.down[variant][from], down_targets[m],
-                 {{"u_partial", down[m + 1]}, {"u_source", u}}, {{"u_axis", axis}});
+      ScanPrograms::ScanDownPass& scan_down = p.down_[variant][from];
+      scan_down.coarser_prefix(down[m + 1]).entries(u).axis(axis);
+      if (packed) scan_down.packed_length(length);
+      scan_down.draw(runner, down_targets[m]);
     }
   }
   return down[0];

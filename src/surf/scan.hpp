@@ -12,29 +12,64 @@
 
 #include "gl/framebuffer.hpp"
 #include "gl/pass.hpp"
-#include "gl/program.hpp"
 #include "gl/shader_source.hpp"
 #include "gl/texture.hpp"
 
 namespace glsurf {
 
-// The scans' programs, each compiled once (each costs memory on a software
+// The scans' passes, each compiled once (each costs memory on a software
 // renderer), as [kind][source]: kind as AxisScan::Kind; source 0 for an
 // up-sweep level (R32UI, or RGBA32UI), 1 for the R8 image (SOURCE_UNORM8), 2
 // for the packed RGBA8 image (SOURCE_PACKED8). The constructor compiles those
 // of Kind::Plain levels; need() those of another kind, need_image() those
 // that read an image of a kind, at the first run() with it.
-struct ScanPrograms {
-  gl::Program up[3][3], down[3][3], down_top[3][3];
-  gl::ShaderSource src;
-  int radix;
-  bool kinds[3] = {true, false, false};
-  bool image_programs[3] = {true, false, false};
-
+class ScanPrograms {
+ public:
   ScanPrograms(const gl::ShaderSource& shaders, int radix);
   void need(int kind);
   void need_image(int source);
-  gl::Program scan(const char* file, int kind, int source, bool top) const;
+
+ private:
+  friend struct AxisScan;
+
+  // RADIX, the source's define (SOURCE_UNORM8, SOURCE_PACKED8), the kind's
+  // (PACKED, VECTOR) and TOP_LEVEL.
+  static std::vector<std::string> defines(int radix, int kind, int source, bool top);
+  // One up-sweep level: sums of `radix` entries along the axis, with each
+  // group's own prefixes when radix <= 4 (Terriberry eqs. 3, 5).
+  class ScanUpPass : public gl::Pass {
+   public:
+    ScanUpPass() = default;
+    ScanUpPass(const gl::ShaderSource& shaders, int radix, int kind, int source)
+        : Pass(shaders, "integral_scan_up", "integral/scan_up.frag", defines(radix, kind, source, false)) {}
+    // Level m - 1 of the up-sweep (or the image).
+    ScanUpPass& entries(const gl::Texture& level) { return input("u_source", level), *this; }
+    ScanUpPass& axis(glm::ivec2 axis) { return uniform("u_axis", axis), *this; }
+  };
+  // One down-sweep level: the exclusive prefix D_m from D_{m+1} and the
+  // entries of level m (Terriberry eqs. 4, 6).
+  class ScanDownPass : public gl::Pass {
+   public:
+    ScanDownPass() = default;
+    ScanDownPass(const gl::ShaderSource& shaders, int radix, int kind, int source, bool top)
+        : Pass(shaders, "integral_scan_down", "integral/scan_down.frag", defines(radix, kind, source, top)) {}
+    // D_{m+1} (none at the top level).
+    ScanDownPass& coarser_prefix(const gl::Texture& prefix) { return input("u_partial", prefix), *this; }
+    // U_m, level m of the up-sweep (or the image).
+    ScanDownPass& entries(const gl::Texture& level) { return input("u_source", level), *this; }
+    // With local prefixes, below the top: U_{m+1}, which holds each group's own prefixes.
+    ScanDownPass& group_prefixes(const gl::Texture& level) { return input("u_local", level), *this; }
+    ScanDownPass& axis(glm::ivec2 axis) { return uniform("u_axis", axis), *this; }
+    // Kind::Packed: len_0, the row's length.
+    ScanDownPass& packed_length(int length) { return uniform("u_length", length), *this; }
+  };
+
+  ScanUpPass up_[3][3];
+  ScanDownPass down_[3][3], down_top_[3][3];
+  gl::ShaderSource src_;
+  int radix_;
+  bool kinds_[3] = {true, false, false};
+  bool image_programs_[3] = {true, false, false};
 };
 
 // Radix-r Blelloch exclusive scan along one axis of a fixed-size source, every
@@ -66,8 +101,8 @@ struct AxisScan {
 
   // `image`: which image `source` is (1 R8, 2 packed RGBA8) when the scan
   // reads the image (the rows); ignored otherwise. `p` must have this kind's
-  // programs (ScanPrograms::need) and the image's (need_image).
-  const gl::Texture& run(gl::PassRunner& runner, const ScanPrograms& p, const gl::Texture& source,
+  // passes (ScanPrograms::need) and the image's (need_image).
+  const gl::Texture& run(gl::PassRunner& runner, ScanPrograms& p, const gl::Texture& source,
                          int image = 1) const;
 };
 
