@@ -1,9 +1,11 @@
-// The pass runner: every GPU stage in glsurf is a sequence of these.
+// The pass runner, and the passes it draws: every GPU stage in glsurf is a
+// sequence of passes, each declared once as a gl::Pass (below) and drawn by
+// a PassRunner:
 //
-//   runner.run("integral_scan_up", scan_up, target_fbo,
-//              {{"u_source", level0}},             // sampler -> texture
-//              {{"u_axis", glm::ivec2(1, 0)}});     // uniforms
+//   scan_up_.entries(level0).axis(glm::ivec2(1, 0)).draw(runner, target_fbo);
 //
+// PassRunner::run(name, program, target, inputs, uniforms) is the layer
+// underneath, for code that draws a program directly (the GL tests).
 // run() binds the program, the inputs (texture unit i for input i) and the
 // target, sets the viewport to the target's size, draws one full-screen
 // triangle, and unbinds everything again (scatter() draws points instead):
