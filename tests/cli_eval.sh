@@ -307,6 +307,20 @@ for sig in INT TERM HUP; do
   [ "$(ls -A "$work/shared_$sig")" = notes.txt ] && [ "$(cat "$work/shared_$sig/notes.txt")" = theirs ] ||
     fail "SIG$sig to warp into a shared empty directory left: $(ls -A "$work/shared_$sig")"
 done
+# What a warp killed outright (SIGKILL) left is removed by the next warp into
+# that directory, and said: a staging directory of a process that has ended,
+# in this pid namespace, named as only glsurf names it.
+sh -c 'exit 0' &
+dead=$!
+wait $dead
+ns=$(readlink /proc/self/ns/pid | tr -dc 0-9)
+mkdir -p "$work/killed/.glsurf_warp.$ns.$dead.abcdef"
+echo part > "$work/killed/.glsurf_warp.$ns.$dead.abcdef/img1.png"
+err=$("$glsurf" warp "$work/small.pgm" "$work/killed" --rotate 10 2>&1 >/dev/null) || fail "warp after a killed one: $err"
+echo "$err" | grep -q "glsurf_warp.$ns.$dead.abcdef: removed, a temporary of a glsurf run that no longer runs" ||
+  fail "the stale staging directory was not reported: $err"
+[ "$(ls -A "$work/killed" | tr '\n' ' ')" = "H1to2p img1.png img2.png " ] ||
+  fail "warp after a killed one left: $(ls -A "$work/killed")"
 # Under nohup a hangup changes nothing; SIGTERM then ends it cleanly.
 mkdir "$work/nohup"
 start_warp --ignore-signal=HUP "$work/nohup/seq" "$work/nohup"

@@ -262,7 +262,7 @@ TEST_SUITE("cpu") {
     CHECK(contents(dir / "d.txt") == "d");
   }
 
-  // The temporary beside an output is named TARGET.tmpPID, which for a name
+  // The temporary beside an output is named TARGET.glsurf-tmp.NS.PID, which for a name
   // of 255 bytes (the most a directory entry holds) is too long; such outputs
   // are still written, and two that differ only in their last byte do not
   // share a temporary.
@@ -305,7 +305,7 @@ TEST_SUITE("cpu") {
   TEST_CASE("a link or a leftover at the temporary's name is replaced, never written through") {
     const auto dir = scratch("glsurf_planted");
     std::ofstream(dir / "victim.txt") << "precious";
-    const std::string temporary = (dir / "out.txt").string() + ".tmp" + std::to_string(::getpid());
+    const std::string temporary = (dir / "out.txt").string() + temporary_marker();
     std::filesystem::create_symlink(dir / "victim.txt", temporary);
     check_writable((dir / "out.txt").string());
     CHECK(contents(dir / "victim.txt") == "precious");
@@ -319,6 +319,44 @@ TEST_SUITE("cpu") {
     write_file_atomically((dir / "out.txt").string(), false, [](std::ostream& out) { out << "short"; });
     CHECK(contents(dir / "out.txt") == "short");
     CHECK(std::distance(std::filesystem::directory_iterator(dir), {}) == 2);  // victim.txt, out.txt
+  }
+
+  TEST_CASE(
+      "a dead run's temporaries are removed by the next output into their directory, and said; nothing "
+      "else") {
+    const auto dir = scratch("glsurf_stale");
+    // A process that has ended: its id names no process (until reused).
+    const pid_t child = ::fork();
+    if (child == 0) ::_exit(0);
+    REQUIRE(child > 0);
+    REQUIRE(::waitpid(child, nullptr, 0) == child);
+    const std::string ns = pid_namespace(), dead = std::to_string(child);
+    const std::string stale = "a.txt.glsurf-tmp." + ns + "." + dead;
+    const std::string live = "b.txt" + temporary_marker();                      // this process: running
+    const std::string elsewhere = "c.txt.glsurf-tmp.1." + dead;                 // another pid namespace
+    const std::string foreign = "d.txt.tmp" + dead;                             // not a name glsurf makes
+    const std::string staging = ".glsurf_warp." + ns + "." + dead + ".abcdef";  // warp's, killed
+    for (const std::string& name : {stale, live, elsewhere, foreign}) std::ofstream(dir / name) << "part";
+    std::filesystem::create_directory(dir / staging);
+    std::ofstream(dir / staging / "img1.png") << "part";
+    std::ofstream(dir / staging / "H1to2p") << "part";
+    std::vector<std::string> said;
+    set_stale_temporary_reporter([&](const std::string& what) { said.push_back(what); });
+    write_file_atomically((dir / "out.txt").string(), false, [](std::ostream& out) { out << "new"; });
+    set_stale_temporary_reporter({});
+    CHECK(!std::filesystem::exists(dir / stale));
+    CHECK(!std::filesystem::exists(dir / staging));
+    for (const std::string& name : {live, elsewhere, foreign}) CHECK(contents(dir / name) == "part");
+    CHECK(contents(dir / "out.txt") == "new");
+    REQUIRE(said.size() == 2);
+    CHECK(said[0].find("removed, a temporary of a glsurf run that no longer runs") != std::string::npos);
+    // A staging directory with something else in it: its files go, it stays.
+    std::filesystem::create_directory(dir / staging);
+    std::ofstream(dir / staging / "img1.png") << "part";
+    std::ofstream(dir / staging / "notes.txt") << "theirs";
+    remove_stale_temporaries(dir.string());
+    CHECK(!std::filesystem::exists(dir / staging / "img1.png"));
+    CHECK(contents(dir / staging / "notes.txt") == "theirs");
   }
 
   TEST_CASE("check_writable refuses a directory and a missing directory, and leaves nothing") {

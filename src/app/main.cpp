@@ -79,6 +79,9 @@ int main(int argc, char** argv) {
   // is reported and cleaned up like a full disk, instead of killing the
   // process with temporary files left behind.
   std::signal(SIGXFSZ, SIG_IGN);
+  // What a killed run left and this one removes is said, one line each.
+  set_stale_temporary_reporter(
+      [](const std::string& what) { std::fprintf(stderr, "glsurf: %s\n", one_line(what).c_str()); });
   if (argc < 2) {
     std::fputs(app::overview().c_str(), stderr);
     return 2;

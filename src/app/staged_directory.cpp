@@ -69,17 +69,22 @@ StagedDirectory::StagedDirectory(const std::string& out) : out_(out) {
     throw UsageError("warp writes a directory of images: OUTDIR cannot be - (give ./- for one of that name)");
   std::error_code ec;
   exists_ = fs::exists(out, ec);
+  // What runs killed outright left in OUTDIR goes first (an empty OUTDIR
+  // with only a dead run's staging directory in it is empty again).
+  if (exists_ && fs::is_directory(out, ec)) remove_stale_temporaries(out);
   if (exists_ && !(fs::is_directory(out, ec) && fs::is_empty(out, ec))) {
     throw Error(out + ": exists and is not an empty directory; warp writes a new sequence directory");
   }
   target_ = out;
-  // A name no other run has, even a killed one with the same process id
-  // (an interrupted run removes its staging directory, but one killed
-  // outright leaves it behind, and nothing can tell it from a live run's in
-  // another container).
+  // A name no other run has (mkdtemp), that says which process made it
+  // (temporary_marker's namespace and process id): an interrupted run
+  // removes its staging directory, and what one killed outright leaves
+  // behind a later run removes.
+  const std::string pattern =
+      ".glsurf_warp." + pid_namespace() + "." + std::to_string(::getpid()) + ".XXXXXX";
   std::string name;
   if (exists_) {
-    name = (fs::path(out) / ".glsurf_warp.XXXXXX").string();
+    name = (fs::path(out) / pattern).string();
     if (!::mkdtemp(name.data()))
       throw Error(out + ": cannot create directory (" + std::strerror(errno) + ")");
   } else {
@@ -108,7 +113,8 @@ StagedDirectory::StagedDirectory(const std::string& out) : out_(out) {
     // parents are made again.
     for (int attempt = 0;; ++attempt) {
       const int mkdir_error = made_.make(target_.parent_path());
-      name = (target_.parent_path() / ".glsurf_warp.XXXXXX").string();
+      if (mkdir_error == 0 && attempt == 0) remove_stale_temporaries(target_.parent_path().string());
+      name = (target_.parent_path() / pattern).string();
       if (mkdir_error == 0 && ::mkdtemp(name.data())) break;
       const int error = mkdir_error != 0 ? mkdir_error : errno;
       if (error != ENOENT || attempt == 2) {

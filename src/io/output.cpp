@@ -119,12 +119,54 @@ Destination destination_of(const std::string& path) {
   return {false, at.string()};
 }
 
-// TARGET.tmpPID. A name within a few bytes of NAME_MAX (255) has no room for
+}  // namespace
+
+std::string pid_namespace() {
+  char link[64] = {};
+  const ssize_t n = ::readlink("/proc/self/ns/pid", link, sizeof link - 1);  // "pid:[4026531836]"
+  std::string digits;
+  for (ssize_t k = 0; k < n; ++k) {
+    if (link[k] >= '0' && link[k] <= '9') digits += link[k];
+  }
+  return digits.empty() ? "0" : digits;
+}
+
+std::string temporary_marker() { return ".glsurf-tmp." + pid_namespace() + "." + std::to_string(::getpid()); }
+
+namespace {
+
+std::function<void(const std::string&)>& stale_reporter() {
+  static std::function<void(const std::string&)> report;
+  return report;
+}
+
+// "NS.PID" at `at` of `name`, up to `end`: whether it names a process of this
+// pid namespace that no longer runs (another namespace's cannot be asked).
+bool dead_process(const std::string& name, size_t at, size_t end) {
+  const size_t dot = name.find('.', at);
+  if (dot == std::string::npos || dot >= end) return false;
+  const std::string ns = name.substr(at, dot - at), pid = name.substr(dot + 1, end - dot - 1);
+  if (ns != pid_namespace() || pid.empty() || pid.size() > 9 ||
+      pid.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  const pid_t process = static_cast<pid_t>(std::stol(pid));
+  return process > 0 && process != ::getpid() && ::kill(process, 0) != 0 && errno == ESRCH;
+}
+
+// Whether `entry` in `dir` is this user's, of the type asked (not a link).
+bool ours(const fs::path& entry, bool directory) {
+  struct stat info {};
+  if (::lstat(entry.c_str(), &info) != 0 || info.st_uid != ::geteuid()) return false;
+  return directory ? S_ISDIR(info.st_mode) : S_ISREG(info.st_mode);
+}
+
+// TARGET.glsurf-tmp.NS.PID (temporary_marker). A name within a few bytes of
+// NAME_MAX (255) has no room for
 // the suffix: its temporary keeps the name's start and adds a hash of the
 // whole name, so that two long names that differ only at the end still get
 // two temporaries.
 std::string temporary_for(const std::string& target) {
-  const std::string suffix = ".tmp" + std::to_string(::getpid());
+  const std::string suffix = temporary_marker();
   const fs::path path(target);
   std::string name = path.filename().string();
   if (name.empty() || name.size() + suffix.size() <= NAME_MAX) return target + suffix;
@@ -225,6 +267,44 @@ void install_handlers() {
 
 }  // namespace
 
+void set_stale_temporary_reporter(std::function<void(const std::string&)> report) {
+  stale_reporter() = std::move(report);
+}
+
+void remove_stale_temporaries(const std::string& dir) {
+  static const std::string file_marker = ".glsurf-tmp.", staging_marker = ".glsurf_warp.";
+  std::error_code error;
+  const fs::path directory = dir.empty() ? fs::path(".") : fs::path(dir);
+  for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error)) {
+    const fs::path entry = it->path();
+    const std::string name = entry.filename().string();
+    bool removed = false;
+    // A feature or match file's temporary: NAME.glsurf-tmp.NS.PID.
+    const size_t mark = name.rfind(file_marker);
+    if (mark != std::string::npos && mark > 0 && dead_process(name, mark + file_marker.size(), name.size()) &&
+        ours(entry, false)) {
+      removed = ::unlink(entry.c_str()) == 0;
+    }
+    // warp's staging directory, .glsurf_warp.NS.PID.XXXXXX: the images and
+    // homographies it writes, then the directory if that emptied it.
+    if (name.rfind(staging_marker, 0) == 0 && name.size() > staging_marker.size() + 7 &&
+        dead_process(name, staging_marker.size(), name.size() - 7) && ours(entry, true)) {
+      std::error_code inner;
+      for (fs::directory_iterator file(entry, inner), last; !inner && file != last; file.increment(inner)) {
+        const std::string f = file->path().filename().string();
+        const bool warp_file =
+            (f.rfind("img", 0) == 0 && f.size() > 7 && f.compare(f.size() - 4, 4, ".png") == 0) ||
+            f.rfind("H1to", 0) == 0;
+        if (warp_file && ours(file->path(), false)) ::unlink(file->path().c_str());
+      }
+      removed = ::rmdir(entry.c_str()) == 0;
+    }
+    if (removed && stale_reporter()) {
+      stale_reporter()(entry.string() + ": removed, a temporary of a glsurf run that no longer runs");
+    }
+  }
+}
+
 RemoveOnSignal::RemoveOnSignal(const std::string& path, Kind kind) {
   std::error_code error;
   std::string absolute = fs::absolute(path, error).string();  // the process may change directory
@@ -308,6 +388,7 @@ fs::path output_identity(const std::string& path) {
 void check_writable(const std::string& path) {
   const Destination d = destination_of(path);
   if (d.in_place) return;
+  remove_stale_temporaries(fs::path(d.target).parent_path().string());
   const std::string temporary = temporary_for(d.target);
   const RemoveOnSignal held(temporary);
   create_temporary(temporary, path);
@@ -331,6 +412,7 @@ void OutputFiles::add(const std::string& path, bool binary, const std::function<
   for (const Pending& other : pending_) {
     if (other.same == same) throw Error(path + ": named for two outputs (" + other.path + ")");
   }
+  remove_stale_temporaries(fs::path(target).parent_path().string());
   Pending p{temporary_for(target), target, path, same, {}};
   p.held = RemoveOnSignal(p.temporary);
   try {

@@ -146,6 +146,22 @@ void check_writable(const std::string& path);
 // place (/dev/null, a pipe), which two outputs may share.
 std::filesystem::path output_identity(const std::string& path);
 
+// Temporaries are named TARGET + temporary_marker(), ".glsurf-tmp.NS.PID"
+// (NS: this process's pid namespace, as /proc/self/ns/pid names it), and
+// warp stages in ".glsurf_warp.NS.PID.XXXXXX": names no other program makes,
+// from which a later run tells whether their writer still runs.
+std::string pid_namespace();
+std::string temporary_marker();
+
+// Removes from `dir` what glsurf runs killed outright (SIGKILL, a lost node)
+// left there: temporaries and warp's staging directories of this user whose
+// process, in this pid namespace, no longer runs. A live run's, another
+// namespace's (it cannot be asked) and anything not made by glsurf stay.
+// OutputFiles and check_writable sweep each output's directory first; each
+// removal is told to the reporter set here (none by default).
+void remove_stale_temporaries(const std::string& dir);
+void set_stale_temporary_reporter(std::function<void(const std::string&)> report);
+
 // One file: OutputFiles with a single add() and commit().
 void write_file_atomically(const std::string& path, bool binary,
                            const std::function<void(std::ostream&)>& write);
