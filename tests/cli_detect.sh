@@ -425,4 +425,18 @@ out=$(cd "$work" && "$glsurf" detect --backend cpu --max-features 5 -- -x.png 2>
 [ "$out" = "5 64" ] || fail "detect -- -x.png: $out"
 out=$(cd "$work" && "$glsurf" detect --backend cpu -x.png 2>&1)
 [ $? -eq 2 ] && echo "$out" | grep -q "unknown option -x.png" || fail "detect -x.png without --: $out"
+# Two runs into one output directory: the second is refused, naming the
+# first's process, while the first holds it; the first's files are all there.
+mkdir -p "$work/lock/in"
+for i in 1 2 3; do { printf 'P5 1000 1000 255\n'; head -c 1000000 /dev/urandom; } > "$work/lock/in/n$i.pgm"; done
+"$glsurf" detect "$work/lock/in" -o "$work/lock/out" --backend cpu >/dev/null 2>&1 &
+first=$!
+i=0
+while [ $i -lt 100 ] && ! grep -q " $first " /proc/locks; do sleep 0.1; i=$((i + 1)); done
+out=$("$glsurf" detect "$work/lock/in" -o "$work/lock/out" --backend cpu --threshold 500 2>&1)
+status=$?
+wait $first || fail "the first of two runs into one directory failed"
+[ $status -eq 1 ] && echo "$out" | grep -q "out: another glsurf run (process $first) is writing into it" ||
+  fail "a second run into a locked directory: status $status, $out"
+[ "$(ls "$work/lock/out" | tr '\n' ' ')" = "n1.txt n2.txt n3.txt " ] || fail "two runs into one directory left: $(ls "$work/lock/out")"
 echo "all detect checks passed"

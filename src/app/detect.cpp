@@ -90,6 +90,9 @@ int detect(Args& args) {
   // it writes no feature file, however it ends.
   MadeDirectories made;
   if (batch) prepare_batch(files, target_of, out, made);
+  // One run at a time writes into a batch's directory (no mixture of two
+  // runs' files); held until this one ends.
+  std::unique_ptr<DirectoryLock> lock = batch ? std::make_unique<DirectoryLock>(out) : nullptr;
 
   for (const std::string& name : empty_directories) {
     std::fprintf(stderr, "glsurf: error: %s: no images in this directory\n", one_line(name).c_str());

@@ -3,7 +3,9 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -465,6 +467,45 @@ void write_file_atomically(const std::string& path, bool binary,
   OutputFiles files;
   files.add(path, binary, write);
   files.commit();
+}
+
+namespace {
+
+// The process holding a lock on the file with `info`'s device and inode, as
+// /proc/locks lists it ("1: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE ..."); 0
+// where it does not say.
+long lock_holder(const struct stat& info) {
+  std::ifstream locks("/proc/locks");
+  char wanted[64];
+  std::snprintf(wanted, sizeof wanted, "%02x:%02x:%lu", major(info.st_dev), minor(info.st_dev),
+                static_cast<unsigned long>(info.st_ino));
+  for (std::string line; std::getline(locks, line);) {
+    std::istringstream fields(line);
+    std::string number, kind, mode, access, device;
+    long pid = 0;
+    if (fields >> number >> kind >> mode >> access >> pid >> device && device == wanted) return pid;
+  }
+  return 0;
+}
+
+}  // namespace
+
+DirectoryLock::DirectoryLock(const std::string& dir) {
+  fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd_ < 0) throw Error(dir + ": cannot open directory (" + std::strerror(errno) + ")");
+  if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
+  const int error = errno;
+  struct stat info {};
+  const long holder = error == EWOULDBLOCK && ::fstat(fd_, &info) == 0 ? lock_holder(info) : 0;
+  ::close(fd_);
+  fd_ = -1;
+  if (error != EWOULDBLOCK) throw Error(dir + ": cannot lock directory (" + std::strerror(error) + ")");
+  throw Error(dir + ": another glsurf run" + (holder > 0 ? " (process " + std::to_string(holder) + ")" : "") +
+              " is writing into it; wait for it to end, or give another directory");
+}
+
+DirectoryLock::~DirectoryLock() {
+  if (fd_ >= 0) ::close(fd_);  // releases the lock
 }
 
 }  // namespace glsurf

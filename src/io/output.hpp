@@ -162,6 +162,22 @@ std::string temporary_marker();
 void remove_stale_temporaries(const std::string& dir);
 void set_stale_temporary_reporter(std::function<void(const std::string&)> report);
 
+// An exclusive lock on an output directory for the life of the object, so
+// that two runs never write a mixture of their files into one directory. It
+// is the kernel's (flock on the directory itself): nothing is written there,
+// and a run killed outright holds it no longer. Throws glsurf::Error
+// "DIR: another glsurf run (process PID) is writing into it ..." when held.
+class DirectoryLock {
+ public:
+  explicit DirectoryLock(const std::string& dir);
+  DirectoryLock(const DirectoryLock&) = delete;
+  DirectoryLock& operator=(const DirectoryLock&) = delete;
+  ~DirectoryLock();
+
+ private:
+  int fd_ = -1;
+};
+
 // One file: OutputFiles with a single add() and commit().
 void write_file_atomically(const std::string& path, bool binary,
                            const std::function<void(std::ostream&)>& write);
