@@ -773,6 +773,14 @@ TEST_SUITE("cpu") {
     CHECK_THROWS_WITH(
         load_gray(dir.write("beyond_end.bmp", beyond_end)),
         doctest::Contains("beyond_end.bmp: not a supported image (unknown BMP compression 2147483648)"));
+    // Run-length coded rows: valid, not decoded, and said so.
+    for (const char kind : {'\1', '\2'}) {
+      std::string rle = bmp(std::string("\0\1\2\1", 4));
+      rle[30] = kind;
+      const std::string said = std::string("rle.bmp: RLE-compressed BMP (") + (kind == 1 ? "RLE8" : "RLE4") +
+                               ") is not supported; save it uncompressed";
+      CHECK_THROWS_WITH(load_gray(dir.write("rle.bmp", rle)), doctest::Contains(said.c_str()));
+    }
     // With BI_RGB and the offset past the end: truncated, by the length check,
     // before any padding is copied.
     std::string past_end = bmp(std::string("\0\1\2\1", 4));

@@ -174,6 +174,11 @@ void refuse_negative_bmp_compression(const std::string& path, const unsigned cha
   if (size < 34 || head[0] != 'B' || head[1] != 'M' || read_le(head + 14, 4) == 12)
     return;  // OS/2: no such field
   const unsigned compression = read_le(head + 30, 4);
+  // Run-length coded rows (BI_RLE8, BI_RLE4), valid BMPs that stb_image does
+  // not decode: said as such, not as "unknown type, or corrupt".
+  if (compression == 1 || compression == 2)
+    throw Error(path + ": RLE-compressed BMP (" + (compression == 1 ? "RLE8" : "RLE4") +
+                ") is not supported; save it uncompressed");
   if (compression >= 0x80000000u)
     throw Error(path + ": not a supported image (unknown BMP compression " + std::to_string(compression) +
                 ")");
