@@ -17,6 +17,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <system_error>
 
@@ -307,6 +308,17 @@ void remove_stale_temporaries(const std::string& dir) {
   }
 }
 
+namespace {
+
+// remove_stale_temporaries, once per directory and process: a batch of many
+// files into one directory reads it once.
+void sweep_once(const std::string& dir) {
+  static std::set<std::string> swept;
+  if (swept.insert(dir).second) remove_stale_temporaries(dir);
+}
+
+}  // namespace
+
 RemoveOnSignal::RemoveOnSignal(const std::string& path, Kind kind) {
   std::error_code error;
   std::string absolute = fs::absolute(path, error).string();  // the process may change directory
@@ -390,7 +402,7 @@ fs::path output_identity(const std::string& path) {
 void check_writable(const std::string& path) {
   const Destination d = destination_of(path);
   if (d.in_place) return;
-  remove_stale_temporaries(fs::path(d.target).parent_path().string());
+  sweep_once(fs::path(d.target).parent_path().string());
   const std::string temporary = temporary_for(d.target);
   const RemoveOnSignal held(temporary);
   create_temporary(temporary, path);
@@ -414,7 +426,7 @@ void OutputFiles::add(const std::string& path, bool binary, const std::function<
   for (const Pending& other : pending_) {
     if (other.same == same) throw Error(path + ": named for two outputs (" + other.path + ")");
   }
-  remove_stale_temporaries(fs::path(target).parent_path().string());
+  sweep_once(fs::path(target).parent_path().string());
   Pending p{temporary_for(target), target, path, same, {}};
   p.held = RemoveOnSignal(p.temporary);
   try {
