@@ -8,6 +8,8 @@
 // later GPU call needs it current on its thread and throws glsurf::Error
 // otherwise. To move work to another thread, release_current() on the one
 // that used it last and make_current() on the new one.
+// A Context must outlive the Detectors and Matchers made on it: their GPU
+// objects live in it.
 #pragma once
 
 #include <memory>
