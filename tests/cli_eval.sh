@@ -313,7 +313,7 @@ done
 sh -c 'exit 0' &
 dead=$!
 wait $dead
-ns=$(readlink /proc/self/ns/pid | tr -dc 0-9)
+ns="$(readlink /proc/self/ns/pid | tr -dc 0-9)-$(head -c 8 /proc/sys/kernel/random/boot_id)"
 mkdir -p "$work/killed/.glsurf_warp.$ns.$dead.abcdef"
 echo part > "$work/killed/.glsurf_warp.$ns.$dead.abcdef/img1.png"
 err=$("$glsurf" warp "$work/small.pgm" "$work/killed" --rotate 10 2>&1 >/dev/null) || fail "warp after a killed one: $err"

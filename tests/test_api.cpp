@@ -81,6 +81,13 @@ TEST_SUITE("cpu") {
     a.descriptors.resize(64), b.descriptors.resize(128);
     CHECK(!error_of([&] { glsurf::Matcher::cpu().match(a, b); }).empty());
     CHECK(error_of([] { glsurf::load_gray("/nonexistent/x.png"); }).find("/nonexistent/x.png") == 0);
+    // A moved-from detector or matcher says so.
+    glsurf::Detector moved = std::move(detector);
+    CHECK(error_of([&] { detector.detect(glsurf::GrayImage(64, 64)); }) ==
+          "use of a moved-from glsurf::Detector");
+    glsurf::Matcher matcher = glsurf::Matcher::cpu();
+    glsurf::Matcher taken = std::move(matcher);
+    CHECK(error_of([&] { matcher.match(a, a); }) == "use of a moved-from glsurf::Matcher");
   }
 }
 

@@ -340,6 +340,7 @@ TEST_SUITE("cpu") {
     std::filesystem::create_directory(dir / staging);
     std::ofstream(dir / staging / "img1.png") << "part";
     std::ofstream(dir / staging / "H1to2p") << "part";
+    std::ofstream(dir / staging / ("img3.png.glsurf-tmp." + ns + "." + dead)) << "part";  // being written
     std::vector<std::string> said;
     set_stale_temporary_reporter([&](const std::string& what) { said.push_back(what); });
     write_file_atomically((dir / "out.txt").string(), false, [](std::ostream& out) { out << "new"; });
@@ -348,7 +349,7 @@ TEST_SUITE("cpu") {
     CHECK(!std::filesystem::exists(dir / staging));
     for (const std::string& name : {live, elsewhere, foreign}) CHECK(contents(dir / name) == "part");
     CHECK(contents(dir / "out.txt") == "new");
-    REQUIRE(said.size() == 2);
+    REQUIRE(said.size() == 3);  // the stale file, the staging directory and the file being written in it
     CHECK(said[0].find("removed, a temporary of a glsurf run that no longer runs") != std::string::npos);
     // A staging directory with something else in it: its files go, it stays.
     std::filesystem::create_directory(dir / staging);

@@ -75,6 +75,7 @@ class Detector {
 
  private:
   struct Impl;
+  Impl& impl() const;  // throws glsurf::Error after a move
   explicit Detector(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

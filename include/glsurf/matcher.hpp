@@ -47,6 +47,7 @@ class Matcher {
 
  private:
   struct Impl;
+  Impl& impl() const;  // throws glsurf::Error after a move
   explicit Matcher(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

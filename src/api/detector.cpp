@@ -48,19 +48,24 @@ Detector Detector::cpu(const DetectorConfig& config) {
 }
 
 std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
-  return impl_->gpu ? impl_->gpu->detect(image) : cpu::detect(image, impl_->config);
+  return impl().gpu ? impl().gpu->detect(image) : cpu::detect(image, impl().config);
 }
 
 Features Detector::detect_and_compute(const GrayImage& image) {
-  return impl_->gpu ? impl_->gpu->detect_and_compute(image) : cpu::detect_and_compute(image, impl_->config);
+  return impl().gpu ? impl().gpu->detect_and_compute(image) : cpu::detect_and_compute(image, impl().config);
 }
 
 Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoints) {
-  return impl_->gpu ? impl_->gpu->compute(image, std::move(keypoints))
-                    : cpu::compute(image, std::move(keypoints), impl_->config);
+  return impl().gpu ? impl().gpu->compute(image, std::move(keypoints))
+                    : cpu::compute(image, std::move(keypoints), impl().config);
 }
 
-const DetectorConfig& Detector::config() const { return impl_->config; }
-bool Detector::on_gpu() const { return impl_->gpu != nullptr; }
+const DetectorConfig& Detector::config() const { return impl().config; }
+bool Detector::on_gpu() const { return impl().gpu != nullptr; }
+
+Detector::Impl& Detector::impl() const {
+  if (!impl_) throw Error("use of a moved-from glsurf::Detector");
+  return *impl_;
+}
 
 }  // namespace glsurf

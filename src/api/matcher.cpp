@@ -36,15 +36,20 @@ Matcher Matcher::cpu(const MatchConfig& config) {
 
 std::vector<Match> Matcher::match(const Features& query, const Features& train) {
   check_matchable(query, train);
-  if (impl_->gpu && query.descriptor_size > GpuMatcher::kMaxDescriptorSize && !query.keypoints.empty()) {
+  if (impl().gpu && query.descriptor_size > GpuMatcher::kMaxDescriptorSize && !query.keypoints.empty()) {
     throw Error("the GPU matcher takes descriptors of at most " +
                 std::to_string(GpuMatcher::kMaxDescriptorSize) + " values, not " +
                 std::to_string(query.descriptor_size));
   }
-  return impl_->gpu ? impl_->gpu->match(query, train) : cpu::match(query, train, impl_->config);
+  return impl().gpu ? impl().gpu->match(query, train) : cpu::match(query, train, impl().config);
 }
 
-const MatchConfig& Matcher::config() const { return impl_->config; }
-bool Matcher::on_gpu() const { return impl_->gpu != nullptr; }
+const MatchConfig& Matcher::config() const { return impl().config; }
+bool Matcher::on_gpu() const { return impl().gpu != nullptr; }
+
+Matcher::Impl& Matcher::impl() const {
+  if (!impl_) throw Error("use of a moved-from glsurf::Matcher");
+  return *impl_;
+}
 
 }  // namespace glsurf

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <system_error>
@@ -125,13 +126,22 @@ Destination destination_of(const std::string& path) {
 }  // namespace
 
 std::string pid_namespace() {
+  // The pid namespace's inode ("pid:[4026531836]"), the same on every host
+  // for the initial one, and this boot's id: two hosts sharing a file system
+  // never take each other's processes for their own.
   char link[64] = {};
-  const ssize_t n = ::readlink("/proc/self/ns/pid", link, sizeof link - 1);  // "pid:[4026531836]"
+  const ssize_t n = ::readlink("/proc/self/ns/pid", link, sizeof link - 1);
   std::string digits;
   for (ssize_t k = 0; k < n; ++k) {
     if (link[k] >= '0' && link[k] <= '9') digits += link[k];
   }
-  return digits.empty() ? "0" : digits;
+  std::ifstream boot("/proc/sys/kernel/random/boot_id");
+  std::string id;
+  boot >> id;
+  id = id.substr(0, 8);
+  if (digits.empty() || id.size() != 8 || id.find_first_not_of("0123456789abcdef") != std::string::npos)
+    return "0";
+  return digits + "-" + id;
 }
 
 std::string temporary_marker() { return ".glsurf-tmp." + pid_namespace() + "." + std::to_string(::getpid()); }
@@ -149,7 +159,8 @@ bool dead_process(const std::string& name, size_t at, size_t end) {
   const size_t dot = name.find('.', at);
   if (dot == std::string::npos || dot >= end) return false;
   const std::string ns = name.substr(at, dot - at), pid = name.substr(dot + 1, end - dot - 1);
-  if (ns != pid_namespace() || pid.empty() || pid.size() > 9 ||
+  // "0": this process cannot tell its namespace, so it never judges any.
+  if (ns == "0" || ns != pid_namespace() || pid.empty() || pid.size() > 9 ||
       pid.find_first_not_of("0123456789") != std::string::npos)
     return false;
   const pid_t process = static_cast<pid_t>(std::stol(pid));
@@ -292,6 +303,7 @@ void remove_stale_temporaries(const std::string& dir) {
     // homographies it writes, then the directory if that emptied it.
     if (name.rfind(staging_marker, 0) == 0 && name.size() > staging_marker.size() + 7 &&
         dead_process(name, staging_marker.size(), name.size() - 7) && ours(entry, true)) {
+      remove_stale_temporaries(entry.string());  // a file it was writing when killed
       std::error_code inner;
       for (fs::directory_iterator file(entry, inner), last; !inner && file != last; file.increment(inner)) {
         const std::string f = file->path().filename().string();
@@ -313,8 +325,14 @@ namespace {
 // remove_stale_temporaries, once per directory and process: a batch of many
 // files into one directory reads it once.
 void sweep_once(const std::string& dir) {
+  static std::mutex mutex;
   static std::set<std::string> swept;
-  if (swept.insert(dir).second) remove_stale_temporaries(dir);
+  bool first = false;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    first = swept.insert(dir).second;
+  }
+  if (first) remove_stale_temporaries(dir);
 }
 
 }  // namespace

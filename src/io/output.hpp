@@ -147,7 +147,7 @@ void check_writable(const std::string& path);
 std::filesystem::path output_identity(const std::string& path);
 
 // Temporaries are named TARGET + temporary_marker(), ".glsurf-tmp.NS.PID"
-// (NS: this process's pid namespace, as /proc/self/ns/pid names it), and
+// (NS: this boot's pid namespace, its inode and the boot id), and
 // warp stages in ".glsurf_warp.NS.PID.XXXXXX": names no other program makes,
 // from which a later run tells whether their writer still runs.
 std::string pid_namespace();

@@ -28,15 +28,32 @@ double smaller(double a, double b) { return a < 0 ? b : b < 0 ? a : std::min(a, 
 
 // The least headroom (limit - usage) of the cgroup directory `dir` and of
 // those above it up to `top`: a limit set on a parent binds its children.
+// Page cache the kernel reclaims before it fails an allocation, counted in a
+// cgroup's usage: "inactive_file" (v2) or "total_inactive_file" (v1) of its
+// memory.stat; 0 where it does not say.
+double inactive_file(const std::string& dir) {
+  std::ifstream stat(dir + "/memory.stat");
+  std::string key;
+  double value = 0;
+  while (stat >> key >> value) {
+    if (key == "inactive_file" || key == "total_inactive_file") return value;
+  }
+  return 0;
+}
+
 double headroom_up(std::string dir, const std::string& top, const char* limit_file, const char* usage_file) {
   // cgroup v1 reports "no limit" as a huge number (2^63 rounded to pages).
   constexpr double kUnlimited = 1e18;
   double least = -1;
   for (;;) {
     const double limit = read_bytes(dir + "/" + limit_file), usage = read_bytes(dir + "/" + usage_file);
-    if (limit >= 0 && limit < kUnlimited) least = smaller(least, std::max(0.0, limit - std::max(0.0, usage)));
-    if (dir.size() <= top.size()) break;
-    dir = dir.substr(0, dir.rfind('/'));
+    if (limit >= 0 && limit < kUnlimited) {
+      const double used = std::max(0.0, usage - inactive_file(dir));
+      least = smaller(least, std::max(0.0, limit - used));
+    }
+    const size_t cut = dir.rfind('/');
+    if (dir.size() <= top.size() || cut == std::string::npos || cut < top.size()) break;
+    dir = dir.substr(0, cut);
   }
   return least;
 }
