@@ -6,6 +6,7 @@
 #include "cpu/descriptor.hpp"
 #include "gl/error.hpp"
 #include "gl/shared_constants.hpp"
+#include "surf/blocks.hpp"
 
 namespace glsurf {
 
@@ -16,13 +17,8 @@ constexpr int kWidth = shader::kListWidth;
 // sub-region (shaders/common/blocks.glsl).
 constexpr int kDescriptorTile = 4;
 
-// Rows of a texture with `texels` texels per keypoint in runs, or with
-// `count` keypoints in width x height tiles.
-int rows_for(int texels) { return std::max(1, (texels + kWidth - 1) / kWidth); }
-int tile_rows(int count, int width, int height) {
-  const int per_row = kWidth / width;
-  return std::max(1, (count + per_row - 1) / per_row) * height;
-}
+using blocks::rows_for;
+using blocks::tile_rows;
 
 std::vector<std::string> extended_define(const DetectorConfig& config) {
   if (!config.extended) return {};

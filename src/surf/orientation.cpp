@@ -5,6 +5,7 @@
 #include "cpu/descriptor.hpp"
 #include "gl/error.hpp"
 #include "gl/shared_constants.hpp"
+#include "surf/blocks.hpp"
 
 namespace glsurf {
 
@@ -34,13 +35,8 @@ constexpr int kSampleTileWidth = 11, kSampleTileHeight = 9;
 constexpr int kSampleTilesPerRow = kWidth / kSampleTileWidth;
 static_assert(kSampleTileWidth * kSampleTileHeight >= kSampleTexels, "a tile must hold a keypoint's samples");
 
-// Rows of a texture with `texels` texels per keypoint in runs, or with
-// `count` keypoints in width x height tiles.
-int rows_for(int texels) { return std::max(1, (texels + kWidth - 1) / kWidth); }
-int tile_rows(int count, int width, int height) {
-  const int per_row = kWidth / width;
-  return std::max(1, (count + per_row - 1) / per_row) * height;
-}
+using blocks::rows_for;
+using blocks::tile_rows;
 
 std::vector<std::string> sample_defines() {
   return {"SAMPLES " + std::to_string(cpu::kOrientationSamples),
