@@ -41,6 +41,7 @@ void print_to_stdout(const std::string& text);
 Command detect_command();
 Command describe_command();
 Command match_command();
+Command merge_command();
 Command view_command();
 Command warp_command();
 Command eval_command();

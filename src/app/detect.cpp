@@ -13,6 +13,7 @@
 #include <new>
 
 #include "app/cli.hpp"
+#include "app/detect_database.hpp"
 #include "gl/context.hpp"
 #include "gl/error.hpp"
 #include "io/features.hpp"
@@ -55,9 +56,20 @@ int detect(Args& args) {
   const std::string out = args.option("-o");
   const std::string format_given = format_option(args);
   const LoadOptions load = load_options(args);
+  const std::string database = args.option("--database");
+  const std::string shard = args.option("--shard");
+  const bool quiet = args.flag("--quiet");
   const std::vector<std::string> names = args.positionals();
   args.finish();
   if (names.empty()) throw UsageError("detect needs at least one image or directory");
+  if (!database.empty()) {
+    if (!out.empty()) throw UsageError("-o and --database: give one of them");
+    if (!format_given.empty()) throw UsageError("--format applies to feature files, not to --database");
+    return detect_into_database(
+        {database, backend, config, load, names, shard.empty() ? Shard{} : parse_shard(shard), quiet});
+  }
+  if (!shard.empty() || quiet)
+    throw UsageError(std::string(shard.empty() ? "--quiet" : "--shard") + " needs --database");
 
   std::vector<std::string> empty_directories;  // named, as docs/cli.md says, errors
   const std::vector<std::string> files = expand_image_arguments(names, nullptr, &empty_directories);
@@ -92,7 +104,7 @@ int detect(Args& args) {
   if (batch) prepare_batch(files, target_of, out, made);
   // One run at a time writes into a batch's directory (no mixture of two
   // runs' files); held until this one ends.
-  std::unique_ptr<DirectoryLock> lock = batch ? std::make_unique<DirectoryLock>(out) : nullptr;
+  std::unique_ptr<OutputLock> lock = batch ? std::make_unique<OutputLock>(out) : nullptr;
 
   for (const std::string& name : empty_directories) {
     std::fprintf(stderr, "glsurf: error: %s: no images in this directory\n", one_line(name).c_str());
@@ -167,7 +179,14 @@ OptionTable detect_options() {
            "one image: its feature file (in bin without --format when the name ends in .bin); several "
            "images, or OUT an existing directory: one NAME.txt|.bin per image in OUT",
            "standard output"),
-      shared_option("--backend"), shared_option("--format")};
+      text("--database", "DB", "",
+           "a COLMAP 3.8 database (made when missing): cameras, images, keypoints and descriptors for "
+           "colmap, glsurf's features beside them; images already in it are skipped",
+           "none"),
+      shard_option("images"),
+      flag("--quiet", "with --database: no progress, only errors"),
+      shared_option("--backend"),
+      shared_option("--format")};
   for (const Option& row : detector_table()) table.push_back(row);
   table.push_back(shared_option("--ignore-orientation"));
   return table;

@@ -76,9 +76,10 @@ std::string usage_line(const Command& command) {
 }  // namespace
 
 const std::vector<Command>& commands() {
-  static const std::vector<Command> all = {
-      detect_command(), describe_command(), match_command(), view_command(), warp_command(),
-      eval_command(),   bench_command(),    info_command(),  help_command(), version_command()};
+  static const std::vector<Command> all = {detect_command(), describe_command(), match_command(),
+                                           merge_command(),  view_command(),     warp_command(),
+                                           eval_command(),   bench_command(),    info_command(),
+                                           help_command(),   version_command()};
   return all;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/cli.hpp"
+#include "app/match_database.hpp"
 #include "cpu/matcher.hpp"
 #include "gl/context.hpp"
 #include "gl/error.hpp"
@@ -165,8 +166,36 @@ FILE* print_summary(const Request& r, const Inputs& in, size_t matches, const st
   return summary;
 }
 
+// --database DB: the pairs of a set of images, detected into DB before.
+int match_set(Args& args, const std::string& database) {
+  DatabaseMatch run;
+  run.database = database;
+  run.pairs = args.option("--pairs");
+  const std::string shard = args.option("--shard");
+  if (!shard.empty()) run.shard = parse_shard(shard);
+  run.quiet = args.flag("--quiet");
+  run.backend = backend_option(args);
+  run.matcher = match_options(args);
+  const size_t before = args.taken().size();
+  detector_options(args);
+  load_options(args);
+  for (const char* option : {"-o", "--homography", "--draw", "--truth"}) args.option(option);
+  const std::vector<std::string> images = args.positionals();
+  args.finish();
+  if (args.taken().size() > before)
+    throw UsageError(args.taken()[before] + " does not apply to --database (the features are in it)");
+  if (!images.empty()) throw UsageError("--database takes no images: they are in the database");
+  return match_database(run);
+}
+
 int match(Args& args) {
+  if (const std::string database = args.option("--database"); !database.empty())
+    return match_set(args, database);
+  const size_t before = args.taken().size();
+  args.option("--pairs"), args.option("--shard"), args.flag("--quiet");
+  const std::string set_option = args.taken().size() > before ? args.taken()[before] : "";
   const Request r = read_request(args);
+  if (!set_option.empty()) throw UsageError(set_option + " needs --database");
   Inputs in = read_inputs(r);
   Homography truth{};  // read before the work: a bad one is an error then
   if (!r.truth_path.empty()) truth = read_homography_file(r.truth_path);
@@ -212,7 +241,16 @@ OptionTable match_options_table() {
       text("--truth", "H", "",
            "a ground-truth homography (Oxford text, or OpenCV XML/YAML): correct matches and corner error",
            "H1to3p.xml with the bundled pair, else none"),
-      shared_option("--backend")};
+      shared_option("--backend"),
+      text("--database", "DB", "",
+           "match the images that glsurf detect stored in DB (a COLMAP database) instead of A and B; "
+           "the matches and two-view geometries go into it, pairs already in it are skipped",
+           "none"),
+      text("--pairs", "LIST", "exhaustive",
+           "with --database: exhaustive, sequential[:K] (each image with the K after it by name; 10), "
+           "or a file of lines NAME1 NAME2 (COLMAP's match list)"),
+      shard_option("pairs"),
+      flag("--quiet", "with --database: no progress, only errors")};
   for (const OptionTable& rows : {match_table(), detector_table()})
     table.insert(table.end(), rows.begin(), rows.end());
   table.push_back(shared_option("--ignore-orientation"));

@@ -520,21 +520,21 @@ long lock_holder(const struct stat& info) {
 
 }  // namespace
 
-DirectoryLock::DirectoryLock(const std::string& dir) {
-  fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd_ < 0) throw Error(dir + ": cannot open directory (" + std::strerror(errno) + ")");
+OutputLock::OutputLock(const std::string& dir) {
+  fd_ = ::open(dir.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw Error(dir + ": cannot open it to lock it (" + std::strerror(errno) + ")");
   if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
   const int error = errno;
   struct stat info {};
   const long holder = error == EWOULDBLOCK && ::fstat(fd_, &info) == 0 ? lock_holder(info) : 0;
   ::close(fd_);
   fd_ = -1;
-  if (error != EWOULDBLOCK) throw Error(dir + ": cannot lock directory (" + std::strerror(error) + ")");
+  if (error != EWOULDBLOCK) throw Error(dir + ": cannot lock it (" + std::strerror(error) + ")");
   throw Error(dir + ": another glsurf run" + (holder > 0 ? " (process " + std::to_string(holder) + ")" : "") +
               " is writing into it; wait for it to end, or give another directory");
 }
 
-DirectoryLock::~DirectoryLock() {
+OutputLock::~OutputLock() {
   if (fd_ >= 0) ::close(fd_);  // releases the lock
 }
 

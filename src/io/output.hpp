@@ -162,17 +162,18 @@ std::string temporary_marker();
 void remove_stale_temporaries(const std::string& dir);
 void set_stale_temporary_reporter(std::function<void(const std::string&)> report);
 
-// An exclusive lock on an output directory for the life of the object, so
-// that two runs never write a mixture of their files into one directory. It
-// is the kernel's (flock on the directory itself): nothing is written there,
-// and a run killed outright holds it no longer. Throws glsurf::Error
-// "DIR: another glsurf run (process PID) is writing into it ..." when held.
-class DirectoryLock {
+// An exclusive lock on an output directory or database file for the life of
+// the object, so that two runs never write a mixture of their results into
+// one place. It is the kernel's (flock on the directory or file itself, which
+// SQLite's own fcntl locks leave alone): nothing is written, and a run killed
+// outright holds it no longer. Throws glsurf::Error "PATH: another glsurf run
+// (process PID) is writing into it ..." when held.
+class OutputLock {
  public:
-  explicit DirectoryLock(const std::string& dir);
-  DirectoryLock(const DirectoryLock&) = delete;
-  DirectoryLock& operator=(const DirectoryLock&) = delete;
-  ~DirectoryLock();
+  explicit OutputLock(const std::string& path);
+  OutputLock(const OutputLock&) = delete;
+  OutputLock& operator=(const OutputLock&) = delete;
+  ~OutputLock();
 
  private:
   int fd_ = -1;

@@ -1,0 +1,27 @@
+// glsurf detect --database (detect_database.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/dataset.hpp"
+#include "io/image.hpp"
+#include "surf/keypoint.hpp"
+
+namespace glsurf::app {
+
+struct DatabaseDetect {
+  std::string database, backend;
+  DetectorConfig config;
+  LoadOptions load;
+  std::vector<std::string> names;  // images and directories as given
+  Shard shard;
+  bool quiet = false;
+};
+
+// Detects every image of the set (of the shard) not yet in the database and
+// stores its features; bad images are reported and skipped. Exit status 1
+// when any failed.
+int detect_into_database(const DatabaseDetect& run);
+
+}  // namespace glsurf::app
