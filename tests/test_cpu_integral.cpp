@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -894,6 +895,206 @@ TEST_SUITE("cpu") {
     // The frame header or a scan before any EXIF: none.
     CHECK(orientation(soi + std::string("\xff\xc0\x00\x02", 4) + exif) == 1);
     CHECK(orientation(soi + std::string("\xff\xda\x00\x02", 4) + exif) == 1);
+  }
+
+  // An EXIF block built by hand: TIFF fields as tag, type, count and the
+  // value's bytes (in the block's byte order), laid out as IFD0, then the
+  // EXIF sub-IFD (pointed to by an entry 0x8769 appended to IFD0 where there
+  // are EXIF fields), then the values longer than 4 bytes.
+  struct TiffField {
+    unsigned tag, type;
+    std::uint32_t count;
+    std::string value;
+  };
+  struct TiffWriter {
+    bool little_endian;
+    std::string u16(unsigned v) const {
+      const char lo = static_cast<char>(v & 255), hi = static_cast<char>((v >> 8) & 255);
+      return little_endian ? std::string{lo, hi} : std::string{hi, lo};
+    }
+    std::string u32(std::uint32_t v) const {
+      return little_endian ? u16(v & 0xFFFF) + u16(v >> 16) : u16(v >> 16) + u16(v & 0xFFFF);
+    }
+    TiffField short_field(unsigned tag, unsigned v) const { return {tag, 3, 1, u16(v)}; }
+    TiffField long_field(unsigned tag, std::uint32_t v) const { return {tag, 4, 1, u32(v)}; }
+    TiffField rational(unsigned tag, std::uint32_t num, std::uint32_t den) const {
+      return {tag, 5, 1, u32(num) + u32(den)};
+    }
+    std::string block(std::vector<TiffField> ifd0, const std::vector<TiffField>& exif) const {
+      const auto ifd_bytes = [](size_t n) { return 2 + 12 * n + 4; };
+      if (!exif.empty()) ifd0.push_back(long_field(0x8769, 0));  // its offset filled in below
+      const size_t exif_at = 8 + ifd_bytes(ifd0.size());
+      if (!exif.empty()) ifd0.back().value = u32(static_cast<std::uint32_t>(exif_at));
+      size_t data_at = exif_at + (exif.empty() ? 0 : ifd_bytes(exif.size()));
+      std::string data;
+      const auto ifd = [&](const std::vector<TiffField>& fields) {
+        std::string out = u16(static_cast<unsigned>(fields.size()));
+        for (const TiffField& field : fields) {
+          out += u16(field.tag) + u16(field.type) + u32(field.count);
+          if (field.value.size() <= 4) {
+            out += field.value + std::string(4 - field.value.size(), '\0');
+          } else {
+            out += u32(static_cast<std::uint32_t>(data_at + data.size()));
+            data += field.value;
+          }
+        }
+        return out + u32(0);  // no next IFD
+      };
+      std::string tiff = std::string(little_endian ? "II" : "MM") + u16(42) + u32(8) + ifd(ifd0);
+      if (!exif.empty()) tiff += ifd(exif);
+      return tiff + data;
+    }
+  };
+
+  // A JPEG's start: SOI, then an APP1 segment holding `tiff` as EXIF data.
+  std::string jpeg_with_exif(const std::string& tiff) {
+    const std::string body = std::string("Exif\0\0", 6) + tiff;
+    const size_t length = body.size() + 2;
+    return std::string("\xff\xd8\xff\xe1", 4) + static_cast<char>(length >> 8) +
+           static_cast<char>(length & 255) + body;
+  }
+
+  double focal_pixels(const std::string& bytes, int width, int height) {
+    // An exact-size buffer, so that a sanitized build sees any read past the end.
+    const std::vector<unsigned char> exact(bytes.begin(), bytes.end());
+    return jpeg_exif_focal_pixels(exact.data(), exact.size(), width, height);
+  }
+
+  TEST_CASE("EXIF focal length in pixels by COLMAP 3.8's rules: 35 mm equivalent, else mm and sensor width") {
+    for (const bool little_endian : {true, false}) {
+      INFO((little_endian ? "II" : "MM"));
+      const TiffWriter w{little_endian};
+      const auto f35 = [&](unsigned mm) { return w.short_field(0xA405, mm); };
+      // FocalLengthIn35mmFilm: f35 / 35 of the larger side, whichever way the image is shown.
+      const std::string f28 = jpeg_with_exif(w.block({w.short_field(0x0112, 6)}, {f35(28)}));
+      CHECK(focal_pixels(f28, 4000, 3000) == doctest::Approx(28.0 / 35.0 * 4000).epsilon(1e-12));
+      CHECK(focal_pixels(f28, 3000, 4000) == doctest::Approx(3200.0).epsilon(1e-12));
+      CHECK(jpeg_exif_orientation(reinterpret_cast<const unsigned char*>(f28.data()), f28.size()) == 6);
+
+      // FocalLength 5.4 mm on a sensor 6.4 mm wide: 4000 pixels across
+      // (PixelXDimension) at 6250 pixels per cm or 15875 per inch.
+      const std::vector<TiffField> per_cm = {w.rational(0x920A, 54, 10), w.long_field(0xA002, 4000),
+                                             w.rational(0xA20E, 6250, 1), w.short_field(0xA210, 3)};
+      const double sensor_mm = 4000 / 6250.0 * 10;
+      REQUIRE(sensor_mm == doctest::Approx(6.4));
+      CHECK(focal_pixels(jpeg_with_exif(w.block({}, per_cm)), 4000, 3000) ==
+            doctest::Approx(5.4 / sensor_mm * 4000).epsilon(1e-12));
+      // A copy resized to 2000 x 1500 keeps PixelXDimension: half the pixels.
+      CHECK(focal_pixels(jpeg_with_exif(w.block({}, per_cm)), 1500, 2000) ==
+            doctest::Approx(5.4 / sensor_mm * 2000).epsilon(1e-12));
+      const std::vector<TiffField> per_inch = {w.rational(0x920A, 54, 10), w.short_field(0xA002, 4000),
+                                               w.rational(0xA20E, 15875, 1), w.short_field(0xA210, 2)};
+      CHECK(focal_pixels(jpeg_with_exif(w.block({}, per_inch)), 4000, 3000) ==
+            doctest::Approx(5.4 / (4000 / 15875.0 * 25.4) * 4000).epsilon(1e-12));
+      // A fractional resolution (pixels per cm 6250 as 12500/2) is read as a fraction.
+      std::vector<TiffField> halves = per_cm;
+      halves[2] = w.rational(0xA20E, 12500, 2);
+      CHECK(focal_pixels(jpeg_with_exif(w.block({}, halves)), 4000, 3000) ==
+            doctest::Approx(5.4 / sensor_mm * 4000).epsilon(1e-12));
+      // COLMAP reads FocalLength as FreeImage prints it, "%.1f mm": 17/4 mm
+      // (4.25, exact in binary) is taken as 4.2 mm, the tie to even.
+      std::vector<TiffField> quarter = per_cm;
+      quarter[0] = w.rational(0x920A, 17, 4);
+      CHECK(focal_pixels(jpeg_with_exif(w.block({}, quarter)), 4000, 3000) ==
+            doctest::Approx(4.2 / sensor_mm * 4000).epsilon(1e-12));
+      // A 35 mm equivalent comes first; one of 0 is passed over.
+      std::vector<TiffField> both = per_cm;
+      both.push_back(f35(28));
+      CHECK(focal_pixels(jpeg_with_exif(w.block({}, both)), 4000, 3000) ==
+            doctest::Approx(3200.0).epsilon(1e-12));
+      both.back() = f35(0);
+      CHECK(focal_pixels(jpeg_with_exif(w.block({}, both)), 4000, 3000) ==
+            doctest::Approx(5.4 / sensor_mm * 4000).epsilon(1e-12));
+
+      // None: no EXIF IFD, no focal tags, FocalLength without the sensor's
+      // width, a unit COLMAP has no rule for (1: none), tags in IFD0 rather
+      // than the EXIF IFD, no image size.
+      CHECK(focal_pixels(jpeg_with_exif(w.block({w.short_field(0x0112, 1)}, {})), 4000, 3000) == 0);
+      CHECK(focal_pixels(jpeg_with_exif(w.block({}, {w.short_field(0xA402, 0)})), 4000, 3000) == 0);
+      CHECK(focal_pixels(jpeg_with_exif(w.block({}, {per_cm[0]})), 4000, 3000) == 0);
+      for (size_t left_out = 1; left_out < 4; ++left_out) {
+        std::vector<TiffField> partial = per_cm;
+        partial.erase(partial.begin() + static_cast<long>(left_out));
+        CHECK(focal_pixels(jpeg_with_exif(w.block({}, partial)), 4000, 3000) == 0);
+      }
+      std::vector<TiffField> no_unit = per_cm;
+      no_unit[3] = w.short_field(0xA210, 1);
+      CHECK(focal_pixels(jpeg_with_exif(w.block({}, no_unit)), 4000, 3000) == 0);
+      CHECK(focal_pixels(jpeg_with_exif(w.block({f35(28)}, {})), 4000, 3000) == 0);
+      CHECK(focal_pixels(f28, 0, 3000) == 0);
+      CHECK(focal_pixels(std::string("\xff\xd8\xff\xd9", 4), 4000, 3000) == 0);
+    }
+  }
+
+  TEST_CASE("EXIF focal length: damaged blocks give 0, read within bounds") {
+    const TiffWriter w{true};
+    const std::vector<TiffField> per_cm = {w.rational(0x920A, 54, 10), w.long_field(0xA002, 4000),
+                                           w.rational(0xA20E, 6250, 1), w.short_field(0xA210, 3)};
+    const double expected = 5.4 / (4000 / 6250.0 * 10) * 4000;
+    const auto with = [&](size_t i, const TiffField& field) {
+      std::vector<TiffField> fields = per_cm;
+      fields[i] = field;
+      return focal_pixels(jpeg_with_exif(w.block({}, fields)), 4000, 3000);
+    };
+    REQUIRE(with(0, per_cm[0]) == doctest::Approx(expected).epsilon(1e-12));
+    // Zero denominators and numerators; a FocalLength that prints as 0.0 mm.
+    CHECK(with(0, w.rational(0x920A, 54, 0)) == 0);
+    CHECK(with(0, w.rational(0x920A, 0, 10)) == 0);
+    CHECK(with(0, w.rational(0x920A, 4, 100)) == 0);
+    CHECK(with(2, w.rational(0xA20E, 6250, 0)) == 0);
+    CHECK(with(2, w.rational(0xA20E, 0, 1)) == 0);
+    CHECK(with(1, w.long_field(0xA002, 0)) == 0);
+    // Wrong types: FocalLength as SHORT, the resolution as LONG, the unit as
+    // LONG, PixelXDimension as RATIONAL, an undefined type (14), a count of 0.
+    CHECK(with(0, w.short_field(0x920A, 5)) == 0);
+    CHECK(with(2, w.long_field(0xA20E, 6250)) == 0);
+    CHECK(with(3, w.long_field(0xA210, 3)) == 0);
+    CHECK(with(1, w.rational(0xA002, 4000, 1)) == 0);
+    CHECK(with(3, {0xA210, 14, 1, w.u16(3)}) == 0);
+    CHECK(with(3, {0xA210, 3, 0, w.u16(3)}) == 0);
+    // A 35 mm equivalent of another type than SHORT is passed over for FocalLength.
+    std::vector<TiffField> long_f35 = per_cm;
+    long_f35.push_back({0xA405, 4, 1, w.u32(28)});
+    CHECK(focal_pixels(jpeg_with_exif(w.block({}, long_f35)), 4000, 3000) ==
+          doctest::Approx(expected).epsilon(1e-12));
+    // A count so large that its values cannot lie in the block (and whose
+    // byte count overflows 32 bits).
+    CHECK(with(0, {0x920A, 5, 0x40000000, w.u32(0)}) == 0);
+    CHECK(with(0, {0x920A, 5, 0xFFFFFFFF, w.u32(0)}) == 0);
+
+    const std::string good = jpeg_with_exif(w.block({}, per_cm));
+    const size_t tiff_at = 4 + 2 + 6;  // SOI, APP1 marker and length, "Exif\0\0"
+    // The EXIF pointer (IFD0's one entry, value at 8 + 2 + 8) past the end,
+    // at the last byte, and back to IFD0 (a loop).
+    for (const std::uint32_t pointer :
+         {0xFFFFFFF0u, static_cast<std::uint32_t>(good.size() - tiff_at - 1), 8u}) {
+      std::string bad = good;
+      bad.replace(tiff_at + 18, 4, w.u32(pointer));
+      CHECK(focal_pixels(bad, 4000, 3000) == 0);
+    }
+    // FocalLength's offset (the EXIF IFD at 8 + 18, its first entry's value
+    // at + 2 + 8) past the end or reaching past it.
+    const size_t focal_offset_at = tiff_at + 8 + 18 + 2 + 8;
+    for (const std::uint32_t offset : {0xFFFFFFFCu, static_cast<std::uint32_t>(good.size() - tiff_at - 4)}) {
+      std::string bad = good;
+      bad.replace(focal_offset_at, 4, w.u32(offset));
+      CHECK(focal_pixels(bad, 4000, 3000) == 0);
+    }
+    // 65,535 entries claimed in the EXIF IFD, the tags among those there:
+    // FreeImage (and so COLMAP) skips an IFD whose entries pass the end.
+    std::string many = good;
+    many.replace(tiff_at + 8 + 18, 2, w.u16(0xFFFF));
+    CHECK(focal_pixels(many, 4000, 3000) == 0);
+    // Every cut of the block, with the segment's length cut to match: 0
+    // until all the values are there (the rationals are last).
+    for (size_t n = 0; n < good.size(); ++n) {
+      std::string cut = good.substr(0, n);
+      if (n >= 6) {
+        cut[4] = static_cast<char>((n - 4) >> 8);
+        cut[5] = static_cast<char>((n - 4) & 255);
+      }
+      CHECK(focal_pixels(cut, 4000, 3000) == 0);
+    }
   }
 
   TEST_CASE("a bundled photo saved as PGM loads to the same pixels as the PNG") {

@@ -9,6 +9,10 @@
 //   GLSURF_FUZZ_FEATURES    read_features_file (txt and bin)
 //   GLSURF_FUZZ_HOMOGRAPHY  read_homography_file (Oxford text, OpenCV XML/YAML)
 //   GLSURF_FUZZ_JPEG_FRAME  check_jpeg_to_frame (a piped JPEG's first part)
+//   GLSURF_FUZZ_EXIF        jpeg_exif_orientation and jpeg_exif_focal_pixels
+//                           of a JPEG's start, or of a TIFF block (any input
+//                           not starting with SOI) put in an EXIF APP1
+//                           segment; the focal length must be finite, >= 0
 //
 // A reader may refuse its input only by throwing glsurf::Error. A crash, a
 // sanitizer report, a time-out or any other exception is a finding.
@@ -17,15 +21,20 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "gl/error.hpp"
 #include "glsurf/geometry.hpp"
+#include "io/exif.hpp"
 #include "io/features.hpp"
 #include "io/image.hpp"
 #include "io/jpeg_check.hpp"
@@ -48,6 +57,22 @@ namespace {
 void read_input(const std::uint8_t* data, size_t size) {
 #if defined(GLSURF_FUZZ_JPEG_FRAME)
   glsurf::check_jpeg_to_frame("input", data, size, [](int, int) {});
+#elif defined(GLSURF_FUZZ_EXIF)
+  std::string jpeg(reinterpret_cast<const char*>(data), size);
+  if (!(size >= 2 && data[0] == 0xFF && data[1] == 0xD8)) {
+    if (size > 65535 - 8) return;    // more than an APP1 segment holds
+    const size_t length = size + 8;  // the length field, "Exif\0\0" and the block
+    jpeg = std::string("\xff\xd8\xff\xe1", 4) + static_cast<char>(length >> 8) +
+           static_cast<char>(length & 255) + std::string("Exif\0\0", 6) + jpeg;
+  }
+  // An exact-size copy: a read past its end is a sanitizer report.
+  const std::vector<unsigned char> exact(jpeg.begin(), jpeg.end());
+  const int orientation = glsurf::jpeg_exif_orientation(exact.data(), exact.size());
+  if (orientation < 1 || orientation > 8) std::abort();
+  for (const auto& [width, height] : {std::pair{4000, 3000}, std::pair{1, 65535}, std::pair{0, 10}}) {
+    const double focal = glsurf::jpeg_exif_focal_pixels(exact.data(), exact.size(), width, height);
+    if (!std::isfinite(focal) || focal < 0) std::abort();
+  }
 #elif defined(GLSURF_FUZZ_PIPED_IMAGE)
   // A reader that stops early closes its end, which ends a writer blocked
   // on a full pipe with EPIPE (SIGPIPE ignored) rather than a signal.
