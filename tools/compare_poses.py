@@ -31,10 +31,14 @@ Exit status: 0 when at least --min-registered images (default: all in
 TRUTH_POSES) are registered, and the largest centre error (as a fraction of
 the scale) and the largest rotation error are within --max-center-error and
 --max-rotation-error; 1 when not; 2 on unreadable input. The defaults (0.01,
-0.2 degrees) sit well above what COLMAP's own SIFT pipeline reaches on the
-rendered scene (see docs/colmap_scene.md) and well below what a bad
-front end (wrong matches, a drifting focal length, an image registered
-upside down) produces.
+0.25 degrees) come from what COLMAP's own SIFT pipeline reaches on the
+rendered scene and from its errors with the keypoints jittered on purpose:
+docs/colmap_scene.md has the numbers.
+
+The rotation errors include the error of the alignment itself: the centres
+of a path that is long in x and short in y and z pin down the rotation about
+x only to about (centre error / spread in y, z); the "spread along the
+principal axes" line shows that conditioning.
 """
 import argparse
 import os
@@ -203,8 +207,8 @@ def main():
     parser.add_argument("model", metavar="SPARSE_MODEL_DIR")
     parser.add_argument("--max-center-error", type=float, default=0.01,
                         help="largest allowed centre error, as a fraction of the scene scale (default 0.01)")
-    parser.add_argument("--max-rotation-error", type=float, default=0.2,
-                        help="largest allowed rotation error in degrees (default 0.2)")
+    parser.add_argument("--max-rotation-error", type=float, default=0.25,
+                        help="largest allowed rotation error in degrees (default 0.25)")
     parser.add_argument("--min-registered", type=int, default=None,
                         help="fewest registered images allowed (default: every image in TRUTH_POSES)")
     args = parser.parse_args()
