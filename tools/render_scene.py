@@ -30,8 +30,8 @@ so that no plane's features are confused with another's copy of the same
 content. Nothing is tiled: no repeated patterns within a plane.
 
 Cameras: pinhole, f = 500 px, 640x480, principal point at the image centre.
-View k of N moves along an arc, x = -3..3 m, z = 0.6 (2k/(N-1) - 1)^2 m (the
-ends nearer the scene), at height y = 0.3 sin(2 pi k/(N-1)) m, each looking at a point near (0, 0.3, 8) (jittered per view by the
+View k of N moves along an arc, x = -3..3 m, z = 0.9 (2k/(N-1) - 1)^2 m (the
+ends nearer the scene), at height y = 0.5 sin(2 pi k/(N-1)) m, each looking at a point near (0, 0.3, 8) (jittered per view by the
 seed, plus a small roll): neighbours are ~0.7 m (about 7% of the 10 m depth)
 and ~5 degrees apart for N = 10.
 
@@ -209,10 +209,10 @@ def cameras(rng, views):
     out = []
     for k in range(views):
         s = k / (views - 1) if views > 1 else 0.5
-        # Along an arc bowed towards the scene (the ends 0.6 m nearer), with a
+        # Along an arc bowed towards the scene (the ends 0.9 m nearer), with a
         # vertical wave: the centres span all three axes, which pins down the
         # similarity that compare_poses.py aligns them with.
-        centre = np.array([-3.0 + 6.0 * s, 0.3 * np.sin(2 * np.pi * s), 0.6 * (2 * s - 1) ** 2])
+        centre = np.array([-3.0 + 6.0 * s, 0.5 * np.sin(2 * np.pi * s), 0.9 * (2 * s - 1) ** 2])
         centre += rng.normal(0, 0.05, 3)
         target = np.array([0.0, 0.3, 8.0]) + rng.normal(0, 0.25, 3)
         R = look_at(centre, target, rng.normal(0, 1.5))
