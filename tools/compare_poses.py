@@ -216,8 +216,8 @@ def main():
                         help="largest allowed centre error, as a fraction of the scene scale (default 0.01)")
     parser.add_argument("--max-rotation-error", type=float, default=0.25,
                         help="largest allowed rotation error in degrees (default 0.25)")
-    parser.add_argument("--max-relative-rotation-error", type=float, default=0.15,
-                        help="largest allowed relative rotation error of any image pair in degrees (default 0.15)")
+    parser.add_argument("--max-relative-rotation-error", type=float, default=0.25,
+                        help="largest allowed relative rotation error of any image pair in degrees (default 0.25)")
     parser.add_argument("--min-registered", type=int, default=None,
                         help="fewest registered images allowed (default: every image in TRUTH_POSES)")
     args = parser.parse_args()
