@@ -38,8 +38,11 @@ std::string detector_signature(const DetectorConfig& c, const std::string& backe
 // The focal length in pixels that the file's EXIF data gives (0: none), for
 // the camera's prior, as COLMAP's feature extractor reads it.
 double exif_focal_pixels(const std::string& path, const GrayImage& image) {
-  (void)path, (void)image;
-  return 0;  // EXIF focal lengths: not read yet
+  std::ifstream in(path, std::ios::binary);
+  std::vector<unsigned char> head(256 * 1024);  // the APP segments come first; EXIF's is at most 64 KiB
+  in.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  return jpeg_exif_focal_pixels(head.data(), head.size(), image.width, image.height);
 }
 
 }  // namespace
