@@ -15,7 +15,7 @@
 # added to both glsurf commands, e.g. GLSURF_ARGS="--backend cpu".
 # Exit: 0 pass, 1 fail, 77 skip (colmap, or a python3 with numpy and cv2, missing).
 #
-# Thresholds (tools/compare_poses.py; docs/colmap_scene.md has the numbers
+# Thresholds (tools/compare_poses.py; docs/notes/colmap-scene.md has the numbers
 # behind them): every one of the 10 images registered, every camera centre
 # within 1% of the scene scale (the RMS distance of the true centres from
 # their mean, ~2 m: 2 cm), every rotation within 0.25 degrees after the

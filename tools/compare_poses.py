@@ -39,7 +39,7 @@ error are within --max-center-error, --max-rotation-error and
 --max-relative-rotation-error; 1 when not; 2 on unreadable input. The
 defaults come from what COLMAP's own SIFT pipeline reaches on the
 rendered scene and from its errors with the keypoints jittered on purpose:
-docs/colmap_scene.md has the numbers.
+docs/notes/colmap-scene.md has the numbers.
 
 The rotation errors include the error of the alignment itself: the centres
 of a path that is long in x and short in y and z pin down the rotation about
