@@ -14,8 +14,14 @@
 #include "gl/error.hpp"
 #include "glsurf/geometry.hpp"
 #include "io/output.hpp"
+#include "match/linalg.hpp"
 
 namespace glsurf {
+
+using linalg::inverse_similarity;
+using linalg::normaliser;
+using linalg::smallest_eigenvector;
+using linalg::SmallestEigen;
 
 namespace {
 
@@ -31,78 +37,6 @@ bool has_collinear_triple(const std::array<std::array<double, 2>, 4>& p) {
         if (!(cross > 1e-3 * std::hypot(ux, uy) * std::hypot(vx, vy))) return true;
       }
   return false;
-}
-
-// Similarity that moves the points' centroid to the origin and their mean
-// distance to sqrt(2) (Hartley's normalisation), as a 3x3 row-major matrix.
-std::array<double, 9> normaliser(const std::vector<std::array<double, 2>>& p) {
-  double cx = 0, cy = 0;
-  for (const auto& q : p) cx += q[0], cy += q[1];
-  cx /= p.size();
-  cy /= p.size();
-  double mean = 0;
-  for (const auto& q : p) mean += std::hypot(q[0] - cx, q[1] - cy);
-  mean /= p.size();
-  const double s = mean > 0 ? std::sqrt(2.0) / mean : 1.0;
-  return {s, 0, -s * cx, 0, s, -s * cy, 0, 0, 1};
-}
-
-std::array<double, 9> inverse_similarity(const std::array<double, 9>& t) {
-  const double s = t[0];
-  return {1 / s, 0, -t[2] / s, 0, 1 / s, -t[5] / s, 0, 0, 1};
-}
-
-// The eigenvector of the smallest eigenvalue of a symmetric 9x9 matrix (by
-// Jacobi rotations), and how far the next one is from it: the second
-// smallest eigenvalue over the largest (0 when the smallest is not unique).
-struct SmallestEigen {
-  std::array<double, 9> vector;
-  double gap;
-};
-
-SmallestEigen smallest_eigenvector(std::array<double, 81> a) {
-  std::array<double, 81> v{};
-  for (int i = 0; i < 9; ++i) v[i * 9 + i] = 1;
-  for (int sweep = 0; sweep < 60; ++sweep) {
-    double off = 0;
-    for (int p = 0; p < 9; ++p)
-      for (int q = p + 1; q < 9; ++q) off += a[p * 9 + q] * a[p * 9 + q];
-    if (off < 1e-30) break;
-    for (int p = 0; p < 9; ++p) {
-      for (int q = p + 1; q < 9; ++q) {
-        if (std::abs(a[p * 9 + q]) < 1e-300) continue;
-        const double theta = (a[q * 9 + q] - a[p * 9 + p]) / (2 * a[p * 9 + q]);
-        const double t = (theta >= 0 ? 1 : -1) / (std::abs(theta) + std::sqrt(theta * theta + 1));
-        const double c = 1 / std::sqrt(t * t + 1), s = t * c;
-        for (int k = 0; k < 9; ++k) {
-          const double akp = a[k * 9 + p], akq = a[k * 9 + q];
-          a[k * 9 + p] = c * akp - s * akq;
-          a[k * 9 + q] = s * akp + c * akq;
-        }
-        for (int k = 0; k < 9; ++k) {
-          const double apk = a[p * 9 + k], aqk = a[q * 9 + k];
-          a[p * 9 + k] = c * apk - s * aqk;
-          a[q * 9 + k] = s * apk + c * aqk;
-        }
-        for (int k = 0; k < 9; ++k) {
-          const double vkp = v[k * 9 + p], vkq = v[k * 9 + q];
-          v[k * 9 + p] = c * vkp - s * vkq;
-          v[k * 9 + q] = s * vkp + c * vkq;
-        }
-      }
-    }
-  }
-  int best = 0;
-  for (int i = 1; i < 9; ++i)
-    if (a[i * 9 + i] < a[best * 9 + best]) best = i;
-  double second = std::numeric_limits<double>::infinity(), largest = 0;
-  for (int i = 0; i < 9; ++i) {
-    largest = std::max(largest, a[i * 9 + i]);
-    if (i != best) second = std::min(second, a[i * 9 + i]);
-  }
-  SmallestEigen out{{}, largest > 0 ? second / largest : 0.0};
-  for (int k = 0; k < 9; ++k) out.vector[k] = v[k * 9 + best];
-  return out;
 }
 
 }  // namespace
