@@ -81,7 +81,7 @@ if [ "$frontend" = "--colmap-sift" ]; then
     --SiftMatching.use_gpu 0 --SiftMatching.num_threads 2
 else
   # shellcheck disable=SC2086  # GLSURF_ARGS is a list of words
-  step detect "$frontend" detect "$scene/images" --database "$db" ${GLSURF_ARGS:-}
+  step detect "$frontend" detect "$scene/images" --database "$db" --single-camera ${GLSURF_ARGS:-}
   # shellcheck disable=SC2086
   step match "$frontend" match --database "$db" --pairs exhaustive ${GLSURF_ARGS:-}
 fi

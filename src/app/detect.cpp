@@ -59,15 +59,25 @@ int detect(Args& args) {
   const std::string database = args.option("--database");
   const std::string shard = args.option("--shard");
   const bool quiet = args.flag("--quiet");
+  const bool single_camera = args.flag("--single-camera");
   const std::vector<std::string> names = args.positionals();
   args.finish();
   if (names.empty()) throw UsageError("detect needs at least one image or directory");
   if (!database.empty()) {
     if (!out.empty()) throw UsageError("-o and --database: give one of them");
     if (!format_given.empty()) throw UsageError("--format applies to feature files, not to --database");
-    return detect_into_database(
-        {database, backend, config, load, names, shard.empty() ? Shard{} : parse_shard(shard), quiet});
+    DatabaseDetect run;
+    run.database = database;
+    run.backend = backend;
+    run.config = config;
+    run.load = load;
+    run.names = names;
+    if (!shard.empty()) run.shard = parse_shard(shard);
+    run.single_camera = single_camera;
+    run.quiet = quiet;
+    return detect_into_database(run);
   }
+  if (single_camera) throw UsageError("--single-camera needs --database");
   if (!shard.empty() || quiet)
     throw UsageError(std::string(shard.empty() ? "--quiet" : "--shard") + " needs --database");
 
@@ -184,6 +194,9 @@ OptionTable detect_options() {
            "colmap, glsurf's features beside them; images already in it are skipped",
            "none"),
       shard_option("images"),
+      flag("--single-camera",
+           "with --database: one camera for all images (COLMAP's single_camera; one image size), from the "
+           "first image stored"),
       flag("--quiet", "with --database: no progress, only errors"),
       shared_option("--backend"),
       shared_option("--format")};

@@ -25,13 +25,14 @@ namespace {
 
 // What the features depend on, stored with them: a database holds the
 // features of one set of options.
-std::string detector_signature(const DetectorConfig& c, const std::string& backend) {
+std::string detector_signature(const DetectorConfig& c, const std::string& backend, bool single_camera) {
   char text[256];
   std::snprintf(text, sizeof text,
                 "surf backend=%s threshold=%g octaves=%d layers=%d max-features=%d extended=%d upright=%d "
-                "sample-step=%d second-orientation=%g",
+                "sample-step=%d second-orientation=%g cameras=%s",
                 backend.c_str(), c.hessian_threshold, c.n_octaves, c.n_octave_layers, c.max_features,
-                c.extended ? 1 : 0, c.upright ? 1 : 0, c.first_step, c.second_orientation);
+                c.extended ? 1 : 0, c.upright ? 1 : 0, c.first_step, c.second_orientation,
+                single_camera ? "single" : "per-image");
   return text;
 }
 
@@ -66,7 +67,7 @@ int detect_into_database(const DatabaseDetect& run) {
   const OutputLock lock(run.database);  // one writer at a time
   // The database's images keep their ids; those new to it take their place
   // in this list, or after the largest id when another image holds that.
-  db->require_setting("detector", detector_signature(run.config, run.backend), "features");
+  db->require_setting("detector", detector_signature(run.config, run.backend, run.single_camera), "features");
   db->set_setting("image_root", set.root);
 
   std::vector<size_t> todo;  // indices into set.files
@@ -104,7 +105,7 @@ int detect_into_database(const DatabaseDetect& run) {
       detecting = false;
       colmap::ImageId id = static_cast<colmap::ImageId>(i) + 1;
       if (db->has_image_id(id)) id = db->images(false).back().id + 1;
-      db->add_image(id, name,
+      db->add_image(id, name, run.single_camera ? 1 : id,
                     colmap::default_camera(image.width, image.height, exif_focal_pixels(path, image)),
                     features);
       ++stored;

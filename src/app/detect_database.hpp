@@ -16,6 +16,7 @@ struct DatabaseDetect {
   LoadOptions load;
   std::vector<std::string> names;  // images and directories as given
   Shard shard;
+  bool single_camera = false;  // one camera (id 1) for all images, as COLMAP's single_camera
   bool quiet = false;
 };
 

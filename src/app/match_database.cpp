@@ -96,7 +96,8 @@ std::vector<Pair> pair_list(const std::string& spec, const std::vector<colmap::I
   return pairs;
 }
 
-// A pair's verification in COLMAP's pixel convention (keypoints + 0.5), so
+// A pair's verification as COLMAP's matchers make it (estimate_two_view_geometry),
+// in COLMAP's pixel convention (keypoints + 0.5), so
 // that the stored F and H are those of the keypoints colmap reads.
 colmap::TwoView verify(const Features& a, const Features& b, const std::vector<Match>& matches) {
   std::vector<PointPair> points;
@@ -106,15 +107,13 @@ colmap::TwoView verify(const Features& a, const Features& b, const std::vector<M
                    &kb = b.keypoints[static_cast<size_t>(m.train)];
     points.push_back({ka.x + 0.5, ka.y + 0.5, kb.x + 0.5, kb.y + 0.5});
   }
+  const TwoViewGeometry g = estimate_two_view_geometry(points);
   colmap::TwoView view;
-  view.config = 1;  // DEGENERATE
-  if (points.size() < 4) return view;
-  const HomographyResult h = ransac_homography(points);
-  if (!h.found) return view;
-  view.config = 6;  // PLANAR_OR_PANORAMIC
-  view.h = h.h;
+  view.config = static_cast<int>(g.configuration);
+  if (g.f_found) view.f = g.f;
+  if (g.h_found) view.h = g.h;
   for (size_t i = 0; i < matches.size(); ++i) {
-    if (h.inliers[i]) view.inliers.push_back(matches[i]);
+    if (g.inliers[i]) view.inliers.push_back(matches[i]);
   }
   return view;
 }

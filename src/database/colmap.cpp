@@ -237,23 +237,33 @@ bool Database::has_image_id(ImageId id) {
   return s.step();
 }
 
-void Database::add_image(ImageId id, const std::string& name, const Camera& camera, const Features& f) {
+void Database::add_image(ImageId id, const std::string& name, std::int64_t camera_id, const Camera& camera,
+                         const Features& f) {
   const auto rows = static_cast<std::int64_t>(f.keypoints.size());
   sql::Transaction t(connection_);
-  sql::Statement(connection_,
-                 "INSERT INTO cameras (camera_id, model, width, height, params, prior_focal_length) "
-                 "VALUES (?, ?, ?, ?, ?, ?)")
-      .bind(1, id)
-      .bind(2, camera.model)
-      .bind(3, camera.width)
-      .bind(4, camera.height)
-      .bind_blob(5, camera.params.data(), camera.params.size() * sizeof(double))
-      .bind(6, camera.prior_focal_length ? 1 : 0)
-      .run();
+  sql::Statement stored(connection_, "SELECT width, height FROM cameras WHERE camera_id = ?");
+  stored.bind(1, camera_id);
+  if (!stored.step()) {
+    sql::Statement(connection_,
+                   "INSERT INTO cameras (camera_id, model, width, height, params, prior_focal_length) "
+                   "VALUES (?, ?, ?, ?, ?, ?)")
+        .bind(1, camera_id)
+        .bind(2, camera.model)
+        .bind(3, camera.width)
+        .bind(4, camera.height)
+        .bind_blob(5, camera.params.data(), camera.params.size() * sizeof(double))
+        .bind(6, camera.prior_focal_length ? 1 : 0)
+        .run();
+  } else if (stored.integer(0) != camera.width || stored.integer(1) != camera.height) {
+    throw Error(name + ": " + std::to_string(camera.width) + "x" + std::to_string(camera.height) +
+                ", but camera " + std::to_string(camera_id) + " is " + std::to_string(stored.integer(0)) +
+                "x" + std::to_string(stored.integer(1)) +
+                " (one camera for all images needs one image size)");
+  }
   sql::Statement(connection_, "INSERT INTO images (image_id, name, camera_id) VALUES (?, ?, ?)")
       .bind(1, id)
       .bind(2, name)
-      .bind(3, id)
+      .bind(3, camera_id)
       .run();
   const std::vector<float> keypoints = colmap_keypoints(f.keypoints);
   sql::Statement(connection_, "INSERT INTO keypoints (image_id, rows, cols, data) VALUES (?, ?, 4, ?)")

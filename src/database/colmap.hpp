@@ -1,7 +1,7 @@
 // A COLMAP 3.8 project database, as glsurf fills it: COLMAP's own tables,
 // which `colmap mapper` reads, and glsurf's beside them.
 //
-//   cameras, images       one camera per image (COLMAP's default), the model
+//   cameras, images       one camera per image (COLMAP's default) or one for all, the model
 //                         SIMPLE_RADIAL (f, cx, cy, k) as its feature
 //                         extractor sets it up; image and camera ids are the
 //                         image's place in the name-sorted list from 1 on, so
@@ -105,9 +105,12 @@ class Database {
   std::optional<ImageId> image_id(const std::string& name);
   // Whether id is taken (by an image of any name).
   bool has_image_id(ImageId id);
-  // One image: its camera, images row, COLMAP keypoints and descriptors and
-  // glsurf's features, in one transaction.
-  void add_image(ImageId id, const std::string& name, const Camera& camera, const Features& features);
+  // One image: its images row, COLMAP keypoints and descriptors and glsurf's
+  // features, and camera `camera_id` when the database lacks it, in one
+  // transaction. Throws glsurf::Error when the stored camera `camera_id` has
+  // another image size.
+  void add_image(ImageId id, const std::string& name, std::int64_t camera_id, const Camera& camera,
+                 const Features& features);
   Features features(ImageId id);
 
   // Whether the pair has its matches stored.
