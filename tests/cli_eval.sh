@@ -57,8 +57,8 @@ matches_of() {
   "$glsurf" match "$work/seq/img1.png" "$work/seq/img2.png" --backend cpu "$@" -o "$work/m.txt" >/dev/null 2>&1 ||
     fail "match $*"
   counted=$(grep -o '"pair": "1-2",.*"matches": [0-9]*' "$work/m.json" | sed 's/.*"matches": //')
-  [ -n "$counted" ] && [ "$counted" -eq "$(wc -l < "$work/m.txt")" ] ||
-    fail "eval $* counted ${counted:-no} matches, match wrote $(wc -l < "$work/m.txt")"
+  [ -n "$counted" ] && [ "$counted" -eq "$(grep -vc '^#' "$work/m.txt")" ] ||
+    fail "eval $* counted ${counted:-no} matches, match wrote $(grep -vc '^#' "$work/m.txt")"
   echo "$counted"
 }
 default=$(matches_of) || fail "$default"

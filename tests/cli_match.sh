@@ -7,7 +7,17 @@ out=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" -o "$work/m.t
       --draw "$work/m.png" 2>&1) || fail "match box pair: $out"
 echo "$out"
 [ -s "$work/m.txt" ] || fail "matches written"
-[ "$(head -n 1 "$work/m.txt" | wc -w)" -eq 4 ] || fail "i j distance inlier per line"
+[ "$(head -n 1 "$work/m.txt")" = "# i j x1 y1 x2 y2 distance inlier" ] || fail "the header line: $(head -n 1 "$work/m.txt")"
+[ "$(sed -n 2p "$work/m.txt" | wc -w)" -eq 8 ] || fail "i j x1 y1 x2 y2 distance inlier per line"
+# The points are the keypoints' (detect's fields 1 and 2, %.9g: exact).
+"$glsurf" detect "$assets/box.png" -o "$work/ka.txt" 2>/dev/null || fail "detect box (gl)"
+"$glsurf" detect "$assets/box_in_scene.png" -o "$work/kb.txt" 2>/dev/null || fail "detect box_in_scene (gl)"
+bad=$(awk 'FILENAME == ARGV[1] { if (FNR > 1) { ax[FNR - 2] = $1 + 0; ay[FNR - 2] = $2 + 0 }; next }
+           FILENAME == ARGV[2] { if (FNR > 1) { bx[FNR - 2] = $1 + 0; by[FNR - 2] = $2 + 0 }; next }
+           /^#/ { next }
+           { n++; if ($3 + 0 != ax[$1] || $4 + 0 != ay[$1] || $5 + 0 != bx[$2] || $6 + 0 != by[$2]) bad++ }
+           END { print (n > 0 ? bad + 0 : "none") }' "$work/ka.txt" "$work/kb.txt" "$work/m.txt")
+[ "$bad" = 0 ] || fail "match -o points differ from the keypoints detect writes: $bad"
 [ "$(wc -l < "$work/H.txt")" -eq 3 ] || fail "three lines of H"
 head -c 8 "$work/m.png" | od -c | head -1 | grep -q "P   N   G" || fail "a PNG picture"
 inliers=$(echo "$out" | sed -n 's/.* \([0-9]*\) inliers.*/\1/p')
@@ -31,7 +41,8 @@ correct=$(echo "$out" | sed -n 's/.*: \([0-9]*\) correct matches.*/\1/p')
 [ "${correct:-0}" -ge 15 ] || fail "--truth H.txt: at least 15 correct matches, got ${correct:-none}: $out"
 
 # The filters (CPU backend; the GPU's two nearest neighbours are compared
-# with the CPU's in test_gpu_matcher.cpp). Matches files: i j distance inlier.
+# with the CPU's in test_gpu_matcher.cpp). Matches files: a header, then
+# i j x1 y1 x2 y2 distance inlier.
 m() { "$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu "$@" >/dev/null 2>&1 || fail "match $*"; }
 m -o "$work/f_default.txt"
 m -o "$work/f_ratio0.txt" --ratio 0
@@ -41,8 +52,8 @@ cmp -s "$work/f_ratio0.txt" "$work/f_ratio1.txt" || fail "--ratio 0 and --ratio 
 # The maximum distance is a forward filter: the matches it keeps are the
 # default ones within it.
 m -o "$work/f_max.txt" --max-distance 0.2
-awk '$3 <= 0.2 { print $1, $2, $3 }' "$work/f_default.txt" > "$work/f_max_expected.txt"
-cut -d' ' -f1-3 "$work/f_max.txt" | cmp -s - "$work/f_max_expected.txt" || fail "--max-distance 0.2 keeps the default matches within 0.2"
+awk '!/^#/ && $7 <= 0.2 { print $1, $2, $7 }' "$work/f_default.txt" > "$work/f_max_expected.txt"
+awk '!/^#/ { print $1, $2, $7 }' "$work/f_max.txt" | cmp -s - "$work/f_max_expected.txt" || fail "--max-distance 0.2 keeps the default matches within 0.2"
 [ -s "$work/f_max.txt" ] && [ "$(wc -l < "$work/f_max.txt")" -lt "$(wc -l < "$work/f_default.txt")" ] ||
   fail "--max-distance 0.2 keeps some matches and drops some"
 # Matches across Laplacian signs only with --no-sign (signs from detect's files: field 6).
@@ -50,14 +61,14 @@ cut -d' ' -f1-3 "$work/f_max.txt" | cmp -s - "$work/f_max_expected.txt" || fail 
 "$glsurf" detect "$assets/box_in_scene.png" --backend cpu -o "$work/fb.txt" 2>/dev/null || fail "detect box_in_scene"
 opposite() {
   awk 'FNR == NR { if (FNR > 1) a[FNR - 2] = $6; next } FILENAME != m { if (FNR > 1) b[FNR - 2] = $6; next }
-       { n += a[$1] != b[$2] } END { print n + 0 }' m="$1" "$work/fa.txt" "$work/fb.txt" "$1"
+       !/^#/ { n += a[$1] != b[$2] } END { print n + 0 }' m="$1" "$work/fa.txt" "$work/fb.txt" "$1"
 }
 m -o "$work/f_all.txt" --ratio 0 --no-mutual
 m -o "$work/f_nosign.txt" --ratio 0 --no-mutual --no-sign
 [ "$(opposite "$work/f_all.txt")" -eq 0 ] || fail "matches across Laplacian signs without --no-sign"
 [ "$(opposite "$work/f_nosign.txt")" -gt 0 ] || fail "--no-sign allows matches across Laplacian signs"
 # With no filter left, every query has its nearest neighbour.
-[ "$(wc -l < "$work/f_nosign.txt")" -eq "$(head -n 1 "$work/fa.txt" | cut -d' ' -f1)" ] || fail "one match per query with every filter off"
+[ "$(grep -vc '^#' "$work/f_nosign.txt")" -eq "$(head -n 1 "$work/fa.txt" | cut -d' ' -f1)" ] || fail "one match per query with every filter off"
 # A truth whose horizon crosses A (w = 1 - x / 200 changes sign inside box.png,
 # 324 px wide) has no corner error to give: n/a, said why, not "inf".
 printf '1 0 0\n0 1 0\n-0.005 0 1\n' > "$work/Hhorizon.txt"
@@ -70,22 +81,36 @@ direct=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend 
 [ "$(echo "$out" | sed 's/^[^:]*://; s/, [0-9]* ms.*//')" = "$(echo "$direct" | sed 's/^[^:]*://; s/, [0-9]* ms.*//')" ] ||
   fail "match - B differs from the file: $out / $direct"
 "$glsurf" match - - < /dev/null >/dev/null 2>&1; [ $? -eq 2 ] || fail "match - - is a usage error"
-# No homography: exit 1 and no files at all.
+# No model found: the matches are written all the same (never lost), the
+# model file asked for is not, with a warning and exit status 1; in every
+# --geometry mode.
 printf 'P5\n64 64\n255\n' > "$work/flat.pgm"
 head -c 4096 /dev/zero | tr '\0' '\200' >> "$work/flat.pgm"
-"$glsurf" match "$work/flat.pgm" "$work/flat.pgm" -o "$work/flat.txt" --homography "$work/flatH.txt" \
-  --backend cpu >/dev/null 2>&1
-[ $? -eq 1 ] || fail "no homography with --homography exits 1"
-[ ! -e "$work/flat.txt" ] && [ ! -e "$work/flatH.txt" ] || fail "no files after a failed match"
-err=$("$glsurf" match "$work/flat.pgm" "$work/flat.pgm" -o "$work/flat.txt" --homography "$work/flatH.txt" \
-  --backend cpu 2>&1)
-echo "$err" | grep -qF "nothing written ($work/flatH.txt, $work/flat.txt): without --homography the others are written" ||
-  fail "the error names every output left unwritten: $err"
+for mode in "h --homography $work/flatH.txt" "f --fundamental $work/flatF.txt" "auto --homography $work/flatH.txt" \
+            "auto --fundamental $work/flatF.txt"; do
+  rm -f "$work/flat.txt"
+  # shellcheck disable=SC2086
+  err=$("$glsurf" match "$work/flat.pgm" "$work/flat.pgm" -o "$work/flat.txt" --geometry $mode --backend cpu 2>&1)
+  [ $? -eq 1 ] || fail "no model with a model file (--geometry $mode) exits 1: $err"
+  [ "$(cat "$work/flat.txt")" = "# i j x1 y1 x2 y2 distance inlier" ] || fail "--geometry $mode: the matches (none) written"
+  [ ! -e "$work/flatH.txt" ] && [ ! -e "$work/flatF.txt" ] || fail "--geometry $mode: no model file when none is found"
+  echo "$err" | grep -q "^glsurf: warning: no \(homography\|fundamental matrix\) (.*) written: none found; the matches are, all with inlier 0$" ||
+    fail "--geometry $mode: the warning: $err"
+done
+# Without a model file asked for, no model is no failure.
+out=$("$glsurf" match "$work/flat.pgm" "$work/flat.pgm" -o "$work/flat.txt" --geometry f --backend cpu 2>&1) ||
+  fail "no fundamental matrix without --fundamental exits 0: $out"
+echo "$out" | grep -q ", 0 matches, no fundamental matrix (15 inliers needed)," || fail "no F said: $out"
+out=$("$glsurf" match "$work/flat.pgm" "$work/flat.pgm" --geometry auto --backend cpu 2>&1) ||
+  fail "degenerate without a model file exits 0: $out"
+echo "$out" | grep -q ", 0 matches, degenerate: no fundamental matrix, no homography (15 matches needed)," ||
+  fail "degenerate said: $out"
 # With an output on standard output the summary goes to standard error.
 "$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" -o - --backend cpu >"$work/stdout.txt" 2>"$work/stderr.txt" ||
   fail "match -o -: $(cat "$work/stderr.txt")"
-[ -s "$work/stdout.txt" ] && ! grep -v '^[0-9]* [0-9]* [0-9.e+-]* [01]$' "$work/stdout.txt" >/dev/null ||
-  fail "match -o -: only match lines on standard output: $(grep -v '^[0-9]* [0-9]* [0-9.e+-]* [01]$' "$work/stdout.txt" | head -n 2)"
+line='^[0-9]* [0-9]*\( [0-9.e+-]*\)\{5\} [01]$'
+[ -s "$work/stdout.txt" ] && ! sed 1d "$work/stdout.txt" | grep -v "$line" >/dev/null ||
+  fail "match -o -: only match lines on standard output: $(sed 1d "$work/stdout.txt" | grep -v "$line" | head -n 2)"
 grep -q "features, .* matches" "$work/stderr.txt" || fail "match -o -: the summary on standard error"
 # Unrelated images: a few matches agree by chance (4 of 14 here), which is no
 # homography either.
@@ -93,6 +118,8 @@ out=$("$glsurf" match "$assets/box.png" "$assets/graf3.png" --homography "$work/
 [ $? -eq 1 ] || fail "unrelated images with --homography exit 1: $out"
 echo "$out" | grep -q "no homography" || fail "unrelated images: no homography said: $out"
 [ ! -e "$work/unrelatedH.txt" ] || fail "no homography file for unrelated images"
+out=$("$glsurf" match "$assets/box.png" "$assets/graf3.png" --geometry auto --backend cpu 2>&1) || fail "unrelated images, auto: $out"
+echo "$out" | grep -q "matches, degenerate: no fundamental matrix, no homography" || fail "unrelated images, auto: $out"
 out=$("$glsurf" match "$assets/box.png" "$assets/graf3.png" --backend cpu 2>&1) || fail "unrelated images: $out"
 echo "$out" | grep -q "no homography (best fit [0-7] inliers, 8 needed)" || fail "unrelated images: $out"
 
@@ -112,7 +139,7 @@ for backend in gl cpu; do
     fail "match an image against a feature file ($backend)"
   cmp -s "$work/from_images.txt" "$work/mixed.txt" || fail "an image against a feature file ($backend)"
 done
-[ "$(wc -l < "$work/from_files.txt")" -ge 20 ] || fail "box against box_in_scene from feature files: too few matches"
+[ "$(grep -vc '^#' "$work/from_files.txt")" -ge 20 ] || fail "box against box_in_scene from feature files: too few matches"
 err=$("$glsurf" match "$work/box.txt" "$assets/box_in_scene.png" --extended 2>&1)
 [ $? -eq 1 ] && echo "$err" | grep -q "gives 64-value descriptors, .*box_in_scene.png 128 (leave out --extended)" ||
   fail "descriptor lengths that differ: $err"
@@ -127,7 +154,7 @@ awk 'NR == 1 { print $1, 62; next } { NF = NF - 2; print }' "$work/scene64.txt" 
 for backend in gl cpu; do
   "$glsurf" match "$work/box62.txt" "$work/scene62.txt" --backend $backend --ratio 1 --no-mutual \
     -o "$work/m62_$backend.txt" >/dev/null 2>&1 || fail "match 62-value descriptors ($backend)"
-  cut -d' ' -f1,2 "$work/m62_$backend.txt" > "$work/pairs62_$backend.txt"
+  grep -v '^#' "$work/m62_$backend.txt" | cut -d' ' -f1,2 > "$work/pairs62_$backend.txt"
 done
 [ "$(wc -l < "$work/pairs62_gl.txt")" -eq "$(head -n 1 "$work/box.txt" | cut -d' ' -f1)" ] &&
   cmp -s "$work/pairs62_gl.txt" "$work/pairs62_cpu.txt" || fail "62-value descriptors: the GPU pairs as the CPU"
@@ -235,4 +262,40 @@ match_matches() {
 v_default=$(view_matches); v_strict=$(view_matches --ratio 0.6 --no-sign); m_strict=$(match_matches --ratio 0.6 --no-sign)
 [ -n "$v_strict" ] && [ "$v_strict" = "$m_strict" ] && [ "$v_strict" -lt "${v_default:-0}" ] ||
   fail "view --match --ratio 0.6 --no-sign: ${v_strict:-no} matches, match ${m_strict:-no}, view by default ${v_default:-no}"
+
+# --geometry: f a fundamental matrix, auto COLMAP's configuration. The
+# bundled graf1 -> graf3 is a plane: auto says planar or panoramic.
+out=$("$glsurf" match --backend cpu --geometry f -o "$work/gf.txt" --fundamental "$work/F.txt" 2>&1) ||
+  fail "--geometry f on the bundled pair: $out"
+echo "$out"
+inliers=$(echo "$out" | sed -n 's/.* \([0-9]*\) inliers (F).*/\1/p')
+[ "${inliers:-0}" -ge 300 ] || fail "--geometry f: at least 300 inliers on graf1 -> graf3, got ${inliers:-none}: $out"
+[ "$(awk '!/^#/ { n += $8 } END { print n }' "$work/gf.txt")" = "$inliers" ] || fail "--geometry f: -o marks the inliers"
+[ "$(wc -l < "$work/F.txt")" -eq 3 ] && [ "$(wc -w < "$work/F.txt")" -eq 9 ] || fail "--fundamental: 3 lines of 3"
+# The inliers satisfy the F written: Sampson distance below 3 px.
+far=$(awk 'FILENAME == ARGV[1] { for (i = 1; i <= 3; i++) F[FNR, i] = $i; next }
+           /^#/ || $8 == 0 { next }
+           { x[1] = $3; x[2] = $4; x[3] = 1; u[1] = $5; u[2] = $6; u[3] = 1
+             for (r = 1; r <= 3; r++) { Fx[r] = 0; Ftu[r] = 0
+               for (c = 1; c <= 3; c++) { Fx[r] += F[r, c] * x[c]; Ftu[r] += F[c, r] * u[c] } }
+             e = u[1] * Fx[1] + u[2] * Fx[2] + Fx[3]
+             if (e * e / (Fx[1] ^ 2 + Fx[2] ^ 2 + Ftu[1] ^ 2 + Ftu[2] ^ 2) >= 9) n++ }
+           END { print n + 0 }' "$work/F.txt" "$work/gf.txt")
+[ "$far" -eq 0 ] || fail "--geometry f: $far inliers 3 px or more from their epipolar lines under F.txt"
+out=$("$glsurf" match --backend cpu --geometry auto --fundamental "$work/aF.txt" --homography "$work/aH.txt" 2>&1) ||
+  fail "--geometry auto on the bundled pair: $out"
+echo "$out"
+echo "$out" | grep -q "matches, planar or panoramic: [0-9]* inliers ([FH])," || fail "graf1 -> graf3 is planar: $out"
+[ "$(wc -l < "$work/aF.txt")" -eq 3 ] && [ "$(wc -l < "$work/aH.txt")" -eq 3 ] || fail "--geometry auto: both models written"
+# The homography mode is the default, and its model file belongs to h and auto.
+out=$("$glsurf" match --backend cpu --geometry h 2>&1) && echo "$out" | grep -q "matches, [0-9]* inliers, " ||
+  fail "--geometry h: $out"
+for bad in "--geometry x" "--geometry F" "--geometry f --homography $work/never_h.txt" \
+           "--geometry h --fundamental $work/never_f.txt" "--fundamental $work/never_f.txt"; do
+  # shellcheck disable=SC2086
+  err=$("$glsurf" match "$assets/box.png" "$assets/box_in_scene.png" --backend cpu $bad 2>&1)
+  [ $? -eq 2 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] && echo "$err" | grep -q "^glsurf: error: --" ||
+    fail "match $bad: one line, exit status 2: $err"
+done
+[ ! -e "$work/never_h.txt" ] && [ ! -e "$work/never_f.txt" ] || fail "a usage error writes nothing"
 echo "all match checks passed"

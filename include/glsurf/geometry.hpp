@@ -201,7 +201,13 @@ struct TwoViewGeometry {
 //   H inliers / F inliers > max_h_inlier_ratio              -> planar_or_panoramic
 //   otherwise                                               -> uncalibrated
 // The inliers are F's, or H's when planar or panoramic and H has at least as
-// many. Watermark detection and relative pose are left out.
+// many. Watermark detection (it needs the image sizes) and relative pose are
+// left out. The RANSACs are glsurf's (ransac_fundamental, ransac_homography
+// at max_error), not COLMAP's LO-RANSAC to the letter: COLMAP also runs at
+// least 100 trials, multiplies the adaptive count by 3, caps it by an assumed
+// inlier ratio of 0.25, and breaks ties in the inlier count by the sum of
+// squared residuals; the local optimisation (least squares on the inliers
+// while they grow, at most 10 rounds) is the same idea.
 TwoViewGeometry estimate_two_view_geometry(const std::vector<PointPair>& pairs,
                                            const TwoViewOptions& options = {});
 

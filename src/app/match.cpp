@@ -1,5 +1,6 @@
 // glsurf match — the main job: detect, describe and match two images, verify
-// with a homography, and report.
+// them geometrically (a homography, a fundamental matrix, or COLMAP's choice
+// between the two), and report.
 #include "app/match.hpp"
 
 #include <chrono>
@@ -41,8 +42,20 @@ Request read_request(Args& args) {
   r.load = load_options(args);
   r.image_options.assign(args.taken().begin() + static_cast<std::ptrdiff_t>(before), args.taken().end());
   r.matcher = match_options(args);
+  r.geometry = args.option("--geometry");
+  if (r.geometry != "h" && r.geometry != "f" && r.geometry != "auto") {
+    throw UsageError("--geometry must be h, f or auto, not '" + r.geometry + "'");
+  }
   r.matches_path = args.option("-o");
   r.homography_path = args.option("--homography");
+  r.fundamental_path = args.option("--fundamental");
+  if (!r.homography_path.empty() && r.geometry == "f") {
+    throw UsageError("--homography needs --geometry h or auto: --geometry f estimates no homography");
+  }
+  if (!r.fundamental_path.empty() && r.geometry == "h") {
+    throw UsageError(
+        "--fundamental needs --geometry f or auto: --geometry h estimates no fundamental matrix");
+  }
   r.draw_path = args.option("--draw");
   if (!r.draw_path.empty()) check_png_name("--draw", r.draw_path);
   r.truth_path = args.option("--truth");
@@ -60,6 +73,7 @@ Request read_request(Args& args) {
   std::vector<std::pair<std::string, std::filesystem::path>> named;  // option, the file it writes
   for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"-o", r.matches_path},
                                      {"--homography", r.homography_path},
+                                     {"--fundamental", r.fundamental_path},
                                      {"--draw", r.draw_path}}) {
     if (path.empty()) continue;
     check_not_an_input(option, path, {r.images[0], r.images[1], r.truth_path});
@@ -103,27 +117,109 @@ std::vector<Match> find_matches(const Request& r, Inputs& in) {
   return matcher.match(in.fa, in.fb);
 }
 
+// The geometric verification of the matches, whichever model did it.
+struct Verification {
+  std::vector<bool> inliers;  // per match; all false when no model was found
+  std::string verdict;        // the summary's words on it
+  // The models found, each null when none: the files are written from them,
+  // the picture draws A's outline by the homography, the truth's corner
+  // error is the homography's.
+  const Homography* h = nullptr;
+  const Fundamental* f = nullptr;
+  HomographyResult h_result;
+  FundamentalResult f_result;
+  TwoViewGeometry two_view;
+};
+
+std::string printed(const char* format, int a, int b = 0, int c = 0) {
+  char text[160];
+  std::snprintf(text, sizeof text, format, a, b, c);
+  return text;
+}
+
+// --geometry h (a homography, as before the others came), f (a fundamental
+// matrix) or auto (COLMAP's configuration of an uncalibrated pair). A model
+// file is written when its model was found: in auto mode, when its RANSAC
+// found one with at least min_num_inliers inliers.
+void verify(const std::string& geometry, size_t matches, const std::vector<PointPair>& pairs,
+            Verification& v) {
+  if (geometry == "h") {
+    v.h_result = ransac_homography(pairs);
+    const HomographyResult& h = v.h_result;
+    const int needed = RansacConfig{}.min_inliers;
+    if (h.found) {
+      v.verdict = printed("%d inliers", h.inlier_count);
+      v.h = &h.h;
+    } else if (matches < 4) {  // no fit tried
+      v.verdict = printed("no homography (%d inliers needed)", needed);
+    } else {
+      v.verdict = printed("no homography (best fit %d inliers, %d needed)", h.inlier_count, needed);
+    }
+    v.inliers = h.inliers;
+  } else if (geometry == "f") {
+    v.f_result = ransac_fundamental(pairs);
+    const FundamentalResult& f = v.f_result;
+    const int needed = fundamental_ransac_config().min_inliers;
+    if (f.found) {
+      v.verdict = printed("%d inliers (F)", f.inlier_count);
+      v.f = &f.f;
+    } else if (matches < 7) {  // no fit tried
+      v.verdict = printed("no fundamental matrix (%d inliers needed)", needed);
+    } else {
+      v.verdict = printed("no fundamental matrix (best fit %d inliers, %d needed)", f.inlier_count, needed);
+    }
+    v.inliers = f.inliers;
+  } else {
+    const TwoViewOptions options;
+    v.two_view = estimate_two_view_geometry(pairs, options);
+    const TwoViewGeometry& g = v.two_view;
+    const int needed = options.min_num_inliers;
+    if (g.configuration == TwoViewConfiguration::degenerate) {
+      v.verdict =
+          matches < static_cast<size_t>(needed)
+              ? printed("degenerate: no fundamental matrix, no homography (%d matches needed)", needed)
+              : printed(
+                    "degenerate: no fundamental matrix, no homography (best fits F %d, H %d inliers, "
+                    "%d needed)",
+                    g.f_inlier_count, g.h_inlier_count, needed);
+    } else {
+      v.verdict = std::string(to_string(g.configuration)) + ": " + printed("%d inliers", g.inlier_count) +
+                  (g.inliers_from_h ? " (H)" : " (F)");
+      if (g.h_found && g.h_inlier_count >= needed) v.h = &g.h;
+      if (g.f_found && g.f_inlier_count >= needed) v.f = &g.f;
+    }
+    v.inliers = g.inliers;
+  }
+}
+
 // The outputs asked for, staged to be written all or none: a failing
-// --draw must not leave -o behind.
+// --draw must not leave -o behind. A model file asked for is left out when
+// its model was not found; the matches are written all the same.
 void stage_outputs(OutputFiles& outputs, const Request& r, const Inputs& in,
-                   const std::vector<Match>& matches, const HomographyResult& h) {
+                   const std::vector<Match>& matches, const Verification& v) {
   if (!r.matches_path.empty()) {
     outputs.add(r.matches_path, false, [&](std::ostream& out) {
-      char line[96];
+      out << "# i j x1 y1 x2 y2 distance inlier\n";
+      char line[192];
       for (size_t i = 0; i < matches.size(); ++i) {
-        std::snprintf(line, sizeof line, "%d %d %.7g %d\n", matches[i].query, matches[i].train,
-                      matches[i].distance, h.found && h.inliers[i] ? 1 : 0);
+        const KeyPoint &ka = in.fa.keypoints[static_cast<size_t>(matches[i].query)],
+                       &kb = in.fb.keypoints[static_cast<size_t>(matches[i].train)];
+        // %.9g: every float coordinate reads back exactly.
+        std::snprintf(line, sizeof line, "%d %d %.9g %.9g %.9g %.9g %.7g %d\n", matches[i].query,
+                      matches[i].train, ka.x, ka.y, kb.x, kb.y, matches[i].distance, v.inliers[i] ? 1 : 0);
         out << line;
       }
     });
   }
-  if (!r.homography_path.empty()) {
-    outputs.add(r.homography_path, false, [&](std::ostream& out) { write_homography(out, h.h); });
+  if (!r.homography_path.empty() && v.h) {
+    outputs.add(r.homography_path, false, [&](std::ostream& out) { write_homography(out, *v.h); });
+  }
+  if (!r.fundamental_path.empty() && v.f) {
+    outputs.add(r.fundamental_path, false, [&](std::ostream& out) { write_fundamental(out, *v.f); });
   }
   if (!r.draw_path.empty()) {
     outputs.add(r.draw_path, true, [&](std::ostream& out) {
-      write_match_png(out, r.draw_path,
-                      {&in.a, &in.b, &in.fa, &in.fb, &matches, &h.inliers, h.found ? &h.h : nullptr});
+      write_match_png(out, r.draw_path, {&in.a, &in.b, &in.fa, &in.fb, &matches, &v.inliers, v.h});
     });
   }
 }
@@ -132,33 +228,23 @@ void stage_outputs(OutputFiles& outputs, const Request& r, const Inputs& in,
 // homography's corner error; on standard error when an output goes to
 // standard output. Returns where it went.
 FILE* print_summary(const Request& r, const Inputs& in, size_t matches, const std::vector<PointPair>& pairs,
-                    const HomographyResult& h, const Homography* truth, double ms) {
-  char verdict[96];
-  const int needed = RansacConfig{}.min_inliers;
-  if (h.found) {
-    std::snprintf(verdict, sizeof verdict, "%d inliers", h.inlier_count);
-  } else if (matches < 4) {  // no fit tried
-    std::snprintf(verdict, sizeof verdict, "no homography (%d inliers needed)", needed);
-  } else {
-    std::snprintf(verdict, sizeof verdict, "no homography (best fit %d inliers, %d needed)", h.inlier_count,
-                  needed);
-  }
+                    const Verification& v, const Homography* truth, double ms) {
   bool output_on_stdout = false;
-  for (const std::string& path : {r.matches_path, r.homography_path, r.draw_path}) {
+  for (const std::string& path : {r.matches_path, r.homography_path, r.fundamental_path, r.draw_path}) {
     output_on_stdout = output_on_stdout || (!path.empty() && standard_stream_of(path) == 1);
   }
   FILE* const summary = output_on_stdout ? stderr : stdout;
   std::fprintf(summary, "%s: %s, %s: %s, %s, %s, %.0f ms (%s)\n", one_line(r.images[0]).c_str(),
                counted(in.fa.keypoints.size(), "feature").c_str(), one_line(r.images[1]).c_str(),
                counted(in.fb.keypoints.size(), "feature").c_str(),
-               counted(matches, "match", "matches").c_str(), verdict, ms, r.backend.c_str());
+               counted(matches, "match", "matches").c_str(), v.verdict.c_str(), ms, r.backend.c_str());
   if (!truth) return summary;
   int correct = 0;
   for (const PointPair& p : pairs) correct += reprojection_error(*truth, p) < 3.0;
   std::string corner =
       in.file_a ? "n/a (A is a feature file: no image size)" : "n/a";  // or no homography found
-  if (h.found && !in.file_a) {
-    const double e = corner_error(h.h, *truth, in.a.width, in.a.height);
+  if (v.h && !in.file_a) {
+    const double e = corner_error(*v.h, *truth, in.a.width, in.a.height);
     corner = std::isnan(e) ? "n/a (the truth sends part of A to infinity)" : std::to_string(e) + " px";
   }
   std::fprintf(summary, "against %s: %d correct matches (< 3 px), homography corner error %s\n",
@@ -208,35 +294,53 @@ int match(Args& args) {
                    &kb = in.fb.keypoints[static_cast<size_t>(m.train)];
     pairs.push_back({ka.x, ka.y, kb.x, kb.y});
   }
-  const HomographyResult h = ransac_homography(pairs);
+  Verification v;
+  verify(r.geometry, matches.size(), pairs, v);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
-  if (!r.homography_path.empty() && !h.found) {  // before any file is written
-    std::string unwritten = r.homography_path;
-    for (const std::string& path : {r.matches_path, r.draw_path}) {
-      if (!path.empty()) unwritten += ", " + path;
-    }
-    const bool others = !r.matches_path.empty() || !r.draw_path.empty();
-    throw Error("no homography found (" + std::to_string(matches.size()) + " matches); nothing written (" +
-                unwritten + ")" +
-                (others ? ": without --homography the others are written all the same" : ""));
-  }
+  // The model files asked for that have no model: not written, which the
+  // exit status says; the matches are never lost.
+  std::vector<std::string> unwritten;
+  if (!r.homography_path.empty() && !v.h) unwritten.push_back("homography (" + r.homography_path + ")");
+  if (!r.fundamental_path.empty() && !v.f)
+    unwritten.push_back("fundamental matrix (" + r.fundamental_path + ")");
   OutputFiles outputs;
-  stage_outputs(outputs, r, in, matches, h);
+  stage_outputs(outputs, r, in, matches, v);
   // The report comes before the outputs are committed: one that cannot be
   // written (a full disk, a closed descriptor) fails the run, and a failed
   // run leaves no output behind.
-  if (print_summary(r, in, matches.size(), pairs, h, r.truth_path.empty() ? nullptr : &truth, ms) == stdout)
+  if (print_summary(r, in, matches.size(), pairs, v, r.truth_path.empty() ? nullptr : &truth, ms) == stdout)
     flush_standard_output();
   outputs.commit();
-  return 0;
+  for (const std::string& what : unwritten) {
+    std::fprintf(stderr, "glsurf: warning: no %s written: none found%s\n", one_line(what).c_str(),
+                 r.matches_path.empty() ? "" : "; the matches are, all with inlier 0");
+  }
+  return unwritten.empty() ? 0 : 1;
 }
 
 OptionTable match_options_table() {
   OptionTable table = {
-      text("-o", "FILE", "", "the matches, a line each: i j distance inlier (1 or 0)", "none"),
-      text("--homography", "FILE", "",
-           "the homography found (3 lines; none found: exit status 1, nothing written)", "none"),
+      text("-o", "FILE", "",
+           "the matches: a header line '# i j x1 y1 x2 y2 distance inlier', then a line each (inlier 1 or 0; "
+           "all 0 "
+           "when no model is found: the matches are written all the same)",
+           "none"),
+      text(
+          "--geometry", "h|f|auto", "h",
+          "the model that verifies the matches: h a homography (8 inliers, 3 px), f a fundamental matrix (15 "
+          "inliers, 3 px Sampson distance), auto COLMAP's choice for an uncalibrated pair (F and H at 4 px, "
+          "15 "
+          "inliers; planar or panoramic when H has over 0.8 of F's inliers)"),
+      text(
+          "--homography", "FILE", "",
+          "the homography found (3 lines; with h or auto). None found: not written, a warning, exit status 1",
+          "none"),
+      text("--fundamental", "FILE", "",
+           "the fundamental matrix found (3 lines, x_b^T F x_a = 0; with f or auto). None found: not "
+           "written, a "
+           "warning, exit status 1",
+           "none"),
       text("--draw", "FILE.png", "", "a picture of both images with the matches (PNG)", "none"),
       text("--truth", "H", "",
            "a ground-truth homography (Oxford text, or OpenCV XML/YAML): correct matches and corner error",
@@ -262,10 +366,10 @@ OptionTable match_options_table() {
 Command match_command() {
   return {"match",
           "[A B]",
-          "detect, describe and match two images, and verify with a homography",
+          "detect, describe and match two images, and verify with a homography or a fundamental matrix",
           "With no images, the bundled graf1/graf3 pair and its ground truth. One of them may be - (an "
           "image piped in); either may instead be a feature file with descriptors (detect's output, "
-          "named), matched as it is. A homography needs 8 inliers.",
+          "named), matched as it is. A homography needs 8 inliers, a fundamental matrix 15.",
           match_options_table,
           match,
           "match assets/box.png assets/box_in_scene.png --homography H.txt --draw matches.png",

@@ -17,7 +17,8 @@ struct Request {
   LoadOptions load;
   MatchConfig matcher;
   std::vector<std::string> image_options;  // the detector's and loader's options given
-  std::string matches_path, homography_path, draw_path, truth_path;
+  std::string geometry = "h";              // h, f or auto: the model that verifies the matches
+  std::string matches_path, homography_path, fundamental_path, draw_path, truth_path;
   std::vector<std::string> images;  // A and B, "-" as /dev/stdin
 };
 

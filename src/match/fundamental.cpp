@@ -18,6 +18,7 @@ namespace glsurf {
 namespace {
 
 using Matrix3 = std::array<double, 9>;
+constexpr double kPi = 3.14159265358979323846;
 
 // Both images' points moved by Hartley's normalisation (ta for A, tb for B).
 struct NormalisedPairs {
@@ -100,7 +101,7 @@ std::vector<double> cubic_roots(double c3, double c2, double c1, double c0) {
   } else {  // three real roots (trigonometric form)
     const double r = 2 * std::sqrt(-p / 3);
     const double phi = std::acos(std::clamp(3 * q / (p * r), -1.0, 1.0)) / 3;
-    for (int k = 0; k < 3; ++k) t.push_back(r * std::cos(phi - 2 * M_PI * k / 3));
+    for (int k = 0; k < 3; ++k) t.push_back(r * std::cos(phi - 2 * kPi * k / 3));
   }
   std::vector<double> roots;
   for (double root : t) {
