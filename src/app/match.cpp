@@ -265,7 +265,8 @@ int match_set(Args& args, const std::string& database) {
   const size_t before = args.taken().size();
   detector_options(args);
   load_options(args);
-  for (const char* option : {"-o", "--homography", "--draw", "--truth"}) args.option(option);
+  for (const char* option : {"-o", "--homography", "--fundamental", "--geometry", "--draw", "--truth"})
+    args.option(option);
   const std::vector<std::string> images = args.positionals();
   args.finish();
   if (args.taken().size() > before)
