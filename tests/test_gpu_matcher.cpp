@@ -327,3 +327,62 @@ TEST_SUITE("gl") {
   }
 
 }  // TEST_SUITE
+
+TEST_SUITE("gl") {
+  TEST_CASE("bounded draws: passes drawn in bands give the same matches and keypoints") {
+    // A display's watchdog kills long draws (PassRunner::kMaxDrawWork); with a
+    // bound of 2^16 units the matcher's two_nearest pass (64 trains x 8
+    // queries x 16 texels per fragment) and the detector's passes are drawn
+    // in many bands, and every result stays bit for bit the same.
+    const Features a = random_features(700, 64, 11), b = random_features(900, 64, 12);
+    GpuMatcher whole(test::headless_context(), MatchConfig{});
+    GpuMatcher banded(test::headless_context(), MatchConfig{});
+    banded.runner().set_max_draw_work(1 << 16);
+    const std::vector<Match> expected = whole.match(a, b), got = banded.match(a, b);
+    REQUIRE(expected.size() == got.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      CHECK(got[i].query == expected[i].query);
+      CHECK(got[i].train == expected[i].train);
+      CHECK(got[i].distance == expected[i].distance);
+    }
+    CHECK(whole.runner().draws_issued() == whole.runner().passes_run());
+    CHECK(banded.runner().draws_issued() > 4 * banded.runner().passes_run());
+
+    const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
+    GpuDetector one(test::headless_context(), DetectorConfig{});
+    GpuDetector bands(test::headless_context(), DetectorConfig{});
+    bands.runner().set_max_draw_work(1 << 16);
+    const Features fa = one.detect_and_compute(image), fb = bands.detect_and_compute(image);
+    CHECK(bands.runner().draws_issued() > 2 * bands.runner().passes_run());
+    REQUIRE(fa.keypoints.size() == fb.keypoints.size());
+    CHECK(fa.descriptors == fb.descriptors);
+    for (size_t i = 0; i < fa.keypoints.size(); ++i) {
+      CHECK(fa.keypoints[i].x == fb.keypoints[i].x);
+      CHECK(fa.keypoints[i].angle == fb.keypoints[i].angle);
+    }
+  }
+}
+
+TEST_SUITE("gl") {
+  TEST_CASE("a lost context is an error at the next stage boundary, not garbage") {
+    const Features a = random_features(50, 64, 21), b = random_features(60, 64, 22);
+    GpuMatcher matcher(test::headless_context(), MatchConfig{});
+    GpuDetector detector(test::headless_context(), DetectorConfig{});
+    const GrayImage image = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+    gl::simulate_context_loss(true);
+    const auto lost = [](const auto& call) {
+      try {
+        call();
+      } catch (const Error& e) {
+        return std::string(e.what()).find("the GPU was reset and the OpenGL context is lost") !=
+               std::string::npos;
+      }
+      return false;
+    };
+    CHECK(lost([&] { matcher.match(a, b); }));
+    CHECK(lost([&] { detector.detect_and_compute(image); }));
+    gl::simulate_context_loss(false);
+    CHECK_NOTHROW(matcher.match(a, b));
+    CHECK_NOTHROW(detector.detect_and_compute(image));
+  }
+}

@@ -25,6 +25,8 @@ int info(Args& args) {
   std::printf("draw buffers:     %d (colour attachments %d)\n", i.max_draw_buffers, i.max_color_attachments);
   std::printf("texture units:    %d (fragment)\n", i.max_texture_units);
   std::printf("timer queries:    %s\n", i.timer_query ? "yes" : "no");
+  std::printf("GPU resets:       %s\n", i.reset_notification ? "reported (the context is lost on a reset)"
+                                                             : "not reported by this driver");
   return 0;
 }
 

@@ -170,6 +170,11 @@ ContextInfo query_info(ContextPath path) {
   GLint bits = 0;  // a timer with zero counter bits cannot time anything
   glGetQueryiv(GL_TIME_ELAPSED, GL_QUERY_COUNTER_BITS, &bits);
   info.timer_query = bits > 0;
+  if (GLEW_ARB_robustness || GLEW_VERSION_4_5) {
+    GLint strategy = 0;
+    glGetIntegerv(GL_RESET_NOTIFICATION_STRATEGY_ARB, &strategy);
+    info.reset_notification = strategy == GL_LOSE_CONTEXT_ON_RESET_ARB;
+  }
   if (info.timer_query) {
     // Mesa 22.3's llvmpipe answers the first GL_TIME_ELAPSED query around
     // real work in a context with a bogus huge value (the time since boot);
@@ -220,14 +225,28 @@ EGLContext create_egl_context(EGLDisplay display, std::string& why) {
     }
     config = EGL_NO_CONFIG_KHR;
   }
+  // A reset (a draw that ran into the display driver's watchdog, another
+  // program's fault) should be reported, not leave garbage: lose the context
+  // on reset where the driver can tell (check_context_not_lost), else a plain
+  // context.
   const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
                                     3,
                                     EGL_CONTEXT_MINOR_VERSION,
                                     3,
                                     EGL_CONTEXT_OPENGL_PROFILE_MASK,
                                     EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                    EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT,
+                                    EGL_LOSE_CONTEXT_ON_RESET_EXT,
                                     EGL_NONE};
-  EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
+  EGLContext context = EGL_NO_CONTEXT;
+  if (has_extension(ext, "EGL_EXT_create_context_robustness"))
+    context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
+  if (context == EGL_NO_CONTEXT) {
+    EGLint plain[std::size(context_attribs)];
+    std::copy(std::begin(context_attribs), std::end(context_attribs), plain);
+    plain[6] = EGL_NONE;
+    context = eglCreateContext(display, config, EGL_NO_CONTEXT, plain);
+  }
   if (context == EGL_NO_CONTEXT) {
     why = "no OpenGL 3.3 core context (" + egl_error_name(eglGetError()) + ")";
     return EGL_NO_CONTEXT;
@@ -299,7 +318,7 @@ bool ContextTag::is_current() const {
 }
 
 void ContextTag::require_current(const char* what) const {
-  if (is_current()) return;
+  if (is_current()) return check_context_not_lost(what);
   throw Error(
       std::string(what) +
       ": its OpenGL context is not current on this thread (gl::Context::make_current() makes it current; "

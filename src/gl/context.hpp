@@ -33,6 +33,9 @@ struct ContextInfo {
   int max_color_attachments = 0;
   int max_texture_units = 0;  // GL_MAX_TEXTURE_IMAGE_UNITS (fragment stage)
   bool timer_query = false;   // GL_TIME_ELAPSED queries usable
+  // The driver reports a GPU reset (check_context_not_lost): robustness with
+  // GL_LOSE_CONTEXT_ON_RESET.
+  bool reset_notification = false;
   // Mesa's llvmpipe or softpipe: the "GPU" is the CPU, and llvmpipe's timer
   // queries under-read some passes (docs/notes/llvmpipe.md, "Timer queries").
   bool software() const {

@@ -1,6 +1,7 @@
 #include "gl/error.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 #include "gl/gl.hpp"
 
@@ -65,6 +66,31 @@ const char* gl_enum_name(unsigned value) {
     default:
       return "unknown GL enum";
   }
+}
+
+namespace {
+std::atomic<bool> simulated_loss{false};
+}  // namespace
+
+void simulate_context_loss(bool lost) { simulated_loss = lost; }
+
+void check_context_not_lost(const char* what) {
+  GLenum status = GL_NO_ERROR;
+  if (simulated_loss) {
+    status = GL_GUILTY_CONTEXT_RESET_ARB;
+  } else if (glGetGraphicsResetStatus) {  // OpenGL 4.5
+    status = glGetGraphicsResetStatus();
+  } else if (glGetGraphicsResetStatusARB) {
+    status = glGetGraphicsResetStatusARB();
+  }
+  if (status == GL_NO_ERROR) return;
+  const char* cause = status == GL_GUILTY_CONTEXT_RESET_ARB
+                          ? "caused by this context (a draw too long for the "
+                            "driver's watchdog?)"
+                      : status == GL_INNOCENT_CONTEXT_RESET_ARB ? "caused by another program"
+                                                                : "cause unknown";
+  throw Error(std::string(what) + ": the GPU was reset and the OpenGL context is lost (" + cause +
+              "); nothing of this run's GPU work can be trusted: run it again");
 }
 
 void require_current_context(const std::string& what) {

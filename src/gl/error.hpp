@@ -40,6 +40,17 @@ const char* gl_enum_name(unsigned value);
 // nothing, and the failure would surface later under another name.
 void require_current_context(const std::string& what);
 
+// Throws glsurf::Error "WHAT: the GPU was reset and the OpenGL context is
+// lost ..." when the driver reports a reset of the current context
+// (glGetGraphicsResetStatus, GL_ARB_robustness or OpenGL 4.5; contexts made
+// with reset notification, gl::Context::headless asks for it). Results read
+// after a reset are garbage, so every stage boundary asks: the detector and
+// matcher before and after their work. A driver without robustness never
+// reports one.
+void check_context_not_lost(const char* what);
+// For tests: makes check_context_not_lost report a reset (guilty) until cleared.
+void simulate_context_loss(bool lost);
+
 // GL_MAX_TEXTURE_SIZE and GL_MAX_TEXTURE_BUFFER_SIZE of the current context.
 int max_texture_size();
 int max_buffer_texels();

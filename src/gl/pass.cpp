@@ -1,6 +1,8 @@
 #include "gl/pass.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <utility>
 
 #include "gl/error.hpp"
@@ -17,6 +19,14 @@ constexpr bool kCheckEveryPassDefault = false;
 
 PassRunner::PassRunner() : check_every_pass_(kCheckEveryPassDefault) {
   require_current_context("the pass runner");
+  // GLSURF_MAX_DRAW_WORK: a smaller bound, to see the bands at work (tests).
+  if (const char* limit = std::getenv("GLSURF_MAX_DRAW_WORK")) {
+    char* end = nullptr;
+    const long long value = std::strtoll(limit, &end, 10);
+    if (end == limit || *end != 0 || value < 1)
+      throw Error(std::string("GLSURF_MAX_DRAW_WORK must be a whole number from 1 on, not '") + limit + "'");
+    max_draw_work_ = value;
+  }
   glGenVertexArrays(1, &vao_);
   glGetIntegerv(GL_MAX_TEXTURE_IMAGE_UNITS, &max_units_);
   check_gl_errors("creating the pass runner");
@@ -27,6 +37,8 @@ PassRunner::PassRunner(PassRunner&& other) noexcept
       max_units_(other.max_units_),
       check_every_pass_(other.check_every_pass_),
       passes_run_(other.passes_run_),
+      draws_issued_(other.draws_issued_),
+      max_draw_work_(other.max_draw_work_),
       profiling_(other.profiling_),
       finish_each_pass_(other.finish_each_pass_),
       queries_(std::move(other.queries_)),
@@ -43,6 +55,8 @@ PassRunner& PassRunner::operator=(PassRunner&& other) noexcept {
     max_units_ = other.max_units_;
     check_every_pass_ = other.check_every_pass_;
     passes_run_ = other.passes_run_;
+    draws_issued_ = other.draws_issued_;
+    max_draw_work_ = other.max_draw_work_;
     if (!queries_.empty()) glDeleteQueries(static_cast<GLsizei>(queries_.size()), queries_.data());
     profiling_ = other.profiling_;
     finish_each_pass_ = other.finish_each_pass_;
@@ -315,7 +329,7 @@ void PassRunner::draw(const Region& region, const char* name, const Program& pro
     if (finish_each_pass_) glFinish();
     const auto start = std::chrono::steady_clock::now();
     glBeginQuery(GL_TIME_ELAPSED, query);
-    glDrawArraysInstanced(state.mode, 0, state.vertices, state.instances);
+    issue(region, state);
     glEndQuery(GL_TIME_ELAPSED);
     double wall = 0;
     if (finish_each_pass_) {
@@ -324,7 +338,7 @@ void PassRunner::draw(const Region& region, const char* name, const Program& pro
     }
     pending_.push_back({name, query, wall});
   } else {
-    glDrawArraysInstanced(state.mode, 0, state.vertices, state.instances);
+    issue(region, state);
   }
 
   // Leave nothing behind: unbind what we bound, restore target and viewport.
@@ -339,6 +353,31 @@ void PassRunner::draw(const Region& region, const char* name, const Program& pro
   glUseProgram(0);
   ++passes_run_;
   if (check_every_pass_) check_gl_errors(std::string("pass '") + name + "' into '" + target.label() + "'");
+}
+
+void PassRunner::issue(const Region& region, const DrawState& state) {
+  const std::int64_t row_work =
+      static_cast<std::int64_t>(region.width) * std::max<std::int64_t>(state.work, 1);
+  const bool full_screen = state.mode == GL_TRIANGLES && state.vao == 0;
+  if (!full_screen || row_work * region.height <= max_draw_work_) {
+    glDrawArraysInstanced(state.mode, 0, state.vertices, state.instances);
+    ++draws_issued_;
+    return;
+  }
+  // The scissor test is off here (DrawStateGuard): on for the bands, the
+  // host's box put back after them (the guard restores the switch).
+  GLint box[4] = {0, 0, 0, 0};
+  glGetIntegerv(GL_SCISSOR_BOX, box);
+  glEnable(GL_SCISSOR_TEST);
+  const int rows = static_cast<int>(std::max<std::int64_t>(1, max_draw_work_ / row_work));
+  for (int y = region.y; y < region.y + region.height; y += rows) {
+    glScissor(region.x, y, region.width, std::min(rows, region.y + region.height - y));
+    glDrawArraysInstanced(state.mode, 0, state.vertices, state.instances);
+    glFlush();  // each band its own submission, so the watchdog times bands
+    ++draws_issued_;
+  }
+  glScissor(box[0], box[1], box[2], box[3]);
+  glDisable(GL_SCISSOR_TEST);
 }
 
 PingPong::PingPong(int width, int height, Format format, const std::string& label) {
@@ -378,7 +417,8 @@ void Pass::draw_depth(PassRunner& runner, PassRunner::DepthMode depth, const Fra
   GLSURF_EXPECTS(depth == PassRunner::DepthMode::Off || target.has_depth(),
                  std::string(key_) + ": target '" + target.label() + "' has no depth attachment");
   runner.draw(region, key_, program_, target, {inputs.data(), inputs.size()},
-              {uniforms.data(), uniforms.size()}, {GL_TRIANGLES, 3, 1, 0u, PassRunner::Blend::None, depth});
+              {uniforms.data(), uniforms.size()},
+              {GL_TRIANGLES, 3, 1, 0u, PassRunner::Blend::None, depth, work_});
 }
 
 void Pass::scatter(PassRunner& runner, const Framebuffer& target, int points) {

@@ -127,6 +127,21 @@ class PassRunner {
   bool check_every_pass() const { return check_every_pass_; }
   std::uint64_t passes_run() const { return passes_run_; }
 
+  // Bounded draws: a desktop GPU that drives a display kills a draw that runs
+  // for more than about 2 s (Windows' TDR, NVIDIA's watchdog under X), so no
+  // single draw of a full-screen pass may exceed `max_draw_work` units of
+  // work: fragments times the pass's work per fragment (Pass::work, about
+  // the multiply-adds or fetches one fragment does). A pass above it is
+  // drawn in bands of rows under the scissor test, flushed one by one; every
+  // fragment computes what it would in one draw, so the result is the same.
+  // The default, 2^30, is about 40 ms of a 25 G multiply-add/s GPU, the
+  // slowest class that runs OpenGL 3.3. Tests set small values.
+  static constexpr std::int64_t kMaxDrawWork = std::int64_t(1) << 30;
+  void set_max_draw_work(std::int64_t work) { max_draw_work_ = work; }
+  std::int64_t max_draw_work() const { return max_draw_work_; }
+  // Draw calls issued: passes_run() plus the extra bands.
+  std::uint64_t draws_issued() const { return draws_issued_; }
+
  private:
   enum class Blend { None, Additive, Alpha };
   struct DrawState {
@@ -135,6 +150,7 @@ class PassRunner {
     unsigned vao;  // 0: the runner's empty one
     Blend blend;
     DepthMode depth;
+    std::int64_t work = 1;  // per fragment: full-screen passes above max_draw_work_ are drawn in bands
   };
   // Every draw goes through here: checks, bindings, the draw, and restoring state.
   void draw(const Region& region, const char* name, const Program& program, const Framebuffer& target,
@@ -158,7 +174,11 @@ class PassRunner {
   unsigned vao_ = 0;
   int max_units_ = 0;
   bool check_every_pass_ = false;
-  std::uint64_t passes_run_ = 0;
+  std::uint64_t passes_run_ = 0, draws_issued_ = 0;
+  std::int64_t max_draw_work_ = kMaxDrawWork;
+  // The draw itself, in bands of rows of `region` when it is a full-screen
+  // pass of more than max_draw_work_.
+  void issue(const Region& region, const DrawState& state);
   bool profiling_ = false, finish_each_pass_ = false;
   std::vector<unsigned> queries_;  // pool, grown on first use
   struct Pending {
@@ -253,7 +273,13 @@ class Pass {
   // `points` points, added up where they land (PassRunner::scatter).
   void scatter(PassRunner& runner, const Framebuffer& target, int points);
 
+  // About the multiply-adds or texel fetches one fragment does (1 by
+  // default): PassRunner splits a draw whose fragments times this exceed its
+  // max_draw_work.
+  std::int64_t work() const { return work_; }
+
  protected:
+  void set_work(std::int64_t per_fragment) { work_ = per_fragment; }
   void input(const char* sampler, const Texture& texture) { inputs_.push_back({sampler, texture}); }
   void uniform(const char* name, decltype(Uniform::value) value) {
     uniforms_.push_back({name, std::move(value)});
@@ -262,6 +288,7 @@ class Pass {
  private:
   Program program_;
   const char* key_ = "";
+  std::int64_t work_ = 1;
   std::vector<Input> inputs_;
   std::vector<Uniform> uniforms_;
 };

@@ -149,8 +149,10 @@ std::vector<Match> GpuMatcher::match(const DescriptorTextures& query, const Desc
 
 std::vector<Match> GpuMatcher::match_sets(const Set& query, const Set& train) {
   const std::vector<TwoNearest> forward = run(query, train, forward_);
-  return filter_matches(forward, config_.mutual ? backward(forward, query, train) : std::vector<TwoNearest>{},
-                        config_);
+  const std::vector<TwoNearest> back =
+      config_.mutual ? backward(forward, query, train) : std::vector<TwoNearest>{};
+  gl::check_context_not_lost("GpuMatcher");  // what was read is garbage after a reset
+  return filter_matches(forward, back, config_);
 }
 
 std::vector<TwoNearest> GpuMatcher::backward(const std::vector<TwoNearest>& forward, const Set& query,

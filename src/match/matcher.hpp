@@ -117,7 +117,9 @@ class GpuMatcher {
    public:
     TwoNearestPass(const gl::ShaderSource& shaders, int texels)
         : Pass(shaders, "matcher_two_nearest", "matcher/two_nearest.frag",
-               {"TEXELS " + std::to_string(texels)}) {}
+               {"TEXELS " + std::to_string(texels)}) {
+      set_work(std::int64_t(kBlock) * kQueries * texels);  // a vec4 multiply-add per train, query and texel
+    }
     // The query tile: entries first .. first + count - 1 of `query`.
     TwoNearestPass& queries(const Set& query, int first, int count) {
       input("u_query", query.descriptors);

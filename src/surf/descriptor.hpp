@@ -78,7 +78,9 @@ class DescriptorStage {
    public:
     SumsPass() = default;
     SumsPass(const gl::ShaderSource& shaders, const std::vector<std::string>& defines)
-        : Pass(shaders, "descriptor_sums", "descriptor/sums.frag", defines) {}
+        : Pass(shaders, "descriptor_sums", "descriptor/sums.frag", defines) {
+      set_work(25 * 8);  // 25 samples, a Haar pair of 8 integral fetches each
+    }
     // The keypoints and their angles (OrientationStage).
     SumsPass& list(const gl::Texture& list, const gl::Texture& angles) {
       input("u_list", list);

@@ -229,6 +229,7 @@ std::vector<KeyPoint> GpuDetector::detect(const GrayImage& image) {
   if (config_.max_features > 0 && static_cast<int>(keypoints.size()) > config_.max_features) {
     keypoints.resize(static_cast<size_t>(config_.max_features));
   }
+  gl::check_context_not_lost("GpuDetector");
   return keypoints;
 }
 
@@ -303,6 +304,7 @@ Features GpuDetector::detect_and_compute(const GrayImage& image, DescriptorTextu
     order.resize(f.keypoints.size());
   }
   if (resident) descriptor_.gather(runner_, list, order, *resident);
+  gl::check_context_not_lost("GpuDetector");  // what was read is garbage after a reset
   return f;
 }
 
@@ -372,6 +374,7 @@ Features GpuDetector::compute(const GrayImage& image, std::vector<KeyPoint> keyp
     }
   }
   f.keypoints = std::move(keypoints);
+  gl::check_context_not_lost("GpuDetector");
   return f;
 }
 

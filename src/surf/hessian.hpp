@@ -92,7 +92,9 @@ class HessianStage {
     StripsCrossPass() = default;
     StripsCrossPass(const gl::ShaderSource& shaders, int first_layer, bool linear)
         : Pass(shaders, "hessian_strips_cross", "hessian/strips_cross.frag",
-               multipass_defines(first_layer, linear)) {}
+               multipass_defines(first_layer, linear)) {
+      set_work(4 * 4);  // four layers, about four integral fetches each
+    }
     // The integral image (or its linear copy) and its size in values, W + 1 x H + 1.
     StripsCrossPass& integral(const gl::Texture& integral, glm::ivec2 size) {
       input("u_integral", integral);
@@ -112,7 +114,9 @@ class HessianStage {
     HessianMultipassPass() = default;
     HessianMultipassPass(const gl::ShaderSource& shaders, int first_layer, bool linear)
         : Pass(shaders, "hessian_multipass", "hessian/hessian_multipass.frag",
-               multipass_defines(first_layer, linear)) {}
+               multipass_defines(first_layer, linear)) {
+      set_work(4 * 12);  // four layers, about twelve fetches each
+    }
     HessianMultipassPass& cross(const gl::Texture& strip) { return input("u_cross", strip), *this; }
     HessianMultipassPass& integral(const gl::Texture& integral, glm::ivec2 size) {
       input("u_integral", integral);
