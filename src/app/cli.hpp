@@ -8,6 +8,8 @@
 #include "app/command.hpp"
 #include "gl/context.hpp"
 #include "gl/error.hpp"
+#include "io/exchange.hpp"
+#include "io/features.hpp"
 #include "io/image.hpp"
 #include "io/output.hpp"
 #include "match/types.hpp"
@@ -41,12 +43,32 @@ OptionTable match_table();
 
 // --backend gl|cpu.
 std::string backend_option(Args& args);
-// --format txt|bin, or "" when not given.
+// --format txt|bin|opencv|colmap|lowe, or "" when not given.
 std::string format_option(Args& args);
-// The feature format's name (also the extension of a batch's files): the one
-// given, or without one bin when the output file `out_file` ends in .bin
-// and txt otherwise ("" for a directory or standard output: txt).
+// The feature format's name: the one given, or without one by the name of
+// the output file `out_file` (any case): bin for .bin, opencv for .yml,
+// .yaml and .xml, lowe for .key, txt otherwise ("" for a directory or
+// standard output: txt). colmap is never guessed (its files are .txt).
 std::string feature_format(const std::string& given, const std::string& out_file);
+
+// How the features of one image are written in a format.
+struct FeatureWriter {
+  std::string format;                       // txt, bin, opencv, colmap or lowe
+  bool binary = false;                      // bin
+  StorageKind storage = StorageKind::None;  // opencv: YAML or XML
+  void write(std::ostream& out, const Features& features) const;
+  // The file of `image` in a batch's directory `dir`: NAME.txt, .bin, .yml
+  // (YAML) or .key, NAME the image's file name without its extension; for
+  // colmap IMAGE_NAME.txt, the file name with its extension and .txt
+  // (box.png.txt), where COLMAP's feature_importer looks for it.
+  std::string batch_file(const std::string& dir, const std::string& image) const;
+};
+// The writer of `format` for the output `out_file` (a file; "" or "-":
+// standard output; ignored for a batch's directory, `batch`). A usage error
+// when a named file does not fit the format: opencv needs .yml, .yaml or
+// .xml (which picks YAML or XML, as OpenCV's FileStorage does; standard
+// output and a batch get YAML), colmap a name ending in .txt.
+FeatureWriter feature_writer(const std::string& format, const std::string& out_file, bool batch);
 // The detector's options (detector_table's rows).
 DetectorConfig detector_options(Args& args);
 // --ignore-orientation (JPEGs' stored pixels rather than their EXIF orientation).

@@ -32,8 +32,7 @@ int describe(Args& args) {
   }
   const std::string out = args.option("-o");
   const LoadOptions load = load_options(args);
-  const std::string format_name = feature_format(format_option(args), out);
-  const FeatureFormat format = format_name == "txt" ? FeatureFormat::Txt : FeatureFormat::Bin;
+  const FeatureWriter writer = feature_writer(feature_format(format_option(args), out), out, false);
   const std::vector<std::string> names = args.positionals();
   args.finish();
   if (names.size() != 2) throw UsageError("describe needs an image and a feature file");
@@ -79,11 +78,11 @@ int describe(Args& args) {
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   if (out.empty()) {
     errno = 0;
-    write_features(std::cout, features, format);
+    writer.write(std::cout, features);
     std::cout.flush();
     if (!std::cout) throw Error(write_failed("standard output", errno));
   } else {
-    write_features_file(out, features, format);
+    write_file_atomically(out, writer.binary, [&](std::ostream& o) { writer.write(o, features); });
   }
   // As the commands that load it name it: a piped image is /dev/stdin.
   std::fprintf(stderr, "%s: %s described, %dx%d, %.1f ms (%s)\n", one_line(input_path(image_name)).c_str(),
@@ -93,7 +92,7 @@ int describe(Args& args) {
 }
 
 OptionTable describe_options() {
-  return {text("-o", "OUT", "", "the feature file (in bin without --format when its name ends in .bin)",
+  return {text("-o", "OUT", "", "the feature file (without --format, the name picks it, as for detect)",
                "standard output"),
           shared_option("--backend"),
           shared_option("--format"),

@@ -97,17 +97,15 @@ int detect(Args& args) {
     throw UsageError(files.size() > 1 ? "several images need -o DIRECTORY for their feature files"
                                       : "a directory as input needs -o DIRECTORY for the feature files");
   }
-  // A name ending in .bin picks the format of one image's file, not of a batch's directory.
-  const std::string format_name = feature_format(format_given, batch ? "" : out);
-  const FeatureFormat format = format_name == "txt" ? FeatureFormat::Txt : FeatureFormat::Bin;
+  // A name ending in .bin (.yml, .key) picks the format of one image's file,
+  // not of a batch's directory.
+  const FeatureWriter writer = feature_writer(feature_format(format_given, batch ? "" : out), out, batch);
   if (!batch && !out.empty()) {
     check_not_an_input("-o", out, files);
     check_writable(out);  // before the work, not after it
   }
-  // The feature file of each input: OUT itself, or NAME.txt|.bin in OUT for a batch.
-  const auto target_of = [&](const std::string& file) {
-    return batch ? (fs::path(out) / (fs::path(file).stem().string() + "." + format_name)).string() : out;
-  };
+  // The feature file of each input: OUT itself, or NAME.txt|.bin|... in OUT for a batch.
+  const auto target_of = [&](const std::string& file) { return batch ? writer.batch_file(out, file) : out; };
   // The directories this run makes for OUT, removed again (when empty) if
   // it writes no feature file, however it ends.
   MadeDirectories made;
@@ -152,11 +150,12 @@ int detect(Args& args) {
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (!batch && out.empty()) {
         errno = 0;
-        write_features(std::cout, features, format);
+        writer.write(std::cout, features);
         std::cout.flush();
         if (!std::cout) throw Error(write_failed("standard output", errno));
       } else {
-        write_features_file(target_of(file), features, format);
+        const std::string target = target_of(file);
+        write_file_atomically(target, writer.binary, [&](std::ostream& o) { writer.write(o, features); });
         made.keep();
       }
       std::fprintf(stderr, "%s: %s, %dx%d, %.1f ms (%s)\n", one_line(file).c_str(),
@@ -186,8 +185,9 @@ int detect(Args& args) {
 OptionTable detect_options() {
   OptionTable table = {
       text("-o", "OUT", "",
-           "one image: its feature file (in bin without --format when the name ends in .bin); several "
-           "images, or OUT an existing directory: one NAME.txt|.bin per image in OUT",
+           "one image: its feature file (without --format, the name picks it: bin for .bin, opencv for "
+           ".yml .yaml .xml, lowe for .key); several images, or OUT an existing directory: a file per image "
+           "in OUT, NAME.txt|.bin|.yml|.key, or IMAGE_NAME.txt for colmap (box.png.txt)",
            "standard output"),
       text("--database", "DB", "",
            "a COLMAP 3.8 database (made when missing): cameras, images, keypoints and descriptors for "

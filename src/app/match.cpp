@@ -30,6 +30,44 @@ namespace glsurf::app {
 
 namespace {
 
+// --format of -o: given, or opencv when -o ends in .yml, .yaml or .xml;
+// opencv's YAML or XML by the name (standard output: YAML); colmap's image
+// names, the inputs' file names (as COLMAP names the images directly in
+// its image path).
+void matches_format(Request& r, const std::string& format) {
+  if (!format.empty() && format != "txt" && format != "opencv" && format != "colmap") {
+    throw UsageError("--format must be txt, opencv or colmap, not '" + format + "'");
+  }
+  if (!format.empty() && r.matches_path.empty()) {
+    throw UsageError("--format " + format + " is the format of the matches: it needs -o FILE");
+  }
+  const bool named_file = standard_stream_of(r.matches_path) == 0;
+  r.matches_format = !format.empty()                                                   ? format
+                     : named_file && storage_kind(r.matches_path) != StorageKind::None ? "opencv"
+                                                                                       : "txt";
+  if (r.matches_format == "opencv") {
+    r.matches_storage = named_file ? storage_kind(r.matches_path) : StorageKind::Yaml;
+    if (r.matches_storage == StorageKind::None) {
+      throw UsageError(
+          "--format opencv: -o must end in .yml, .yaml (YAML) or .xml (XML), as OpenCV's "
+          "FileStorage reads by the name, not '" +
+          r.matches_path + "'");
+    }
+  }
+  if (r.matches_format != "colmap") return;
+  for (int i = 0; i < 2; ++i) {
+    if (r.images[i] == "/dev/stdin") {
+      throw UsageError(
+          "--format colmap names the images in COLMAP's match list: a piped image (-) has no name");
+    }
+    r.image_names[i] = std::filesystem::path(r.images[i]).filename().string();
+    if (r.image_names[i].find_first_of(" \t\r\n\v\f") != std::string::npos) {
+      throw UsageError("--format colmap: COLMAP reads the image names as words; '" + r.image_names[i] +
+                       "' has white space in it");
+    }
+  }
+}
+
 // The options and the outputs, checked before any work: no output may be an
 // input or another output.
 Request read_request(Args& args) {
@@ -47,6 +85,7 @@ Request read_request(Args& args) {
     throw UsageError("--geometry must be h, f or auto, not '" + r.geometry + "'");
   }
   r.matches_path = args.option("-o");
+  const std::string format = args.option("--format");
   r.homography_path = args.option("--homography");
   r.fundamental_path = args.option("--fundamental");
   if (!r.homography_path.empty() && r.geometry == "f") {
@@ -70,6 +109,7 @@ Request read_request(Args& args) {
   if (r.images[0] == "/dev/stdin" && r.images[1] == "/dev/stdin") {
     throw UsageError("only one of the two images can be piped in (-)");
   }
+  matches_format(r, format);
   std::vector<std::pair<std::string, std::filesystem::path>> named;  // option, the file it writes
   for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"-o", r.matches_path},
                                      {"--homography", r.homography_path},
@@ -197,7 +237,14 @@ void verify(const std::string& geometry, size_t matches, const std::vector<Point
 // its model was not found; the matches are written all the same.
 void stage_outputs(OutputFiles& outputs, const Request& r, const Inputs& in,
                    const std::vector<Match>& matches, const Verification& v) {
-  if (!r.matches_path.empty()) {
+  if (r.matches_format == "opencv") {
+    outputs.add(r.matches_path, false,
+                [&](std::ostream& out) { write_opencv_matches(out, matches, v.inliers, r.matches_storage); });
+  } else if (r.matches_format == "colmap") {
+    outputs.add(r.matches_path, false, [&](std::ostream& out) {
+      write_colmap_matches(out, r.image_names[0], r.image_names[1], matches);
+    });
+  } else if (!r.matches_path.empty()) {
     outputs.add(r.matches_path, false, [&](std::ostream& out) {
       out << "# i j x1 y1 x2 y2 distance inlier\n";
       char line[192];
@@ -265,7 +312,8 @@ int match_set(Args& args, const std::string& database) {
   const size_t before = args.taken().size();
   detector_options(args);
   load_options(args);
-  for (const char* option : {"-o", "--homography", "--fundamental", "--geometry", "--draw", "--truth"})
+  for (const char* option :
+       {"-o", "--format", "--homography", "--fundamental", "--geometry", "--draw", "--truth"})
     args.option(option);
   const std::vector<std::string> images = args.positionals();
   args.finish();
@@ -284,6 +332,10 @@ int match(Args& args) {
   const Request r = read_request(args);
   if (!set_option.empty()) throw UsageError(set_option + " needs --database");
   Inputs in = read_inputs(r);
+  if (r.matches_format == "colmap" && (in.file_a || in.file_b)) {
+    throw UsageError("--format colmap names the images in COLMAP's match list: " +
+                     r.images[in.file_a ? 0 : 1] + " is a feature file; give its image");
+  }
   Homography truth{};  // read before the work: a bad one is an error then
   if (!r.truth_path.empty()) truth = read_homography_file(r.truth_path);
 
@@ -327,6 +379,12 @@ OptionTable match_options_table() {
            "all 0 "
            "when no model is found: the matches are written all the same)",
            "none"),
+      text("--format", "txt|opencv|colmap", "",
+           "the format of -o: txt as above; opencv a FileStorage (YAML or XML by the name) with the matches "
+           "as "
+           "cv::DMatch and their inlier flags; colmap COLMAP's match list for matches_importer --match_type "
+           "raw (the images' file names, then a line 'i j' per match)",
+           "opencv where -o ends in .yml, .yaml or .xml, else txt"),
       text(
           "--geometry", "h|f|auto", "h",
           "the model that verifies the matches: h a homography (8 inliers, 3 px), f a fundamental matrix (15 "

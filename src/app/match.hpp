@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "io/exchange.hpp"
 #include "io/image.hpp"
 #include "match/types.hpp"
 #include "surf/keypoint.hpp"
@@ -19,7 +20,10 @@ struct Request {
   std::vector<std::string> image_options;  // the detector's and loader's options given
   std::string geometry = "h";              // h, f or auto: the model that verifies the matches
   std::string matches_path, homography_path, fundamental_path, draw_path, truth_path;
-  std::vector<std::string> images;  // A and B, "-" as /dev/stdin
+  std::string matches_format = "txt";               // of -o: txt, opencv or colmap
+  StorageKind matches_storage = StorageKind::None;  // opencv: YAML or XML
+  std::string image_names[2];                       // colmap: A's and B's names in the match list
+  std::vector<std::string> images;                  // A and B, "-" as /dev/stdin
 };
 
 // The two inputs: each an image, or a feature file with descriptors (as

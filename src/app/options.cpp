@@ -15,7 +15,10 @@ Option shared_option(const std::string& name) {
   const Option rows[] = {
       text("--backend", "gl|cpu", "gl",
            "gl: the GPU through OpenGL (headless EGL); cpu: the CPU reference, which needs no OpenGL"),
-      text("--format", "txt|bin", "", "the feature files' format", "bin where -o ends in .bin, else txt"),
+      text("--format", "txt|bin|opencv|colmap|lowe", "",
+           "the feature files' format: glsurf's txt or bin (which match reads), or for other tools OpenCV's "
+           "FileStorage (YAML or XML by the name), COLMAP's feature_importer text, Lowe's .key (docs/cli.md)",
+           "by -o's name: bin for .bin, opencv for .yml .yaml .xml, lowe for .key, else txt"),
       number("--threshold", "T", detector.hessian_threshold, 0.0f, 1e12f,
              "det(H) must exceed it (OpenCV's hessianThreshold, for grey levels 0..255)"),
       integer("--max-features", "N", 0, 0, 1 << 20,
@@ -72,13 +75,66 @@ std::string backend_option(Args& args) {
 
 std::string format_option(Args& args) {
   const std::string format = args.option("--format");
-  if (!format.empty() && format != "txt" && format != "bin") throw UsageError("--format must be txt or bin");
+  if (!format.empty() && format != "txt" && format != "bin" && format != "opencv" && format != "colmap" &&
+      format != "lowe") {
+    throw UsageError("--format must be txt, bin, opencv, colmap or lowe, not '" + format + "'");
+  }
   return format;
 }
 
 std::string feature_format(const std::string& given, const std::string& out_file) {
   if (!given.empty()) return given;
-  return strcasecmp(std::filesystem::path(out_file).extension().c_str(), ".bin") == 0 ? "bin" : "txt";
+  const std::string extension = std::filesystem::path(out_file).extension().string();
+  if (strcasecmp(extension.c_str(), ".bin") == 0) return "bin";
+  if (storage_kind(out_file) != StorageKind::None) return "opencv";
+  if (strcasecmp(extension.c_str(), ".key") == 0) return "lowe";
+  return "txt";
+}
+
+void FeatureWriter::write(std::ostream& out, const Features& features) const {
+  if (format == "txt" || format == "bin") {
+    write_features(out, features, format == "bin" ? FeatureFormat::Bin : FeatureFormat::Txt);
+  } else if (format == "opencv") {
+    write_opencv_features(out, features, storage);
+  } else if (format == "colmap") {
+    write_colmap_features(out, features);
+  } else {
+    write_lowe_features(out, features);
+  }
+}
+
+std::string FeatureWriter::batch_file(const std::string& dir, const std::string& image) const {
+  const std::filesystem::path name = std::filesystem::path(image).filename();
+  if (format == "colmap") return (dir / name).string() + ".txt";
+  const char* extension = format == "opencv" ? ".yml"
+                          : format == "lowe" ? ".key"
+                          : format == "bin"  ? ".bin"
+                                             : ".txt";
+  return (dir / name.stem()).string() + extension;
+}
+
+FeatureWriter feature_writer(const std::string& format, const std::string& out_file, bool batch) {
+  FeatureWriter writer;
+  writer.format = format;
+  writer.binary = format == "bin";
+  const bool named_file = !batch && !out_file.empty() && standard_stream_of(out_file) == 0;
+  if (format == "opencv") {
+    writer.storage = named_file ? storage_kind(out_file) : StorageKind::Yaml;
+    if (writer.storage == StorageKind::None) {
+      throw UsageError(
+          "--format opencv: -o must end in .yml, .yaml (YAML) or .xml (XML), as OpenCV's "
+          "FileStorage reads by the name, not '" +
+          out_file + "'");
+    }
+  }
+  if (format == "colmap" && named_file &&
+      (out_file.size() < 4 || out_file.compare(out_file.size() - 4, 4, ".txt") != 0)) {
+    throw UsageError(
+        "--format colmap: -o must end in .txt (COLMAP's feature_importer reads IMAGE_NAME.txt, "
+        "e.g. box.png.txt), not '" +
+        out_file + "'");
+  }
+  return writer;
 }
 
 DetectorConfig detector_options(Args& args) {
