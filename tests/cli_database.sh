@@ -174,16 +174,25 @@ for case in "other.db:another program's database (table notes)" "newer.db:writte
   [ "$(wc -l <"$work/err")" -eq 1 ] || fail "$file: more than one line: $(cat "$work/err")"
   cmp -s "$work/$file" "$work/$file.before" || fail "$file was changed"
 done
-# Matching a database without glsurf's features.
-"$glsurf" match --database "$work/empty.db" $mat 2>"$work/err" && fail "no features: exit 0"
-grep -q "0 images with glsurf features; run glsurf detect" "$work/err" || fail "no features: $(cat "$work/err")"
+# Matching a database without glsurf's features, or none at all: refused, nothing made or changed.
+cp "$work/bad.db" "$work/nofeatures.db"
+python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('DROP TABLE glsurf_features'); c.commit()" "$work/nofeatures.db"
+cp "$work/nofeatures.db" "$work/nofeatures.before"
+"$glsurf" match --database "$work/nofeatures.db" $mat 2>"$work/err" && fail "no features: exit 0"
+grep -q "nofeatures.db: no glsurf features in it; run glsurf detect" "$work/err" || fail "no features: $(cat "$work/err")"
+cmp -s "$work/nofeatures.db" "$work/nofeatures.before" || fail "no features: the database changed"
+"$glsurf" match --database "$work/nosuch.db" $mat 2>"$work/err" && fail "no database: exit 0"
+grep -q "nosuch.db: cannot open the database" "$work/err" || fail "no database: $(cat "$work/err")"
+[ -e "$work/nosuch.db" ] && fail "no database: one was made"
 # A read-only database (as another user when run as root: root writes anything).
+cp "$work/bad.db" "$work/readonly.before"
 chmod 444 "$work/bad.db"
 chmod 777 "$work"
 as_user=""
 [ "$(id -u)" = 0 ] && as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
 $as_user "$glsurf" match --database "$work/bad.db" $mat 2>"$work/err" && fail "read-only: exit 0"
 grep -q "bad.db: the database is read-only" "$work/err" || fail "read-only: $(cat "$work/err")"
+cmp -s "$work/bad.db" "$work/readonly.before" || fail "read-only: the database changed"
 # Shards from different options are refused before anything is written.
 "$glsurf" detect "$work/bad" --database "$work/t100.db" --backend cpu --max-features 100 2>/dev/null
 "$glsurf" merge "$work/mixed.db" "$work/d1.db" "$work/t100.db" 2>"$work/err" && fail "mixed shards: exit 0"

@@ -121,7 +121,7 @@ colmap::TwoView verify(const Features& a, const Features& b, const std::vector<M
 }  // namespace
 
 int match_database(const DatabaseMatch& run) {
-  colmap::Database db(run.database, colmap::Database::Access::Write);
+  colmap::Database db(run.database, colmap::Database::Access::Update);
   const OutputLock lock(run.database);
   const std::vector<colmap::Image> images = db.images(true);
   if (images.size() < 2) {

@@ -125,9 +125,15 @@ std::vector<std::uint8_t> colmap_descriptors(const Features& features) {
 
 Database::Database(const std::string& path, Access access)
     : created_(access == Access::Write && !fs::exists(fs::symlink_status(path))),
-      connection_(path,
-                  access == Access::Read ? sql::Connection::Mode::ReadOnly : sql::Connection::Mode::Create) {
-  check_schema(access == Access::Write);
+      connection_(path, access == Access::Read     ? sql::Connection::Mode::ReadOnly
+                        : access == Access::Update ? sql::Connection::Mode::ReadWrite
+                                                   : sql::Connection::Mode::Create) {
+  check_schema(access != Access::Read);
+  if (access == Access::Update) {
+    sql::Statement s(connection_, "SELECT count(*) FROM sqlite_master WHERE name = 'glsurf_features'");
+    if (!s.step() || s.integer(0) == 0)
+      throw Error(path + ": no glsurf features in it; run glsurf detect DIR --database " + path + " first");
+  }
   if (access == Access::Write) {
     connection_.exec("PRAGMA foreign_keys = ON");
     sql::Transaction t(connection_);

@@ -80,11 +80,14 @@ struct TwoView {
 
 class Database {
  public:
-  enum class Access { Read, Write };
-  // Opens `path` (Write: creates it when it does not exist). Before anything
-  // is written, refuses with a one-line glsurf::Error: a file that is not
-  // SQLite, another tool's database (tables that are not COLMAP's), a newer
-  // schema (COLMAP's or glsurf's), a database that cannot be written (Write).
+  // Read; Update: write into a database glsurf made (its tables there);
+  // Write: also make the file and the tables where missing.
+  enum class Access { Read, Update, Write };
+  // Opens `path`. Before anything is written, refuses with a one-line
+  // glsurf::Error: a file that is not SQLite, another tool's database
+  // (tables that are not COLMAP's), a newer schema (COLMAP's or glsurf's), a
+  // database that cannot be written (Update, Write), one without glsurf's
+  // tables (Update).
   Database(const std::string& path, Access access);
 
   const std::string& path() const { return connection_.path(); }
