@@ -19,6 +19,8 @@ struct Request {
   std::vector<std::string> image_options;  // the detector's and loader's options given
   std::string geometry = "h";              // h, f or auto: the model that verifies the matches
   std::string matches_path, homography_path, fundamental_path, draw_path, truth_path;
+  bool draw_outliers = false;       // --draw-outliers
+  int draw_max = 300;               // --draw-max
   std::vector<std::string> images;  // A and B, "-" as /dev/stdin
 };
 
@@ -26,7 +28,8 @@ struct Request {
 // detect or describe wrote it), matched as it is.
 struct Inputs {
   bool file_a = false, file_b = false;
-  GrayImage a, b;  // empty for a feature file
+  GrayImage a, b;               // empty for a feature file
+  RgbImage colour_a, colour_b;  // with --draw: the images' colours
   Features fa, fb;
 };
 
