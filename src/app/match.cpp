@@ -61,11 +61,11 @@ Request read_request(Args& args) {
   const size_t before_draw = args.taken().size();
   r.draw_outliers = args.flag("--draw-outliers");
   r.draw_max = args.option_int("--draw-max");
-  if (r.draw_path.empty() && args.taken().size() > before_draw)
-    throw UsageError(args.taken()[before_draw] + " needs --draw");
+  const std::string draw_option = args.taken().size() > before_draw ? args.taken()[before_draw] : "";
   r.truth_path = args.option("--truth");
   r.images = args.positionals();
   args.finish();
+  if (r.draw_path.empty() && !draw_option.empty()) throw UsageError(draw_option + " needs --draw");
   if (r.images.empty()) {  // the bundled pair, with its ground truth
     r.images = {asset_dir() + "/graf1.png", asset_dir() + "/graf3.png"};
     if (r.truth_path.empty()) r.truth_path = asset_dir() + "/H1to3p.xml";
