@@ -180,7 +180,8 @@ Command view_command() {
           "[IMAGE|DIR...|-]",
           "images in a window with their keypoints drawn from the GPU",
           "With no images, the bundled ones. Keys: space pause, n/p next/previous, +/- threshold, u upright, "
-          "m match mode, r set reference, s screenshot, h help, q/Esc quit. In match mode a second "
+          "m match mode, r set reference, k the strongest 100/300/1000/all keypoints, s screenshot, h help, "
+          "q/Esc quit. In match mode a second "
           "orientation's entries are matched too, as match does.",
           view_options,
           view,
