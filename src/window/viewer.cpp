@@ -66,6 +66,10 @@ double running_fps(double fps, double frame_ms) {
   return fps > 0 ? 0.9 * fps + 0.1 * rate : rate;
 }
 
+float hud_strip_height(int view_width, size_t lines) {
+  return 12.0f * std::clamp(view_width / 640.0f, 1.0f, 2.0f) * static_cast<float>(lines) + 8.0f;
+}
+
 float text_width(const std::string& text) {
   return static_cast<float>(stb_easy_font_width(const_cast<char*>(text.c_str())));
 }
@@ -214,7 +218,7 @@ void ViewRenderer::lay_out_hud(const std::vector<std::string>& lines, bool pair)
                          {"reference outline", {0.25f, 0.55f, 1.0f, 1.0f}},
                          {"   (reference left)", {0.7f, 0.7f, 0.7f, 1.0f}}});
   // At most half the frame: a small window keeps most of its picture.
-  strip_height_ = std::min(hud_line_height_ * static_cast<float>(hud_runs_.size()) + margin,
+  strip_height_ = std::min(hud_strip_height(frame_.width(), hud_runs_.size()),
                            std::floor(0.5f * static_cast<float>(frame_.height())));
   image_height_ = static_cast<float>(frame_.height()) - strip_height_;
 }

@@ -34,6 +34,10 @@ ViewSize initial_view_size(int image_width, int image_height);
 // `width` (stb_easy_font units) broken at spaces, continuations indented by
 // two; a word wider than that stays whole, on a line of its own.
 std::vector<std::string> hud_lines(const std::vector<std::string>& lines, float width);
+// The height of the HUD's strip of `lines` lines (legend included) in a view
+// `view_width` pixels wide: the text grows with the view, 1 to 2 times
+// stb_easy_font's 12 units a line.
+float hud_strip_height(int view_width, size_t lines);
 // The width of one line of HUD text in stb_easy_font units.
 float text_width(const std::string& text);
 
