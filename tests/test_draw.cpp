@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -214,5 +216,50 @@ TEST_SUITE("cpu") {
     CHECK(turned.height == w);
     CHECK(same(pixel(turned, h - 1, 0), pixel(colour, 0, 0)));
     CHECK(same(pixel(turned, 0, w - 1), pixel(colour, w - 1, h - 1)));
+  }
+
+  TEST_CASE("load_gray with colour: a JPEG's EXIF orientation turns the colours as it turns the grey") {
+    ScratchDir dir;
+    const int w = 24, h = 16;
+    std::vector<std::uint8_t> rgb(static_cast<size_t>(w) * h * 3);
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        for (int c = 0; c < 3; ++c)
+          rgb[(static_cast<size_t>(y) * w + x) * 3 + c] = static_cast<std::uint8_t>(c == 0   ? x * 10
+                                                                                    : c == 1 ? y * 15
+                                                                                             : 128);
+    std::string jpeg;
+    REQUIRE(stbi_write_jpg_to_func(
+        [](void* to, void* data, int size) {
+          static_cast<std::string*>(to)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+        },
+        &jpeg, w, h, 3, rgb.data(), 100));
+    // An APP1 EXIF segment (little-endian TIFF) whose IFD0 holds orientation 6.
+    const std::string tiff("II*\0\x08\0\0\0\x01\0\x12\x01\x03\0\x01\0\0\0\x06\0\0\0\0\0\0\0", 26);
+    const std::string body = std::string("Exif\0\0", 6) + tiff;
+    const std::string segment =
+        std::string("\xff\xe1", 2) + static_cast<char>(0) + static_cast<char>(body.size() + 2) + body;
+    const auto write = [&](const std::string& name, const std::string& bytes) {
+      std::ofstream(dir.path(name), std::ios::binary) << bytes;
+      return dir.path(name);
+    };
+    RgbImage stored, shown;
+    load_gray(write("stored.jpg", jpeg), {}, &stored);
+    const GrayImage grey =
+        load_gray(write("turned.jpg", jpeg.substr(0, 2) + segment + jpeg.substr(2)), {}, &shown);
+    REQUIRE(stored.width == w);
+    CHECK(shown.width == h);
+    CHECK(shown.height == w);
+    CHECK(grey.width == h);
+    CHECK(shown.pixels == apply_exif_orientation(stored, 6).pixels);
+    // The grey is the colours' BT.601 grey, pixel for pixel, in the same orientation.
+    int off = 0;
+    for (int y = 0; y < grey.height; ++y)
+      for (int x = 0; x < grey.width; ++x) {
+        const Rgb c = pixel(shown, x, y);
+        const int expected = (4899 * c.r + 9617 * c.g + 1868 * c.b + 8192) >> 14;
+        off += std::abs(expected - grey.at(x, y)) > 1;
+      }
+    CHECK(off == 0);
   }
 }
