@@ -16,6 +16,7 @@
 #include "app/detect_database.hpp"
 #include "gl/context.hpp"
 #include "gl/error.hpp"
+#include "io/draw.hpp"
 #include "io/features.hpp"
 #include "io/image.hpp"
 #include "io/output.hpp"
@@ -60,12 +61,19 @@ int detect(Args& args) {
   const std::string shard = args.option("--shard");
   const bool quiet = args.flag("--quiet");
   const bool single_camera = args.flag("--single-camera");
+  const std::string draw = args.option("--draw");
+  const size_t before_draw_max = args.taken().size();
+  const int draw_max = args.option_int("--draw-max");
+  const bool draw_max_given = args.taken().size() > before_draw_max;
   const std::vector<std::string> names = args.positionals();
   args.finish();
   if (names.empty()) throw UsageError("detect needs at least one image or directory");
+  if (draw.empty() && draw_max_given) throw UsageError("--draw-max needs --draw");
+  if (!draw.empty()) check_png_name("--draw", draw);
   if (!database.empty()) {
     if (!out.empty()) throw UsageError("-o and --database: give one of them");
     if (!format_given.empty()) throw UsageError("--format applies to feature files, not to --database");
+    if (!draw.empty()) throw UsageError("--draw draws one image, not a --database");
     DatabaseDetect run;
     run.database = database;
     run.backend = backend;
@@ -104,6 +112,13 @@ int detect(Args& args) {
     check_not_an_input("-o", out, files);
     check_writable(out);  // before the work, not after it
   }
+  if (!draw.empty()) {
+    if (batch) throw UsageError("--draw draws one image: give one image, not a batch");
+    check_not_an_input("--draw", draw, files);
+    check_writable(draw);
+    if (!out.empty() && output_identity(out) == output_identity(draw) && !output_identity(out).empty())
+      throw UsageError("--draw " + draw + " names the same file as -o");
+  }
   // The feature file of each input: OUT itself, or NAME.txt|.bin|... in OUT for a batch.
   const auto target_of = [&](const std::string& file) { return batch ? writer.batch_file(out, file) : out; };
   // The directories this run makes for OUT, removed again (when empty) if
@@ -139,7 +154,8 @@ int detect(Args& args) {
   for (const std::string& file : files) {
     detecting = false;
     try {
-      const GrayImage image = load_gray(file, load);
+      RgbImage colour;  // for --draw
+      const GrayImage image = load_gray(file, load, draw.empty() ? nullptr : &colour);
       check_image_size(file, image, config, detector.get());  // refused before the detector sees it
       const auto t0 = std::chrono::steady_clock::now();
       detecting = true;
@@ -157,6 +173,14 @@ int detect(Args& args) {
         const std::string target = target_of(file);
         write_file_atomically(target, writer.binary, [&](std::ostream& o) { writer.write(o, features); });
         made.keep();
+      }
+      if (!draw.empty()) {
+        KeypointDrawing d;
+        d.image = &colour, d.keypoints = &keypoints, d.max_drawn = draw_max;
+        d.caption = {fs::path(file).filename().string() + ": " + counted(keypoints.size(), "keypoint") +
+                     ", " + std::to_string(image.width) + "x" + std::to_string(image.height) + ", " +
+                     std::to_string(std::lround(ms)) + " ms (" + backend + ")"};
+        write_keypoints_png(draw, d);
       }
       std::fprintf(stderr, "%s: %s, %dx%d, %.1f ms (%s)\n", one_line(file).c_str(),
                    counted(keypoints.size(), "keypoint").c_str(), image.width, image.height, ms,
@@ -199,7 +223,12 @@ OptionTable detect_options() {
            "first image stored"),
       flag("--quiet", "with --database: no progress, only errors"),
       shared_option("--backend"),
-      shared_option("--format")};
+      shared_option("--format"),
+      text("--draw", "FILE.png", "",
+           "one image: a picture of it in colour with its keypoints, circles of their scale with an "
+           "orientation tick, coloured by the Laplacian's sign, and a legend (PNG)",
+           "none"),
+      integer("--draw-max", "N", 1000, 0, 10000000, "with --draw: the N strongest keypoints drawn (0: all)")};
   for (const Option& row : detector_table()) table.push_back(row);
   table.push_back(shared_option("--ignore-orientation"));
   return table;

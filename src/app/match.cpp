@@ -97,9 +97,14 @@ Request read_request(Args& args) {
   }
   r.draw_path = args.option("--draw");
   if (!r.draw_path.empty()) check_png_name("--draw", r.draw_path);
+  const size_t before_draw = args.taken().size();
+  r.draw_outliers = args.flag("--draw-outliers");
+  r.draw_max = args.option_int("--draw-max");
+  const std::string draw_option = args.taken().size() > before_draw ? args.taken()[before_draw] : "";
   r.truth_path = args.option("--truth");
   r.images = args.positionals();
   args.finish();
+  if (r.draw_path.empty() && !draw_option.empty()) throw UsageError(draw_option + " needs --draw");
   if (r.images.empty()) {  // the bundled pair, with its ground truth
     r.images = {asset_dir() + "/graf1.png", asset_dir() + "/graf3.png"};
     if (r.truth_path.empty()) r.truth_path = asset_dir() + "/H1to3p.xml";
@@ -236,7 +241,7 @@ void verify(const std::string& geometry, size_t matches, const std::vector<Point
 // --draw must not leave -o behind. A model file asked for is left out when
 // its model was not found; the matches are written all the same.
 void stage_outputs(OutputFiles& outputs, const Request& r, const Inputs& in,
-                   const std::vector<Match>& matches, const Verification& v) {
+                   const std::vector<Match>& matches, const Verification& v, double ms) {
   if (r.matches_format == "opencv") {
     outputs.add(r.matches_path, false,
                 [&](std::ostream& out) { write_opencv_matches(out, matches, v.inliers, r.matches_storage); });
@@ -265,8 +270,20 @@ void stage_outputs(OutputFiles& outputs, const Request& r, const Inputs& in,
     outputs.add(r.fundamental_path, false, [&](std::ostream& out) { write_fundamental(out, *v.f); });
   }
   if (!r.draw_path.empty()) {
-    outputs.add(r.draw_path, true, [&](std::ostream& out) {
-      write_match_png(out, r.draw_path, {&in.a, &in.b, &in.fa, &in.fb, &matches, &v.inliers, v.h});
+    outputs.add(r.draw_path, true, [&, ms](std::ostream& out) {
+      MatchDrawing d;
+      d.a = &in.colour_a, d.b = &in.colour_b, d.fa = &in.fa, d.fb = &in.fb;
+      d.matches = &matches, d.inliers = &v.inliers, d.h = v.h;
+      const auto name = [](const std::string& path) {
+        return std::filesystem::path(path).filename().string();
+      };
+      d.caption = {"A " + name(r.images[0]) + ": " + counted(in.fa.keypoints.size(), "feature") + "   B " +
+                   name(r.images[1]) + ": " + counted(in.fb.keypoints.size(), "feature") + "   " +
+                   counted(matches.size(), "match", "matches") + ", " + v.verdict + "   " +
+                   std::to_string(std::lround(ms)) + " ms (" + r.backend + ")"};
+      d.outliers = r.draw_outliers;
+      d.max_drawn = r.draw_max;
+      write_match_png(out, r.draw_path, d);
     });
   }
 }
@@ -315,6 +332,7 @@ int match_set(Args& args, const std::string& database) {
   for (const char* option :
        {"-o", "--format", "--homography", "--fundamental", "--geometry", "--draw", "--truth"})
     args.option(option);
+  args.flag("--draw-outliers"), args.option_int("--draw-max");
   const std::vector<std::string> images = args.positionals();
   args.finish();
   if (args.taken().size() > before)
@@ -358,7 +376,7 @@ int match(Args& args) {
   if (!r.fundamental_path.empty() && !v.f)
     unwritten.push_back("fundamental matrix (" + r.fundamental_path + ")");
   OutputFiles outputs;
-  stage_outputs(outputs, r, in, matches, v);
+  stage_outputs(outputs, r, in, matches, v, ms);
   // The report comes before the outputs are committed: one that cannot be
   // written (a full disk, a closed descriptor) fails the run, and a failed
   // run leaves no output behind.
@@ -400,7 +418,13 @@ OptionTable match_options_table() {
            "written, a "
            "warning, exit status 1",
            "none"),
-      text("--draw", "FILE.png", "", "a picture of both images with the matches (PNG)", "none"),
+      text("--draw", "FILE.png", "",
+           "a picture of both images in colour with the inliers, A's outline mapped by the homography and "
+           "a caption (PNG; a pair wider than 2000 pixels drawn scaled down)",
+           "none"),
+      flag("--draw-outliers", "with --draw: the outliers too, as faint red lines"),
+      integer("--draw-max", "N", 300, 0, 1000000,
+              "with --draw: at most N inliers (and N outliers) drawn, those of closest descriptors"),
       text("--truth", "H", "",
            "a ground-truth homography (Oxford text, or OpenCV XML/YAML): correct matches and corner error",
            "H1to3p.xml with the bundled pair, else none"),

@@ -23,6 +23,8 @@ struct Request {
   std::string matches_format = "txt";               // of -o: txt, opencv or colmap
   StorageKind matches_storage = StorageKind::None;  // opencv: YAML or XML
   std::string image_names[2];                       // colmap: A's and B's names in the match list
+  bool draw_outliers = false;                       // --draw-outliers
+  int draw_max = 300;                               // --draw-max
   std::vector<std::string> images;                  // A and B, "-" as /dev/stdin
 };
 
@@ -30,7 +32,8 @@ struct Request {
 // detect or describe wrote it), matched as it is.
 struct Inputs {
   bool file_a = false, file_b = false;
-  GrayImage a, b;  // empty for a feature file
+  GrayImage a, b;               // empty for a feature file
+  RgbImage colour_a, colour_b;  // with --draw: the images' colours
   Features fa, fb;
 };
 

@@ -36,9 +36,9 @@ Features read_described(const std::string& path) {
 
 // A piped input is read as an image (to look for a feature file would
 // consume it): say so where it is no image format at all.
-GrayImage load_image(const std::string& path, const LoadOptions& load) {
+GrayImage load_image(const std::string& path, const LoadOptions& load, RgbImage* colour) {
   try {
-    return load_gray(path, load);
+    return load_gray(path, load, colour);
   } catch (const Error& e) {
     std::error_code ec;
     const bool unknown = std::string(e.what()).find("not a supported image") != std::string::npos;
@@ -64,11 +64,11 @@ Inputs read_inputs(const Request& r) {
   if (file_a)
     in.fa = read_described(images[0]);
   else
-    in.a = load_image(images[0], r.load);
+    in.a = load_image(images[0], r.load, r.draw_path.empty() ? nullptr : &in.colour_a);
   if (file_b)
     in.fb = read_described(images[1]);
   else
-    in.b = load_image(images[1], r.load);
+    in.b = load_image(images[1], r.load, r.draw_path.empty() ? nullptr : &in.colour_b);
   // Descriptors of one length on both sides: a file's are as they are, an
   // image's 64 values, or 128 with --extended.
   const int da = file_a ? in.fa.descriptor_size : descriptor_size(r.detector);

@@ -122,12 +122,17 @@ void fit_view(ViewOptions& o, const GrayImage& first) {
   // Match mode shows two images side by side: a view for twice the width.
   const int across = o.start_matching ? 2 : 1;
   const double aspect = static_cast<double>(across) * first.width / first.height;
+  // Room below the image for the HUD's strip when the height is not given:
+  // its usual five lines and the legend (two in match mode).
+  const auto strip = [&] {
+    return o.hud ? static_cast<int>(std::ceil(hud_strip_height(width, o.start_matching ? 7 : 6))) : 0;
+  };
   if (width == 0 && height == 0) {
     const ViewSize size = initial_view_size(across * first.width, first.height);
     width = size.width;
-    height = size.height;
+    height = size.height + strip();
   } else if (height == 0) {  // one side given: the other by the first image's aspect
-    height = static_cast<int>(std::min(16384.0, std::round(width / aspect)));
+    height = static_cast<int>(std::min(16384.0, std::round(width / aspect) + strip()));
   } else if (width == 0) {
     width = static_cast<int>(std::min(16384.0, std::round(height * aspect)));
   }
@@ -180,7 +185,8 @@ Command view_command() {
           "[IMAGE|DIR...|-]",
           "images in a window with their keypoints drawn from the GPU",
           "With no images, the bundled ones. Keys: space pause, n/p next/previous, +/- threshold, u upright, "
-          "m match mode, r set reference, s screenshot, h help, q/Esc quit. In match mode a second "
+          "m match mode, r set reference, k the strongest 100/300/1000/all keypoints, s screenshot, h help, "
+          "q/Esc quit. In match mode a second "
           "orientation's entries are matched too, as match does.",
           view_options,
           view,

@@ -84,6 +84,12 @@ std::string stage_times(GpuDetector& detector, GpuMatcher& matcher, double detec
   return text;
 }
 
+int next_strongest(int max_features) {
+  for (const int n : {100, 300, 1000})
+    if (max_features <= 0 || n > max_features) return max_features <= 0 ? 100 : n;
+  return 0;
+}
+
 std::vector<std::string> hud_text(const HudState& state, const GrayImage& image, const DetectorConfig& config,
                                   const ViewFrame& frame) {
   std::vector<std::string> hud;
@@ -103,8 +109,10 @@ std::vector<std::string> hud_text(const HudState& state, const GrayImage& image,
     std::snprintf(second, sizeof second, ", second at %g", static_cast<double>(config.second_orientation));
     orientation += second;
   }
-  std::snprintf(line, sizeof line, "%d keypoints   threshold %.0f   %s%s", frame.found.count,
-                config.hessian_threshold, orientation.c_str(), step.c_str());
+  const std::string strongest =
+      config.max_features > 0 ? "   the strongest " + std::to_string(config.max_features) + " (k)" : "";
+  std::snprintf(line, sizeof line, "%d keypoints   threshold %.0f   %s%s%s", frame.found.count,
+                config.hessian_threshold, orientation.c_str(), step.c_str(), strongest.c_str());
   hud.emplace_back(line);
   if (state.match) {
     std::snprintf(line, sizeof line, "match mode: %d matches, %d inliers   %.1f fps   %.1f ms", frame.matches,
@@ -117,7 +125,8 @@ std::vector<std::string> hud_text(const HudState& state, const GrayImage& image,
   hud.emplace_back(state.renderer);
   if (state.help) {
     hud.emplace_back("space pause   n/p next/previous   +/- threshold   u upright");
-    hud.emplace_back("m match mode   r reference   s screenshot   h help   q/Esc quit");
+    hud.emplace_back("m match mode   r reference   k strongest 100/300/1000/all   s screenshot");
+    hud.emplace_back("h help   q/Esc quit");
   }
   return hud;
 }

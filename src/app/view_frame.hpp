@@ -39,6 +39,10 @@ struct HudState {
   double fps = 0, detect_ms = 0;
   std::string stage_times, renderer;
 };
+// The k key's next limit on keypoints (DetectorConfig::max_features): all
+// (0), then the strongest 100, 300, 1000, then all again.
+int next_strongest(int max_features);
+
 std::vector<std::string> hud_text(const HudState& state, const GrayImage& image, const DetectorConfig& config,
                                   const ViewFrame& frame);
 

@@ -43,6 +43,9 @@ void on_key(GLFWwindow* window, int key, int, int action, int) {
     case GLFW_KEY_R:
       k.reference = true;
       break;
+    case GLFW_KEY_K:
+      k.strongest = true;
+      break;
     case GLFW_KEY_Q:
     case GLFW_KEY_ESCAPE:
       k.quit = true;

@@ -68,11 +68,12 @@ bool ViewSession::poll(bool& stepped) {
   glfwPollEvents();
   if (glfwWindowShouldClose(context_.glfw_window()) || keys_.quit) return false;
   DetectorConfig& config = o_.detector;
-  if (keys_.faster || keys_.slower || keys_.upright) {  // takes effect on this frame
+  if (keys_.faster || keys_.slower || keys_.upright || keys_.strongest) {  // takes effect on this frame
     if (keys_.faster) config.hessian_threshold = std::max(1.0f, config.hessian_threshold * 1.25f);
     if (keys_.slower) config.hessian_threshold /= 1.25f;
     if (keys_.upright) config.upright = !config.upright;
-    keys_.faster = keys_.slower = keys_.upright = false;
+    if (keys_.strongest) config.max_features = next_strongest(config.max_features);
+    keys_.faster = keys_.slower = keys_.upright = keys_.strongest = false;
     detector_ = new_detector();
     have_reference_ = false;  // keypoints of another configuration
   }

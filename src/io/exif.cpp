@@ -216,9 +216,12 @@ double jpeg_exif_focal_pixels(const unsigned char* data, size_t size, int width,
   return tiff_focal_pixels(jpeg_exif_tiff(data, size), std::max(width, height));
 }
 
-GrayImage apply_exif_orientation(GrayImage image, int orientation) {
-  if (orientation < 2 || orientation > 8) return image;
-  const long w = image.width, h = image.height;
+namespace {
+
+// The pixels of a w x h image of `channels` bytes a pixel, as shown under
+// `orientation` (2..8); *out_w and *out_h the shown size.
+std::vector<std::uint8_t> oriented(const std::vector<std::uint8_t>& pixels, long w, long h, int channels,
+                                   int orientation, int* out_w, int* out_h) {
   // The stored pixel shown at the top left, and the stored steps (dx, dy)
   // from one shown pixel to the next one right and to the next one down.
   struct Walk {
@@ -236,17 +239,35 @@ GrayImage apply_exif_orientation(GrayImage image, int orientation) {
       {1, 0, 0, 1, -1, 0}};  // 8: turned 90 degrees anticlockwise to show
   const Walk& walk = walks[orientation];
   const bool swap = orientation >= 5;
-  GrayImage out(static_cast<int>(swap ? h : w), static_cast<int>(swap ? w : h));
+  *out_w = static_cast<int>(swap ? h : w);
+  *out_h = static_cast<int>(swap ? w : h);
+  std::vector<std::uint8_t> out(pixels.size());
   const long right = walk.right_dx + walk.right_dy * w, down = walk.down_dx + walk.down_dy * w;
   // Indices, not pointers: the step after a row's last pixel may point
   // outside the image, where a pointer may not.
   long row = walk.x0 * (w - 1) + walk.y0 * (h - 1) * w;
   size_t to = 0;
-  for (int y = 0; y < out.height; ++y, row += down) {
+  for (int y = 0; y < *out_h; ++y, row += down) {
     long from = row;
-    for (int x = 0; x < out.width; ++x, from += right)
-      out.pixels[to++] = image.pixels[static_cast<size_t>(from)];
+    for (int x = 0; x < *out_w; ++x, from += right)
+      for (int c = 0; c < channels; ++c) out[to++] = pixels[static_cast<size_t>(from) * channels + c];
   }
+  return out;
+}
+
+}  // namespace
+
+GrayImage apply_exif_orientation(GrayImage image, int orientation) {
+  if (orientation < 2 || orientation > 8) return image;
+  GrayImage out;
+  out.pixels = oriented(image.pixels, image.width, image.height, 1, orientation, &out.width, &out.height);
+  return out;
+}
+
+RgbImage apply_exif_orientation(RgbImage image, int orientation) {
+  if (orientation < 2 || orientation > 8) return image;
+  RgbImage out;
+  out.pixels = oriented(image.pixels, image.width, image.height, 3, orientation, &out.width, &out.height);
   return out;
 }
 

@@ -51,5 +51,6 @@ double jpeg_exif_focal_pixels(const unsigned char* data, size_t size, int width,
 // EXIF 2.3, tag 0x0112: where the stored image's row 0 and column 0 lie when
 // shown). 5..8 swap width and height.
 GrayImage apply_exif_orientation(GrayImage image, int orientation);
+RgbImage apply_exif_orientation(RgbImage image, int orientation);  // the same, for colours
 
 }  // namespace glsurf

@@ -270,6 +270,17 @@ GrayImage gray_of(const Sample* p, int w, int h, int n, const To8Bit& to_8bit) {
   return out;
 }
 
+// The RGB image of w x h pixels of n samples each, as gray_of reads them.
+template <typename Sample, typename To8Bit>
+RgbImage rgb_of(const Sample* p, int w, int h, int n, const To8Bit& to_8bit) {
+  RgbImage out{w, h, std::vector<std::uint8_t>(static_cast<size_t>(w) * h * 3)};
+  std::uint8_t* to = out.pixels.data();
+  const size_t count = static_cast<size_t>(w) * h;
+  for (size_t i = 0; i < count; ++i, p += n)
+    for (int c = 0; c < 3; ++c) *to++ = to_8bit(p[n <= 2 ? 0 : c]);
+  return out;
+}
+
 // `bytes` with `count` entries of `size` bytes, every byte `fill`, inserted at `at`.
 std::vector<unsigned char> with_entries(const std::vector<unsigned char>& bytes, size_t at, size_t count,
                                         size_t size, unsigned char fill) {
@@ -454,6 +465,15 @@ std::vector<unsigned char> read_piped(const std::string& path, FILE* file, const
 }  // namespace
 
 GrayImage load_gray(const std::string& path, const LoadOptions& options) {
+  return load_gray(path, options, nullptr);
+}
+
+RgbImage rgb_of(const GrayImage& image) {
+  return rgb_of(image.pixels.data(), image.width, image.height, 1,
+                [](unsigned v) { return static_cast<std::uint8_t>(v); });
+}
+
+GrayImage load_gray(const std::string& path, const LoadOptions& options, RgbImage* colour) {
   std::vector<unsigned char> piped;  // outlives `file`, which may read from it
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!file) throw Error(path + ": cannot open file (" + std::strerror(errno) + ")");
@@ -475,7 +495,11 @@ GrayImage load_gray(const std::string& path, const LoadOptions& options) {
   if (head_size >= 2 && head[0] == 'P' && head[1] >= '1' && head[1] <= '7') {
     if (head[1] == '5' || head[1] == '6') {
       if (std::fseek(file.get(), 2, SEEK_SET) != 0) throw Error(path + ": cannot read file");
-      return load_binary_pnm(path, file.get(), head[1] == '5' ? 1 : 3, options);
+      if (!colour) return load_binary_pnm(path, file.get(), head[1] == '5' ? 1 : 3, options);
+      GrayImage gray = load_binary_pnm(path, file.get(), head[1] == '5' ? 1 : 3, options, &colour->pixels);
+      colour->width = gray.width;
+      colour->height = gray.height;
+      return gray;
     }
     throw Error(path + ": PNM type P" + std::string(1, static_cast<char>(head[1])) +
                 " is not supported (only binary P5 grey and P6 colour)");
@@ -526,14 +550,17 @@ GrayImage load_gray(const std::string& path, const LoadOptions& options) {
     const std::unique_ptr<stbi_us, void (*)(void*)> samples(stbi_load_from_file_16(file.get(), &w, &h, &n, 0),
                                                             &stbi_image_free);
     if (!samples) throw Error(path + ": cannot decode image (" + stbi_failure_reason() + ")");
-    return gray_of(samples.get(), w, h, n,
-                   [](unsigned v) { return static_cast<std::uint8_t>((v * 255 + 32767) / 65535); });
+    const auto to_8bit = [](unsigned v) { return static_cast<std::uint8_t>((v * 255 + 32767) / 65535); };
+    if (colour) *colour = rgb_of(samples.get(), w, h, n, to_8bit);
+    return gray_of(samples.get(), w, h, n, to_8bit);
   } else {
     data = decode_short_palette(path, file.get(), head, head_size, w, h, n);
     if (!data) data.reset(stbi_load_from_file(file.get(), &w, &h, &n, 0));
   }
   if (!data) throw Error(path + ": cannot decode image (" + stbi_failure_reason() + ")");
-  GrayImage gray = gray_of(data.get(), w, h, n, [](unsigned v) { return static_cast<std::uint8_t>(v); });
+  const auto to_8bit = [](unsigned v) { return static_cast<std::uint8_t>(v); };
+  GrayImage gray = gray_of(data.get(), w, h, n, to_8bit);
+  if (colour) *colour = apply_exif_orientation(rgb_of(data.get(), w, h, n, to_8bit), orientation);
   data.reset();
   return apply_exif_orientation(std::move(gray), orientation);
 }

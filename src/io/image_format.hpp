@@ -41,7 +41,9 @@ struct PnmHeader {
 PnmHeader read_pnm_header(FILE* file, const std::string& path, const LoadOptions& limits);
 // The grey image of a binary PNM of 1 (P5) or 3 (P6) channels, its magic
 // number already read.
-GrayImage load_binary_pnm(const std::string& path, FILE* file, int channels, const LoadOptions& limits);
+// With `colour` not null, also the samples as 8-bit RGB (grey repeated for P5), 3 bytes a pixel.
+GrayImage load_binary_pnm(const std::string& path, FILE* file, int channels, const LoadOptions& limits,
+                          std::vector<std::uint8_t>* colour = nullptr);
 
 unsigned read_be32(const unsigned char* p);
 bool is_png(const unsigned char* head, size_t size);

@@ -70,7 +70,8 @@ PnmHeader read_pnm_header(FILE* file, const std::string& path, const LoadOptions
 
 // `file` is positioned just after the magic "P5" or "P6". Only the first image
 // of a multi-image file is read; bytes after it are ignored.
-GrayImage load_binary_pnm(const std::string& path, FILE* file, int channels, const LoadOptions& limits) {
+GrayImage load_binary_pnm(const std::string& path, FILE* file, int channels, const LoadOptions& limits,
+                          std::vector<std::uint8_t>* colour) {
   const PnmHeader header = read_pnm_header(file, path, limits);
   const long long w = header.width, h = header.height, maxval = header.maxval;
 
@@ -93,6 +94,7 @@ GrayImage load_binary_pnm(const std::string& path, FILE* file, int channels, con
   }
   std::vector<unsigned char> row(row_bytes);
   GrayImage out(static_cast<int>(w), static_cast<int>(h));
+  if (colour) colour->assign(out.pixels.size() * 3, 0);
   long long found = 0;
   for (int y = 0; y < out.height; ++y) {
     const size_t got = std::fread(row.data(), 1, row_bytes, file);
@@ -114,6 +116,10 @@ GrayImage load_binary_pnm(const std::string& path, FILE* file, int channels, con
         rgb[c] = to_8bit[v];
       }
       out.at(x, y) = channels == 1 ? rgb[0] : bt601_gray(rgb[0], rgb[1], rgb[2]);
+      if (colour) {
+        std::uint8_t* to = &(*colour)[(static_cast<size_t>(y) * out.width + x) * 3];
+        for (int c = 0; c < 3; ++c) to[c] = rgb[channels == 1 ? 0 : c];
+      }
     }
   }
   return out;

@@ -66,6 +66,10 @@ double running_fps(double fps, double frame_ms) {
   return fps > 0 ? 0.9 * fps + 0.1 * rate : rate;
 }
 
+float hud_strip_height(int view_width, size_t lines) {
+  return 12.0f * std::clamp(view_width / 640.0f, 1.0f, 2.0f) * static_cast<float>(lines) + 8.0f;
+}
+
 float text_width(const std::string& text) {
   return static_cast<float>(stb_easy_font_width(const_cast<char*>(text.c_str())));
 }
@@ -97,13 +101,15 @@ void ViewRenderer::resize(int width, int height) {
   gl::Framebuffer target({&frame}, "view_frame");
   frame_ = std::move(frame);
   target_ = std::move(target);
+  image_height_ = 0;  // until the next render lays out its HUD
 }
 
 void ViewRenderer::fit(int image_width, int image_height, float x0, float width, float& ox, float& oy,
                        float& scale) const {
-  scale = std::min(width / image_width, static_cast<float>(frame_.height()) / image_height);
+  const float height = image_height_ > 0 ? image_height_ : static_cast<float>(frame_.height());
+  scale = std::min(width / image_width, height / image_height);
   ox = x0 + 0.5f * (width - scale * image_width);
-  oy = 0.5f * (frame_.height() - scale * image_height);
+  oy = 0.5f * (height - scale * image_height);
 }
 
 void ViewRenderer::placement(int image_width, int image_height, float& offset_x, float& offset_y,
@@ -153,16 +159,18 @@ void ViewRenderer::ColourPass::draw_buffer(gl::PassRunner& runner, const gl::Fra
 void ViewRenderer::render(gl::PassRunner& runner, const gl::Texture& image,
                           const GpuDetector::OnGpu& keypoints, const std::vector<std::string>& hud) {
   GLSURF_EXPECTS(frame_, "resize() before render()");
+  lay_out_hud(hud, false);
   float ox = 0, oy = 0, scale = 1;
   placement(image.width(), image.height(), ox, oy, scale);
   draw_image(runner, image, &keypoints, ox, oy, scale, true);
-  draw_hud(runner, hud);
+  draw_hud(runner);
 }
 
 void ViewRenderer::render_pair(gl::PassRunner& runner, const gl::Texture& reference,
                                const gl::Texture& current, const GpuDetector::OnGpu& keypoints,
                                const std::vector<Line>& lines, const std::vector<std::string>& hud) {
   GLSURF_EXPECTS(frame_, "resize() before render()");
+  lay_out_hud(hud, true);
   const float half = static_cast<float>(frame_.width() / 2);
   float rx = 0, ry = 0, rs = 1, cx = 0, cy = 0, cs = 1;
   fit(reference.width(), reference.height(), 0.0f, half, rx, ry, rs);
@@ -182,41 +190,71 @@ void ViewRenderer::render_pair(gl::PassRunner& runner, const gl::Texture& refere
     const glm::vec2 view(static_cast<float>(frame_.width()), static_cast<float>(frame_.height()));
     lines_pass_.draw_buffer(runner, target_, GL_LINES, lines_, view);
   }
-  draw_hud(runner, hud);
+  draw_hud(runner);
 }
 
-void ViewRenderer::draw_hud(gl::PassRunner& runner, const std::vector<std::string>& lines) {
-  const glm::vec2 view(static_cast<float>(frame_.width()), static_cast<float>(frame_.height()));
+void ViewRenderer::lay_out_hud(const std::vector<std::string>& lines, bool pair) {
+  hud_runs_.clear();
+  strip_height_ = 0;
+  image_height_ = static_cast<float>(frame_.height());
   if (lines.empty()) return;
+  constexpr float margin = 8.0f;
+  hud_size_ = std::clamp(frame_.width() / 640.0f, 1.0f, 2.0f);
+  hud_line_height_ = 12.0f * hud_size_;
+  const float view_width = static_cast<float>(frame_.width());
+  for (const std::string& line : hud_lines(lines, (view_width - 2 * margin) / hud_size_))
+    hud_runs_.push_back({{line, {0.95f, 0.95f, 0.9f, 1.0f}}});
+  // The legend: the keypoint colours of view/keypoints.vert, match mode's
+  // line colours of view_frame.cpp.
+  hud_runs_.push_back({{"dark blob (Laplacian +1)", {0.1f, 0.85f, 1.0f, 1.0f}},
+                       {"   ", {1, 1, 1, 1}},
+                       {"light blob (-1)", {1.0f, 0.55f, 0.1f, 1.0f}},
+                       {"   circle: scale, tick: orientation", {0.7f, 0.7f, 0.7f, 1.0f}}});
+  if (pair)
+    hud_runs_.push_back({{"inlier", {0.15f, 0.9f, 0.25f, 1.0f}},
+                         {"   ", {1, 1, 1, 1}},
+                         {"outlier", {0.95f, 0.2f, 0.15f, 1.0f}},
+                         {"   ", {1, 1, 1, 1}},
+                         {"reference outline", {0.25f, 0.55f, 1.0f, 1.0f}},
+                         {"   (reference left)", {0.7f, 0.7f, 0.7f, 1.0f}}});
+  // At most half the frame: a small window keeps most of its picture.
+  strip_height_ = std::min(hud_strip_height(frame_.width(), hud_runs_.size()),
+                           std::floor(0.5f * static_cast<float>(frame_.height())));
+  image_height_ = static_cast<float>(frame_.height()) - strip_height_;
+}
+
+void ViewRenderer::draw_hud(gl::PassRunner& runner) {
+  const glm::vec2 view(static_cast<float>(frame_.width()), static_cast<float>(frame_.height()));
+  if (hud_runs_.empty()) return;
   // Text quads from stb_easy_font (x, y, z, rgba8 per vertex), scaled by the
-  // view's width, over a translucent panel; two triangles per quad, x y r g b
-  // a per vertex. Lines wider than the view wrap.
+  // view's width, over an opaque strip below the image; two triangles per
+  // quad, x y r g b a per vertex.
   std::vector<float> v;
-  const float size = std::clamp(frame_.width() / 640.0f, 1.0f, 2.0f), line_height = 12.0f * size,
-              margin = 8.0f;
-  const std::vector<std::string> hud = hud_lines(lines, (view.x - 2 * margin) / size);
-  float panel_w = 0;
-  for (const std::string& line : hud) panel_w = std::max(panel_w, size * text_width(line));
-  const float panel_h = line_height * static_cast<float>(hud.size()) + margin;
+  constexpr float margin = 8.0f;
   auto quad = [&](float x0, float y0, float x1, float y1, const float c[4]) {
     const float corners[6][2] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y0}, {x1, y1}, {x0, y1}};
     for (const auto& p : corners) v.insert(v.end(), {p[0], p[1], c[0], c[1], c[2], c[3]});
   };
-  const float panel[4] = {0.0f, 0.0f, 0.0f, 0.55f}, ink[4] = {0.95f, 0.95f, 0.9f, 1.0f};
-  quad(0, 0, panel_w + 2 * margin, panel_h, panel);
+  const float panel[4] = {0.1f, 0.1f, 0.1f, 1.0f};
+  quad(0, image_height_, view.x, view.y, panel);
   static char buffer[64 * 1024];
-  for (size_t i = 0; i < hud.size(); ++i) {
-    unsigned char colour[4] = {255, 255, 255, 255};
-    const int quads =
-        stb_easy_font_print(0, 0, const_cast<char*>(hud[i].c_str()), colour, buffer, sizeof buffer);
-    for (int q = 0; q < quads; ++q) {
-      float p[4][2];
-      for (int c = 0; c < 4; ++c) {
-        std::memcpy(p[c], buffer + (q * 4 + c) * 16, 2 * sizeof(float));
-        p[c][0] = margin + size * p[c][0];
-        p[c][1] = margin * 0.5f + line_height * static_cast<float>(i) + size * p[c][1];
+  for (size_t i = 0; i < hud_runs_.size(); ++i) {
+    float x = margin;
+    const float top = image_height_ + margin * 0.5f + hud_line_height_ * static_cast<float>(i);
+    for (const Run& run : hud_runs_[i]) {
+      unsigned char colour[4] = {255, 255, 255, 255};
+      const int quads =
+          stb_easy_font_print(0, 0, const_cast<char*>(run.text.c_str()), colour, buffer, sizeof buffer);
+      for (int q = 0; q < quads; ++q) {
+        float p[4][2];
+        for (int c = 0; c < 4; ++c) {
+          std::memcpy(p[c], buffer + (q * 4 + c) * 16, 2 * sizeof(float));
+          p[c][0] = x + hud_size_ * p[c][0];
+          p[c][1] = top + hud_size_ * p[c][1];
+        }
+        quad(p[0][0], p[0][1], p[2][0], p[2][1], run.colour);
       }
-      quad(p[0][0], p[0][1], p[2][0], p[2][1], ink);
+      x += hud_size_ * text_width(run.text);
     }
   }
   hud_.set(v);

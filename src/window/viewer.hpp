@@ -1,6 +1,8 @@
 // The viewer's picture: the image scaled to fit, the keypoints drawn straight
 // from the detector's point list on the GPU (instanced circles and
-// orientation ticks, coloured by Laplacian sign), and a heads-up display.
+// orientation ticks, coloured by Laplacian sign), and a heads-up display in
+// an opaque strip below the image (never over it) that ends with a legend of
+// the colours. With no HUD lines there is no strip: the image fills the frame.
 // Rendered into an offscreen RGBA8 frame, which a window shows (blit) and a
 // screenshot writes, so windowed and headless pictures are the same pixels.
 #pragma once
@@ -32,6 +34,10 @@ ViewSize initial_view_size(int image_width, int image_height);
 // `width` (stb_easy_font units) broken at spaces, continuations indented by
 // two; a word wider than that stays whole, on a line of its own.
 std::vector<std::string> hud_lines(const std::vector<std::string>& lines, float width);
+// The height of the HUD's strip of `lines` lines (legend included) in a view
+// `view_width` pixels wide: the text grows with the view, 1 to 2 times
+// stb_easy_font's 12 units a line.
+float hud_strip_height(int view_width, size_t lines);
 // The width of one line of HUD text in stb_easy_font units.
 float text_width(const std::string& text);
 
@@ -66,7 +72,10 @@ class ViewRenderer {
  private:
   void draw_image(gl::PassRunner& runner, const gl::Texture& image, const GpuDetector::OnGpu* keypoints,
                   float ox, float oy, float scale, bool clear);
-  void draw_hud(gl::PassRunner& runner, const std::vector<std::string>& hud);
+  // The HUD's lines wrapped to the view, the legend after them, and the
+  // strip's height (image_height_ is what is left above it).
+  void lay_out_hud(const std::vector<std::string>& hud, bool pair);
+  void draw_hud(gl::PassRunner& runner);
   void fit(int image_width, int image_height, float x0, float width, float& ox, float& oy,
            float& scale) const;
 
@@ -112,6 +121,13 @@ class ViewRenderer {
   gl::Texture frame_;
   gl::Framebuffer target_;
   gl::VertexBuffer hud_, lines_;
+  // Laid out by lay_out_hud: each line as runs of text in one colour each.
+  struct Run {
+    std::string text;
+    float colour[4];
+  };
+  std::vector<std::vector<Run>> hud_runs_;
+  float hud_size_ = 1, hud_line_height_ = 12, strip_height_ = 0, image_height_ = 0;
 };
 
 }  // namespace glsurf::app
