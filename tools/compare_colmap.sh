@@ -75,7 +75,7 @@ if [ "$set" -gt 0 ]; then
     set_from=$scratch/set$set.made/images
   fi
   find "$set_from" -maxdepth 1 -name '*.png' | sort | head -n "$set" | xargs -I{} cp {} "$scratch/set$set/images/"
-  [ "$(ls "$scratch/set$set/images" | wc -l)" -eq "$set" ] || { echo "fewer than $set images in $set_from"; exit 1; }
+  [ "$(find "$scratch/set$set/images" -name "*.png" | wc -l)" -eq "$set" ] || { echo "fewer than $set images in $set_from"; exit 1; }
 fi
 
 # db_counts DB: features per image (mean), pairs verified (COLMAP's
@@ -129,7 +129,7 @@ done
 for ((r = 1; r <= rounds; r++)); do
   for s in $sets; do
     images=$scratch/$s/images
-    n=$(ls "$images" | wc -l)
+    n=$(find "$images" -name "*.png" | wc -l)
     pairs=$((n * (n - 1) / 2))
     extra_glsurf=() extra_colmap=()
     if [ "$s" != scene ]; then
