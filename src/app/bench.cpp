@@ -215,7 +215,8 @@ Command bench_command() {
       all_options,
       run_all,
       "bench --runs 3 --json bench.json",
-      {bench_integral_command(), bench_detect_command(), bench_describe_command(), bench_match_command()}};
+      {bench_integral_command(), bench_detect_command(), bench_describe_command(), bench_match_command(),
+       bench_throughput_command()}};
 }
 
 }  // namespace glsurf::app

@@ -35,5 +35,6 @@ Command bench_integral_command();
 Command bench_detect_command();
 Command bench_describe_command();
 Command bench_match_command();
+Command bench_throughput_command();
 
 }  // namespace glsurf::app

@@ -44,7 +44,9 @@ const Command& command_of(const std::vector<std::string>& words) {
   std::vector<std::string> parts;
   for (const Command& p : found->parts) parts.push_back(p.name.substr(found->name.size() + 1));
   const std::string near = nearest(words[1], parts);
-  throw UsageError("bench takes no stage (everything) or one of: integral, detect, describe, match",
+  std::string listed;
+  for (const std::string& p : parts) listed += (listed.empty() ? "" : ", ") + p;
+  throw UsageError("bench takes no stage (everything) or one of: " + listed,
                    near.empty() ? "see glsurf help" : "did you mean '" + near + "'?");
 }
 
