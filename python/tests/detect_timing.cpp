@@ -1,0 +1,39 @@
+// The C++ side of the Python binding's overhead measurement
+// (python/tests/timing.py): the wall clock of Detector::detect_and_compute on
+// one image, through the public API, as the module calls it.
+//
+//   glsurf_python_timing IMAGE gl|cpu WARMUP RUNS
+//
+// Prints one line per timed run: milliseconds, then the keypoint count.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <glsurf/glsurf.hpp>
+#include <memory>
+#include <string>
+
+int main(int argc, char** argv) {
+  if (argc != 5) {
+    std::fprintf(stderr, "usage: %s IMAGE gl|cpu WARMUP RUNS\n", argv[0]);
+    return 2;
+  }
+  try {
+    const glsurf::GrayImage image = glsurf::load_gray(argv[1]);
+    const bool gpu = std::string(argv[2]) == "gl";
+    const int warmup = std::atoi(argv[3]), runs = std::atoi(argv[4]);
+    std::unique_ptr<glsurf::Context> context;
+    if (gpu) context = std::make_unique<glsurf::Context>(glsurf::Context::headless());
+    glsurf::Detector detector = gpu ? glsurf::Detector::gpu(*context) : glsurf::Detector::cpu();
+    for (int i = 0; i < warmup; ++i) detector.detect_and_compute(image);
+    for (int i = 0; i < runs; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      const glsurf::Features f = detector.detect_and_compute(image);
+      const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;
+      std::printf("%.4f %zu\n", ms.count(), f.keypoints.size());
+    }
+    return 0;
+  } catch (const glsurf::Error& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+}
