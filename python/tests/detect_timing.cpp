@@ -2,9 +2,11 @@
 // (python/tests/timing.py): the wall clock of Detector::detect_and_compute on
 // one image, through the public API, as the module calls it.
 //
-//   glsurf_python_timing IMAGE gl|cpu WARMUP RUNS
+//   glsurf_python_timing IMAGE gl|gl-switch|cpu WARMUP RUNS
 //
-// Prints one line per timed run: milliseconds, then the keypoint count.
+// gl-switch: the context made current before each call and released after
+// it, as the module does (the cost of that alone). Prints one line per timed
+// run: milliseconds, then the keypoint count.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -14,20 +16,28 @@
 
 int main(int argc, char** argv) {
   if (argc != 5) {
-    std::fprintf(stderr, "usage: %s IMAGE gl|cpu WARMUP RUNS\n", argv[0]);
+    std::fprintf(stderr, "usage: %s IMAGE gl|gl-switch|cpu WARMUP RUNS\n", argv[0]);
     return 2;
   }
   try {
     const glsurf::GrayImage image = glsurf::load_gray(argv[1]);
-    const bool gpu = std::string(argv[2]) == "gl";
+    const std::string backend = argv[2];
+    const bool gpu = backend != "cpu", do_switch = backend == "gl-switch";
     const int warmup = std::atoi(argv[3]), runs = std::atoi(argv[4]);
     std::unique_ptr<glsurf::Context> context;
     if (gpu) context = std::make_unique<glsurf::Context>(glsurf::Context::headless());
     glsurf::Detector detector = gpu ? glsurf::Detector::gpu(*context) : glsurf::Detector::cpu();
-    for (int i = 0; i < warmup; ++i) detector.detect_and_compute(image);
+    if (do_switch) context->release_current();
+    const auto detect = [&] {
+      if (do_switch) context->make_current();
+      glsurf::Features f = detector.detect_and_compute(image);
+      if (do_switch) context->release_current();
+      return f;
+    };
+    for (int i = 0; i < warmup; ++i) detect();
     for (int i = 0; i < runs; ++i) {
       const auto start = std::chrono::steady_clock::now();
-      const glsurf::Features f = detector.detect_and_compute(image);
+      const glsurf::Features f = detect();
       const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;
       std::printf("%.4f %zu\n", ms.count(), f.keypoints.size());
     }

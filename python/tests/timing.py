@@ -42,28 +42,34 @@ def main():
         path = os.path.join(tmp, "frame.png")
         cv2.imwrite(path, grey)
         det = glsurf.Detector(backend=a.backend)
-        python_ms, cpp_ms, counts = [], [], set()
+        # C++ as the library's users call it; for gl also with the context made
+        # current and released around each call, as the module does
+        cpp_modes = [a.backend] + (["gl-switch"] if a.backend == "gl" else [])
+        times = {m: [] for m in cpp_modes + ["python"]}
+        counts = set()
         for _ in range(a.rounds):
-            out = subprocess.run([a.timer, path, a.backend, str(a.warmup), str(a.runs)], check=True,
-                                 capture_output=True, text=True).stdout.split("\n")
-            for line in filter(None, out):
-                ms, n = line.split()
-                cpp_ms.append(float(ms))
-                counts.add(int(n))
+            for mode in cpp_modes:
+                out = subprocess.run([a.timer, path, mode, str(a.warmup), str(a.runs)], check=True,
+                                     capture_output=True, text=True).stdout.split("\n")
+                for line in filter(None, out):
+                    ms, n = line.split()
+                    times[mode].append(float(ms))
+                    counts.add(int(n))
             for _ in range(a.warmup):
                 det.detect(grey)
             for _ in range(a.runs):
                 start = time.perf_counter()
                 kp, _ = det.detect(grey)
-                python_ms.append((time.perf_counter() - start) * 1000)
+                times["python"].append((time.perf_counter() - start) * 1000)
                 counts.add(len(kp))
-    py, cpp = statistics.median(python_ms), statistics.median(cpp_ms)
+    median = {m: statistics.median(t) for m, t in times.items()}
     renderer = glsurf.context_info()["renderer"] if a.backend == "gl" else "CPU reference"
-    print(f"{a.size} ({len(counts) == 1 and counts.pop()} keypoints), backend {a.backend} ({renderer}), "
-          f"{a.rounds} rounds of {a.runs} runs")
-    print(f"C++ detect_and_compute median {cpp:.2f} ms, Python Detector.detect median {py:.2f} ms, "
-          f"ratio {py / cpp:.3f}")
-
+    print(f"{a.size} ({'/'.join(map(str, sorted(counts)))} keypoints), backend {a.backend} ({renderer}), "
+          f"{a.rounds} rounds of {a.runs} runs, medians:")
+    cpp = median[a.backend]
+    for mode, ms in median.items():
+        name = "Python Detector.detect" if mode == "python" else f"C++ detect_and_compute ({mode})"
+        print(f"  {name:42s} {ms:9.2f} ms  ratio to C++ {ms / cpp:.3f}")
 
 if __name__ == "__main__":
     main()
