@@ -378,17 +378,15 @@ class PyMatcher {
     config_.mutual = mutual;
     config_.laplacian = laplacian;
     config_.max_distance = max_distance;
-    glsurf::MatchConfig unsigned_config = config_;
-    unsigned_config.laplacian = false;
     if (!on_gpu_) {
       signed_ = std::make_unique<glsurf::Matcher>(glsurf::Matcher::cpu(config_));
-      unsigned_ = std::make_unique<glsurf::Matcher>(glsurf::Matcher::cpu(unsigned_config));
+      unsigned_ = std::make_unique<glsurf::Matcher>(glsurf::Matcher::cpu(unsigned_config()));
       return;
     }
+    // The GPU matcher without the sign filter is made when first needed.
     py::gil_scoped_release unlocked;
     with_gl([&](const glsurf::Context& context) {
       signed_ = std::make_unique<glsurf::Matcher>(glsurf::Matcher::gpu(context, config_));
-      unsigned_ = std::make_unique<glsurf::Matcher>(glsurf::Matcher::gpu(context, unsigned_config));
       return 0;
     });
   }
@@ -416,7 +414,9 @@ class PyMatcher {
     std::vector<glsurf::Match> m;
     {
       py::gil_scoped_release unlocked;
-      m = run([&] { return matcher(query_signs && train_signs).match(q, t); });
+      m = run([&](const glsurf::Context* context) {
+        return matcher(query_signs && train_signs, context).match(q, t);
+      });
     }
     return matches_out(std::move(m));
   }
@@ -435,14 +435,11 @@ class PyMatcher {
     std::vector<std::vector<glsurf::Match>> all(ts.size());
     {
       py::gil_scoped_release unlocked;
-      const auto work = [&] {
-        for (size_t i = 0; i < ts.size(); ++i) all[i] = matcher(query_signs && signs[i]).match(q, ts[i]);
-        return 0;
-      };
-      if (on_gpu_)
-        with_gl([&](const glsurf::Context&) { return work(); });
-      else
-        work();
+      run([&](const glsurf::Context* context) {
+        for (size_t i = 0; i < ts.size(); ++i)
+          all[i] = matcher(query_signs && signs[i], context).match(q, ts[i]);
+        return std::vector<glsurf::Match>{};
+      });
     }
     py::list out;
     for (auto& m : all) out.append(matches_out(std::move(m)));
@@ -453,13 +450,26 @@ class PyMatcher {
   bool on_gpu() const { return on_gpu_; }
 
  private:
-  // The sign filter needs both sides' signs; without them it is off.
-  glsurf::Matcher& matcher(bool signs) { return signs ? *signed_ : *unsigned_; }
+  glsurf::MatchConfig unsigned_config() const {
+    glsurf::MatchConfig c = config_;
+    c.laplacian = false;
+    return c;
+  }
 
+  // The sign filter needs both sides' signs; without them it is off. On the
+  // GPU, `context` is current and the GL lock held (run).
+  glsurf::Matcher& matcher(bool signs, const glsurf::Context* context) {
+    if (signs || !config_.laplacian) return *signed_;
+    if (!unsigned_)
+      unsigned_ = std::make_unique<glsurf::Matcher>(glsurf::Matcher::gpu(*context, unsigned_config()));
+    return *unsigned_;
+  }
+
+  // work(context): context null on the CPU; on the GPU current, under the lock.
   template <typename Work>
   std::vector<glsurf::Match> run(Work&& work) {
-    if (!on_gpu_) return work();
-    return with_gl([&](const glsurf::Context&) { return work(); });
+    if (!on_gpu_) return work(nullptr);
+    return with_gl([&](const glsurf::Context& context) { return work(&context); });
   }
 
   bool on_gpu_;
@@ -676,7 +686,9 @@ descriptors of up to 128 values, the CPU any length.)";
 constexpr const char* kMatchManyDoc = R"(match_many(query, trains) -> list of matches
 
 match(query, t) for each t in trains (a list of pairs or descriptor arrays),
-under one hold of the GL lock and one release of the GIL.)";
+under one hold of the GL lock and one release of the GIL. Each pair is
+uploaded as match uploads it: the public API keeps no descriptors on the GPU
+between calls.)";
 
 constexpr const char* kHomographyDoc =
     R"(find_homography(pts1, pts2, threshold=3.0, max_iterations=5000, confidence=0.999, seed=1, min_inliers=8)
