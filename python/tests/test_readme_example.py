@@ -1,5 +1,5 @@
-"""The example at the top of docs/python.md (the README's proposal) runs exactly
-as written: its first ```python block, in a directory with assets/."""
+"""The example of README.md and docs/python.md (the same block in both) runs
+exactly as written: the first ```python block, in a directory with assets/."""
 
 import os
 import pathlib
@@ -10,11 +10,16 @@ import sys
 from conftest import ASSETS, ROOT
 
 
-def example_code():
-    text = (ROOT / "docs" / "python.md").read_text()
-    m = re.search(r"```python\n(.*?)```", text, re.S)
-    assert m, "docs/python.md has no ```python block"
+def first_block(path):
+    m = re.search(r"```python\n(.*?)```", path.read_text(), re.S)
+    assert m, f"{path} has no ```python block"
     return m.group(1)
+
+
+def example_code():
+    code = first_block(ROOT / "docs" / "python.md")
+    assert first_block(ROOT / "README.md") == code, "README.md and docs/python.md show different examples"
+    return code
 
 
 def test_readme_example(tmp_path):
