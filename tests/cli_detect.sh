@@ -439,4 +439,30 @@ wait $first || fail "the first of two runs into one directory failed"
 [ $status -eq 1 ] && echo "$out" | grep -q "out: another glsurf run (process $first) is writing into it" ||
   fail "a second run into a locked directory: status $status, $out"
 [ "$(ls "$work/lock/out" | tr '\n' ' ')" = "n1.txt n2.txt n3.txt " ] || fail "two runs into one directory left: $(ls "$work/lock/out")"
+
+# Corrupt images of each kind through every command that writes: exit
+# status 1, one line naming the file, and nothing written (no -o, model,
+# picture or sequence directory).
+mkdir "$work/corrupt"
+head -c 20000 "$assets/graf1.png" >"$work/corrupt/truncated.png"
+cp "$assets/box.png" "$work/corrupt/crc.png"
+printf '\377' | dd of="$work/corrupt/crc.png" bs=1 seek=200 conv=notrunc 2>/dev/null  # inside IDAT
+head -c 1500 "$(dirname "$0")/data/box_restart.jpg" >"$work/corrupt/truncated.jpg"
+{ printf 'P5\n100 100\n255\n'; head -c 5000 /dev/zero; } >"$work/corrupt/truncated.pgm"
+printf 'BM this is not a bitmap' >"$work/corrupt/text.bmp"
+"$glsurf" detect "$assets/box.png" -o "$work/corrupt/box.txt" --backend cpu 2>/dev/null || fail "box features"
+for bad in "$work"/corrupt/truncated.png "$work"/corrupt/crc.png "$work"/corrupt/truncated.jpg \
+  "$work"/corrupt/truncated.pgm "$work"/corrupt/text.bmp; do
+  o=$work/corrupt/out
+  for run in "detect $bad -o $o.txt --backend cpu" "describe $bad $work/corrupt/box.txt -o $o.txt --backend cpu" \
+    "match $bad $assets/box.png -o $o.txt --homography $o.H --draw $o.png --backend cpu" "warp $bad $o.seq --rotate 10"; do
+    # shellcheck disable=SC2086
+    err=$("$glsurf" $run 2>&1 >/dev/null)
+    status=$?
+    [ $status -eq 1 ] || fail "$run: exit status $status"
+    [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && echo "$err" | grep -q "^glsurf: error: $bad" ||
+      fail "$run: not one line naming the file: $err"
+    [ -z "$(ls "$work/corrupt" | grep '^out')" ] || fail "$run left $(ls "$work/corrupt" | grep '^out')"
+  done
+done
 echo "all detect checks passed"
