@@ -163,8 +163,8 @@ int match_database(const DatabaseMatch& run) {
 
   Progress progress("pairs", todo.size(), run.quiet);
   const auto t0 = std::chrono::steady_clock::now();
-  std::map<int, size_t> configs;  // COLMAP configuration -> pairs
-  size_t matched = 0, verified = 0;
+  std::map<int, size_t> configs;  // COLMAP configuration of the verified pairs -> pairs
+  size_t verified = 0;
   // The pairs of one query image (todo is sorted by it), matched and stored
   // together.
   for (size_t begin = 0; begin < todo.size();) {
@@ -189,9 +189,7 @@ int match_database(const DatabaseMatch& run) {
     sql::Transaction t(db.connection());
     for (const Result& r : results) {
       db.add_pair(r.pair.first, r.pair.second, r.matches, r.geometry);
-      matched += !r.matches.empty();
-      verified += !r.geometry.inliers.empty();
-      ++configs[r.geometry.config];
+      if (!r.geometry.inliers.empty()) ++verified, ++configs[r.geometry.config];
     }
     t.commit();
     for (size_t i = begin; i < end; ++i) {
@@ -217,10 +215,15 @@ int match_database(const DatabaseMatch& run) {
                   seconds > 0 ? todo.size() / seconds : 0.0, run.backend.c_str());
     summary += ": " + std::to_string(todo.size()) + " matched" + (todo.empty() ? "" : rate) + ", " +
                std::to_string(verified) + " verified";
+    std::string kinds;
+    for (const auto& [config, count] : configs) {
+      kinds += (kinds.empty() ? " (" : ", ") + std::to_string(count) + " " +
+               to_string(static_cast<TwoViewConfiguration>(config));
+    }
+    if (!kinds.empty()) summary += kinds + ")";
     if (stored_before > 0) summary += ", " + std::to_string(stored_before) + " already in the database";
     std::fprintf(stderr, "%s\n", one_line(summary).c_str());
   }
-  (void)matched;
   return 0;
 }
 
