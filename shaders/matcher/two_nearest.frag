@@ -18,7 +18,10 @@
 // Uniforms: u_train_first, u_train_offset  the trains in u_trains (above)
 //           u_block, u_train_count, u_query_first (first query of
 //           this tile), u_query_count (queries in the tile), u_laplacian (1:
-//           other-sign candidates are skipped)
+//           other-sign candidates are skipped), u_train_plus (>= 0: the
+//           trains are sorted by sign, [0, u_train_plus) positive; with
+//           u_laplacian, a fragment whose queries share one sign compares
+//           only the trains of that sign; -1: not sorted)
 // Output:   location k (k < kMatchQueries): RGBA32F (d1, j1, d2, j2) of query
 //           u_query_first + kMatchQueries * row + k: squared distances and train
 //           indices of the best and second best in the block, ties to the
@@ -46,6 +49,7 @@ uniform int u_train_offset;
 uniform int u_query_first;
 uniform int u_query_count;
 uniform int u_laplacian;
+uniform int u_train_plus;
 
 layout(location = 0) out vec4 o_best[kMatchQueries];
 
@@ -66,6 +70,15 @@ void main() {
   for (int k = 0; k < kMatchQueries; ++k) best[k] = vec4(kNoCandidate, -1.0, kNoCandidate, -1.0);
   int first = block * u_block;
   int last = min(first + u_block, u_train_count);
+  if (u_laplacian == 1 && u_train_plus >= 0) {
+    bool all_plus = true, all_minus = true;
+    for (int k = 0; k < kMatchQueries; ++k) {
+      all_plus = all_plus && (!present[k] || sign[k] > 0.0);
+      all_minus = all_minus && (!present[k] || sign[k] < 0.0);
+    }
+    if (all_plus) last = min(last, u_train_plus);
+    if (all_minus) first = max(first, u_train_plus);
+  }
   for (int j = first; j < last; ++j) {
     float train_sign = texelFetch(u_train_signs, texel_of(j), 0).r;
     int base = u_train_offset + (j - u_train_first) * TEXELS;

@@ -156,7 +156,7 @@ int match_database(const DatabaseMatch& run) {
     auto it = features.find(id);
     if (it == features.end()) {
       it = features.emplace(id, db.features(id)).first;
-      if (matcher) resident.emplace(id, upload_descriptors(it->second, "image"));
+      if (matcher) resident.emplace(id, upload_descriptors(it->second, "image", true));
     }
     return it->second;
   };

@@ -32,7 +32,7 @@ GpuMatcher::TwoNearestPass& GpuMatcher::nearest(int texels) {
   return found->second;
 }
 
-DescriptorTextures upload_descriptors(const Features& f, const char* label) {
+DescriptorTextures upload_descriptors(const Features& f, const char* label, bool by_sign) {
   constexpr int kMaxDescriptorSize = GpuMatcher::kMaxDescriptorSize;
   GLSURF_EXPECTS(f.descriptor_size > 0 && f.descriptor_size <= kMaxDescriptorSize,
                  "descriptors must have 1 to " + std::to_string(kMaxDescriptorSize) + " values");
@@ -45,16 +45,24 @@ DescriptorTextures upload_descriptors(const Features& f, const char* label) {
   s.descriptors =
       gl::Texture(kWidth, rows_for(texels), gl::Format::RGBA32F, std::string(label) + "_descriptors");
   std::vector<float> padded(static_cast<size_t>(kWidth) * s.descriptors.height() * 4, 0.0f);
+  const auto positive = [&](int k) { return f.keypoints[static_cast<size_t>(k)].laplacian >= 0; };
+  if (by_sign) {
+    s.order.resize(static_cast<size_t>(s.count));
+    for (int i = 0; i < s.count; ++i) s.order[static_cast<size_t>(i)] = i;
+    s.plus =
+        static_cast<int>(std::stable_partition(s.order.begin(), s.order.end(), positive) - s.order.begin());
+  }
+  const auto keypoint = [&](size_t i) { return by_sign ? static_cast<size_t>(s.order[i]) : i; };
   const size_t d = static_cast<size_t>(f.descriptor_size), stride = 4 * static_cast<size_t>(s.texels);
   for (size_t i = 0; i < f.keypoints.size(); ++i) {
-    std::copy_n(f.descriptors.begin() + static_cast<std::ptrdiff_t>(i * d), d,
+    std::copy_n(f.descriptors.begin() + static_cast<std::ptrdiff_t>(keypoint(i) * d), d,
                 padded.begin() + static_cast<std::ptrdiff_t>(i * stride));
   }
   s.descriptors.upload(padded.data());
   s.signs = gl::Texture(kWidth, rows_for(s.count), gl::Format::R32F, std::string(label) + "_signs");
   std::vector<float> signs(static_cast<size_t>(kWidth) * s.signs.height(), 0.0f);
-  for (int i = 0; i < s.count; ++i)
-    signs[static_cast<size_t>(i)] = f.keypoints[static_cast<size_t>(i)].laplacian >= 0 ? 1.0f : -1.0f;
+  for (size_t i = 0; i < f.keypoints.size(); ++i)
+    signs[i] = positive(static_cast<int>(keypoint(i))) ? 1.0f : -1.0f;
   s.signs.upload(signs.data());
   return s;
 }
@@ -135,7 +143,7 @@ std::vector<Match> GpuMatcher::match(const Features& query, const Features& trai
   context_.require_current("GpuMatcher");
   check_matchable(query, train);
   if (query.keypoints.empty() || train.keypoints.empty()) return {};
-  return match_sets(upload_descriptors(query, "query"), upload_descriptors(train, "train"));
+  return match_sets(upload_descriptors(query, "query", true), upload_descriptors(train, "train", true));
 }
 
 std::vector<Match> GpuMatcher::match(const DescriptorTextures& query, const DescriptorTextures& train) {
@@ -152,7 +160,15 @@ std::vector<Match> GpuMatcher::match_sets(const Set& query, const Set& train) {
   const std::vector<TwoNearest> back =
       config_.mutual ? backward(forward, query, train) : std::vector<TwoNearest>{};
   gl::check_context_not_lost("GpuMatcher");  // what was read is garbage after a reset
-  return filter_matches(forward, back, config_);
+  std::vector<Match> matches = filter_matches(forward, back, config_);
+  if (query.order.empty() && train.order.empty()) return matches;
+  // Entries sorted by sign: back to keypoint indices, in query order.
+  for (Match& m : matches) {
+    if (!query.order.empty()) m.query = query.order[static_cast<size_t>(m.query)];
+    if (!train.order.empty()) m.train = train.order[static_cast<size_t>(m.train)];
+  }
+  std::sort(matches.begin(), matches.end(), [](const Match& a, const Match& b) { return a.query < b.query; });
+  return matches;
 }
 
 std::vector<TwoNearest> GpuMatcher::backward(const std::vector<TwoNearest>& forward, const Set& query,
@@ -176,6 +192,11 @@ std::vector<TwoNearest> GpuMatcher::backward(const std::vector<TwoNearest>& forw
   fit(pick_order_, nullptr, rows_for(count), gl::Format::R32F, "matcher_pick_order");
   picked_.count = count;
   picked_.texels = train.texels;
+  // picked is in entry order, so a train set sorted by sign gives a sorted pick.
+  picked_.plus =
+      train.plus < 0
+          ? -1
+          : static_cast<int>(std::lower_bound(picked.begin(), picked.end(), train.plus) - picked.begin());
   std::vector<float> order(static_cast<size_t>(kWidth) * pick_order_.height(), 0.0f);
   for (int k = 0; k < count; ++k)
     order[static_cast<size_t>(k)] = static_cast<float>(picked[static_cast<size_t>(k)]);

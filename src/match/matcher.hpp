@@ -44,7 +44,12 @@ namespace glsurf {
 // (DescriptorTextures): 1 to GpuMatcher::kMaxDescriptorSize values per
 // descriptor, zero-padded to whole texels (which leaves every distance as it
 // is), 1024 texels to a row. `label` prefixes the textures' labels.
-DescriptorTextures upload_descriptors(const Features& features, const char* label);
+// With by_sign, the entries are sorted by Laplacian sign (positive first,
+// each sign in keypoint order; DescriptorTextures::order): with the sign
+// filter on, the matcher then compares only same-sign blocks, half the
+// work for a set of even signs. GpuMatcher maps its results back to
+// keypoint indices.
+DescriptorTextures upload_descriptors(const Features& features, const char* label, bool by_sign = false);
 
 class GpuMatcher {
  public:
@@ -132,6 +137,7 @@ class GpuMatcher {
     TwoNearestPass& trains(const Set& train, const gl::Texture& chunk, int first, int offset) {
       input("u_trains", chunk);
       input("u_train_signs", train.signs);
+      uniform("u_train_plus", train.plus);
       uniform("u_train_count", train.count);
       uniform("u_train_first", first);
       return uniform("u_train_offset", offset), *this;

@@ -31,11 +31,16 @@ namespace glsurf {
 // Descriptors on the GPU in the matcher's layout: `count` descriptors of
 // `texels` RGBA32F texels each (values 4t .. 4t+3 in texel t), keypoint k's
 // block at linear index k * texels of a 1024-wide texture; Laplacian signs
-// (+1 / -1) one R32F texel per keypoint. Same order as the Features they
-// belong to.
+// (+1 / -1) one R32F texel per keypoint. In the order of the Features they
+// belong to, unless `order` is given: then entry i is keypoint order[i], and
+// the entries are sorted by sign, [0, plus) positive and [plus, count)
+// negative, so that the matcher skips whole blocks of the other sign
+// (upload_descriptors with by_sign).
 struct DescriptorTextures {
   gl::Texture descriptors, signs;
   int count = 0, texels = 0;
+  int plus = -1;           // entries of sign +1 when sorted by sign; -1: not sorted
+  std::vector<int> order;  // keypoint of each entry when sorted; empty: entry i is keypoint i
 };
 
 class DescriptorStage {
