@@ -17,14 +17,8 @@ check=$(dirname "$0")/formats_check.py
 # The first python3 with what the mode needs (the one on PATH may lack numpy and cv2).
 need=sqlite3
 [ "$mode" = opencv ] && need="numpy, cv2"
-python=""
-for candidate in ${PYTHON:-} python3 /usr/bin/python3; do
-  if command -v "$candidate" >/dev/null && "$candidate" -c "import $need" 2>/dev/null; then
-    python=$candidate
-    break
-  fi
-done
-if [ -z "$python" ]; then
+. "$(dirname "$0")/../tools/find_python.sh"
+if ! find_python "$need"; then
   [ "$mode" = opencv ] && { echo "skipped: no python3 with numpy and cv2 (apt-get install python3-opencv)"; exit 77; }
   fail "no python3 with sqlite3"
 fi

@@ -36,15 +36,8 @@ max_rotation_error=0.25
 max_relative_rotation_error=0.25
 
 command -v colmap >/dev/null || { echo "skipped: colmap not found (apt-get install colmap)"; exit 77; }
-# The first python3 on PATH may be a non-Debian one without numpy and cv2.
-python=""
-for candidate in ${PYTHON:-} python3 /usr/bin/python3; do
-  if command -v "$candidate" >/dev/null && "$candidate" -c "import numpy, cv2" 2>/dev/null; then
-    python=$candidate
-    break
-  fi
-done
-[ -n "$python" ] || { echo "skipped: no python3 with numpy and cv2 (apt-get install python3-numpy python3-opencv)"; exit 77; }
+. "$(dirname "$0")/../tools/find_python.sh"
+find_python "numpy, cv2" || { echo "skipped: no python3 with numpy and cv2 (apt-get install python3-numpy python3-opencv)"; exit 77; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [ "$frontend" != "--colmap-sift" ]; then
   [ -x "$frontend" ] || { echo "FAILED: $frontend is not an executable"; exit 1; }

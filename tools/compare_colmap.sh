@@ -47,14 +47,8 @@ done
 [ "$rounds" -ge 2 ] || { echo "--rounds: at least 2" >&2; exit 2; }
 [ -x "$glsurf" ] || { echo "$glsurf is not an executable" >&2; exit 2; }
 command -v colmap >/dev/null || { echo "skipped: colmap not found"; exit 77; }
-python=""
-for candidate in ${PYTHON:-} python3 /usr/bin/python3; do
-  if command -v "$candidate" >/dev/null && "$candidate" -c "import numpy, cv2" 2>/dev/null; then
-    python=$candidate
-    break
-  fi
-done
-[ -n "$python" ] || { echo "skipped: no python3 with numpy and cv2"; exit 77; }
+. "$(dirname "$0")/find_python.sh"
+find_python "numpy, cv2" || { echo "skipped: no python3 with numpy and cv2"; exit 77; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$scratch"
 scratch=$(realpath "$scratch")
