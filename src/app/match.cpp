@@ -188,31 +188,25 @@ std::string printed(const char* format, int a, int b = 0, int c = 0) {
 // found one with at least min_num_inliers inliers.
 void verify(const std::string& geometry, size_t matches, const std::vector<PointPair>& pairs,
             Verification& v) {
+  // One model's words: its inliers, or why there is none ("no homography").
+  const auto one_model = [&](bool found, int inliers, size_t sample, int needed, const char* none,
+                             const char* suffix) {
+    if (found) return printed("%d inliers", inliers) + suffix;
+    if (matches < sample) return std::string(none) + printed(" (%d inliers needed)", needed);  // no fit tried
+    return std::string(none) + printed(" (best fit %d inliers, %d needed)", inliers, needed);
+  };
   if (geometry == "h") {
     v.h_result = ransac_homography(pairs);
     const HomographyResult& h = v.h_result;
-    const int needed = RansacConfig{}.min_inliers;
-    if (h.found) {
-      v.verdict = printed("%d inliers", h.inlier_count);
-      v.h = &h.h;
-    } else if (matches < 4) {  // no fit tried
-      v.verdict = printed("no homography (%d inliers needed)", needed);
-    } else {
-      v.verdict = printed("no homography (best fit %d inliers, %d needed)", h.inlier_count, needed);
-    }
+    v.verdict = one_model(h.found, h.inlier_count, 4, RansacConfig{}.min_inliers, "no homography", "");
+    if (h.found) v.h = &h.h;
     v.inliers = h.inliers;
   } else if (geometry == "f") {
     v.f_result = ransac_fundamental(pairs);
     const FundamentalResult& f = v.f_result;
-    const int needed = fundamental_ransac_config().min_inliers;
-    if (f.found) {
-      v.verdict = printed("%d inliers (F)", f.inlier_count);
-      v.f = &f.f;
-    } else if (matches < 7) {  // no fit tried
-      v.verdict = printed("no fundamental matrix (%d inliers needed)", needed);
-    } else {
-      v.verdict = printed("no fundamental matrix (best fit %d inliers, %d needed)", f.inlier_count, needed);
-    }
+    v.verdict = one_model(f.found, f.inlier_count, 7, fundamental_ransac_config().min_inliers,
+                          "no fundamental matrix", " (F)");
+    if (f.found) v.f = &f.f;
     v.inliers = f.inliers;
   } else {
     const TwoViewOptions options;

@@ -177,7 +177,7 @@ void Database::check_schema(bool writing) {
     if (columns != expected->second)
       throw Error(path + ": a COLMAP database of another version (the columns of " + name + ")");
   }
-  if (colmap && tables.size() > 0) {
+  if (colmap) {
     for (const auto& [name, columns] : colmap_columns()) {
       if (!tables.count(name)) throw Error(path + ": a COLMAP database without its table " + name);
     }
