@@ -283,7 +283,8 @@ py::tuple features_out(glsurf::Features&& f, int descriptor_size) {
 class PyDetector {
  public:
   PyDetector(float threshold, int max_features, int octaves, int layers, bool extended, bool upright,
-             const std::string& backend, int sample_step, float second_orientation)
+             const std::string& backend, int sample_step, float second_orientation,
+             const std::optional<double>& memory_budget, int tile_size)
       : on_gpu_(parse_backend(backend)) {
     config_.hessian_threshold = threshold;
     config_.max_features = max_features;
@@ -298,12 +299,18 @@ class PyDetector {
     } catch (const glsurf::Error& e) {
       throw py::value_error(e.what());
     }
+    glsurf::Tiling tiling;
+    if (memory_budget && !(*memory_budget > 0)) throw py::value_error("memory_budget must be a number of bytes > 0");
+    if (tile_size < 0) throw py::value_error("tile_size must be 0 (tiles only where needed) or a side in pixels");
+    tiling.memory_budget = memory_budget ? *memory_budget : -1;
+    tiling.tile_size = tile_size;
     if (on_gpu_) {
       py::gil_scoped_release unlocked;
       detector_ = with_gl([&](const glsurf::Context& context) {
         return std::make_unique<glsurf::Detector>(glsurf::Detector::gpu(context, config_));
       });
     }
+    detector_->set_tiling(tiling);
   }
   PyDetector(const PyDetector&) = delete;
   PyDetector& operator=(const PyDetector&) = delete;
@@ -605,7 +612,8 @@ too small), with glsurf's one-line message. See docs/python.md.)";
 constexpr const char* kDetectorDoc = R"(SURF detector and descriptor (Bay et al. 2008), on the GPU or the CPU.
 
 Detector(threshold=100, max_features=0, octaves=4, layers=2, extended=False,
-         upright=False, backend="gl", sample_step=1, second_orientation=0)
+         upright=False, backend="gl", sample_step=1, second_orientation=0,
+         memory_budget=None, tile_size=0)
 
   threshold           keep samples with det(H) > threshold (OpenCV's
                       hessianThreshold; grey levels 0..255)
@@ -620,6 +628,10 @@ Detector(threshold=100, max_features=0, octaves=4, layers=2, extended=False,
                       OpenSURF: faster, fewer points)
   second_orientation  > 0: a keypoint whose second orientation peak reaches
                       this fraction of the first is listed again at that angle
+  memory_budget       bytes one detection may take, the image included (None:
+                      what the machine has available); a larger image is
+                      detected in overlapping tiles, with the same keypoints
+  tile_size           > 0: tiles of at most this side for any larger image
 
 The same settings give the same keypoints and descriptors as
 `glsurf detect --backend gl|cpu`. Raises ValueError for a setting out of range
@@ -740,10 +752,12 @@ PYBIND11_MODULE(_glsurf, m) {
   m.attr("match_dtype") = py::dtype::of<glsurf::Match>();
 
   py::class_<PyDetector>(m, "Detector", kDetectorDoc)
-      .def(py::init<float, int, int, int, bool, bool, const std::string&, int, float>(),
+      .def(py::init<float, int, int, int, bool, bool, const std::string&, int, float, const std::optional<double>&,
+                    int>(),
            py::arg("threshold") = 100.0f, py::arg("max_features") = 0, py::arg("octaves") = 4,
            py::arg("layers") = 2, py::arg("extended") = false, py::arg("upright") = false,
-           py::arg("backend") = "gl", py::arg("sample_step") = 1, py::arg("second_orientation") = 0.0f)
+           py::arg("backend") = "gl", py::arg("sample_step") = 1, py::arg("second_orientation") = 0.0f,
+           py::arg("memory_budget") = py::none(), py::arg("tile_size") = 0)
       .def("detect", &PyDetector::detect, py::arg("image"), kDetectDoc)
       .def("compute", &PyDetector::compute, py::arg("image"), py::arg("keypoints"), kComputeDoc)
       .def_property_readonly(

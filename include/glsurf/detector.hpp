@@ -48,6 +48,18 @@ struct DetectorConfig {
   float second_orientation = 0.0f;
 };
 
+// Whether and how an image is detected in tiles: one larger than
+// memory_budget allows (bytes for one detection, the image's own pixels
+// included; < 0: what the machine has available, where the detector's
+// memory is host memory: the CPU reference and software renderers), than
+// the GPU's textures take, or than tile_size x tile_size (> 0) is detected
+// in overlapping tiles of at most that size, with the same keypoints and
+// descriptors (docs/reference.md, Tiles).
+struct Tiling {
+  double memory_budget = -1;
+  int tile_size = 0;
+};
+
 class Detector {
  public:
   // Throws glsurf::Error when `config` is out of range (n_octaves 1..16,
@@ -61,7 +73,8 @@ class Detector {
   ~Detector();
 
   // Keypoints only (angle -1), strongest first. Throws glsurf::Error for an
-  // image smaller than the smallest filter or larger than the GPU takes.
+  // image smaller than the smallest filter, or one not even tiles of which
+  // fit (Tiling).
   std::vector<KeyPoint> detect(const GrayImage& image);
   // Keypoints with orientation and descriptors, strongest first.
   Features detect_and_compute(const GrayImage& image);
@@ -69,6 +82,12 @@ class Detector {
   // order, every field but the angle kept. Throws glsurf::Error for a
   // keypoint outside the image or of a size outside [1, 7680].
   Features compute(const GrayImage& image, std::vector<KeyPoint> keypoints);
+
+  // Tiles for images larger than the budget, the GPU's textures or a
+  // tile size (Tiling); the default tiles only where memory or the
+  // textures ask for it. Throws glsurf::Error for a negative tile_size.
+  void set_tiling(const Tiling& tiling);
+  const Tiling& tiling() const;
 
   const DetectorConfig& config() const;
   bool on_gpu() const;

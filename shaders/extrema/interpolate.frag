@@ -29,6 +29,8 @@
 //           u_next_filter  with PAIR: filter side of layer l+2
 //           u_image_size W, H
 //           u_origin     where the octave's cells start in the atlas
+//           u_core       the keypoints kept: x0, y0, x1, y1 in pixels, each a
+//                        multiple of u_step (TileCore, src/surf/keypoint.hpp)
 // Output:   RGBA32F (x, y, size * laplacian, response) of the keypoint found
 //           in this cell, in pixels; fragments without one are discarded, so
 //           a map's layers share it. Size is the interpolated filter side;
@@ -56,6 +58,7 @@ uniform int u_next_filter;
 #endif
 uniform ivec2 u_image_size;
 uniform ivec2 u_origin;
+uniform ivec4 u_core;
 
 layout(location = 0) out vec4 o_keypoint;
 
@@ -85,6 +88,12 @@ bool fit(ivec2 p, float n[27], int channel, ivec3 filters, out vec4 keypoint) {
   vec3 offset = vec3(determinant(mat3(g, a[1], a[2])), determinant(mat3(a[0], g, a[2])),
                      determinant(mat3(a[0], a[1], g))) / d;
   if (any(greaterThan(abs(offset), vec3(1.0)))) return false;
+  // In the core (in_core, src/surf/keypoint.hpp): the offset against whole
+  // numbers of samples, exact, so that of two tiles one keeps the keypoint.
+  ivec4 core = u_core / u_step - ivec4(p, p);
+  if (offset.x < float(core.x) || offset.x >= float(core.z) || offset.y < float(core.y) ||
+      offset.y >= float(core.w))
+    return false;
 
   float laplacian = texelFetch(u_trace, p, 0)[channel] >= 0.0 ? 1.0 : -1.0;
   vec2 position = (vec2(p) + offset.xy) * float(u_step);

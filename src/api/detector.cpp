@@ -9,11 +9,13 @@
 #include "glsurf/context.hpp"
 #include "surf/detector.hpp"
 #include "surf/keypoint.hpp"
+#include "surf/tiles.hpp"
 
 namespace glsurf {
 
 struct Detector::Impl {
   DetectorConfig config;
+  Tiling tiling;
   std::unique_ptr<GpuDetector> gpu;  // null: the CPU reference
 };
 
@@ -48,12 +50,45 @@ Detector Detector::cpu(const DetectorConfig& config) {
 }
 
 std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
-  return impl().gpu ? impl().gpu->detect(image) : cpu::detect(image, impl().config);
+  Impl& i = impl();
+  if (const std::string why = image_layout_problem(image); !why.empty()) throw Error(why);
+  if (const std::string why = image_size_problem(image.width, image.height, i.config); !why.empty())
+    throw Error(why);
+  const int side = tile_side(i.gpu.get(), i.config, i.tiling, image.width, image.height);
+  if (side == 0) return i.gpu ? i.gpu->detect(image) : cpu::detect(image, i.config);
+  const auto keypoints = [&](const GrayImage& pixels, const TileCore& core) {
+    Features f;
+    if (!i.gpu) {
+      f.keypoints = cpu::detect(pixels, i.config, core);
+      return f;
+    }
+    i.gpu->set_core(core);
+    try {
+      f.keypoints = i.gpu->detect(pixels);
+    } catch (...) {
+      i.gpu->set_core(TileCore{});
+      throw;
+    }
+    i.gpu->set_core(TileCore{});
+    return f;
+  };
+  return describe_tiled(image, plan_tiles(image.width, image.height, side, i.config), i.config, keypoints)
+      .keypoints;
 }
 
 Features Detector::detect_and_compute(const GrayImage& image) {
-  return impl().gpu ? impl().gpu->detect_and_compute(image) : cpu::detect_and_compute(image, impl().config);
+  Impl& i = impl();
+  if (const std::string why = image_layout_problem(image); !why.empty()) throw Error(why);
+  if (const std::string why = image_size_problem(image.width, image.height, i.config); !why.empty())
+    throw Error(why);
+  return detect_and_compute_tiled(i.gpu.get(), i.config, i.tiling, image).features;
 }
+
+void Detector::set_tiling(const Tiling& tiling) {
+  if (tiling.tile_size < 0) throw Error("tile_size must be 0 (no forced tiles) or a side in pixels");
+  impl().tiling = tiling;
+}
+const Tiling& Detector::tiling() const { return impl().tiling; }
 
 Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoints) {
   return impl().gpu ? impl().gpu->compute(image, std::move(keypoints))

@@ -204,8 +204,10 @@ int run_throughput(Args& args) {
       const std::string db = dir + "/detect_" + kBackends[b] + ".db";
       fs::remove(db);
       const Clock::time_point t0 = Clock::now();
-      const int status = detect_into_database(
-          {db, kBackends[b], detect_config, LoadOptions{}, detect_files, Shard{}, /*quiet=*/true});
+      DatabaseDetect run;
+      run.database = db, run.backend = kBackends[b], run.config = detect_config, run.names = detect_files;
+      run.quiet = true;
+      const int status = detect_into_database(run);
       detect.seconds[b].push_back(ms_since(t0) / 1000.0);
       if (status != 0) throw Error(std::string("detect --backend ") + kBackends[b] + " failed");
       detect.check[b] = count_in(db, "SELECT sum(rows) FROM keypoints");
@@ -216,7 +218,10 @@ int run_throughput(Args& args) {
 
   // (b) match: features of the set once, then a copy of that database per run.
   const std::string features_db = dir + "/set_features.db";
-  if (detect_into_database({features_db, "gl", set_config, LoadOptions{}, set_files, Shard{}, true}) != 0)
+  DatabaseDetect set_run;
+  set_run.database = features_db, set_run.backend = "gl", set_run.config = set_config, set_run.names = set_files;
+  set_run.quiet = true;
+  if (detect_into_database(set_run) != 0)
     throw Error("detect of the matching set failed");
   const std::int64_t set_keypoints = count_in(features_db, "SELECT sum(rows) FROM keypoints");
   Timed match;

@@ -12,6 +12,7 @@
 #include "io/image.hpp"
 #include "io/output.hpp"
 #include "surf/detector.hpp"
+#include "surf/tiles.hpp"
 
 namespace glsurf::app {
 
@@ -39,29 +40,34 @@ gl::Context headless_or_hint() {
 }
 
 void check_image_size(const std::string& name, const GrayImage& image, const DetectorConfig& config,
-                      const GpuDetector* detector) {
-  const std::string why = detector ? detector->size_problem(image.width, image.height)
-                                   : image_size_problem(image.width, image.height, config);
-  if (!why.empty()) throw Error(name + ": " + why);
+                      const Tiling& tiling, const GpuDetector* detector) {
+  try {
+    if (const std::string why = image_size_problem(image.width, image.height, config); !why.empty())
+      throw Error(why);
+    tile_side(detector, config, tiling, image.width, image.height);
+  } catch (const Error& e) {
+    throw Error(name + ": " + e.what());
+  }
 }
 
-Features describe_file(GpuDetector* detector, const DetectorConfig& config, const GrayImage& image,
-                       const std::string& path, DescriptorTextures* resident) {
-  Features features;
+Features describe_file(GpuDetector* detector, const DetectorConfig& config, const Tiling& tiling,
+                       const GrayImage& image, const std::string& path, DescriptorTextures* resident) {
+  TiledDetection detection;
   try {
-    features =
-        detector ? detector->detect_and_compute(image, resident) : cpu::detect_and_compute(image, config);
+    detection = detect_and_compute_tiled(detector, config, tiling, image, resident);
   } catch (const Error& e) {
     if (std::string(e.what()).rfind(path + ":", 0) == 0) throw;
     throw Error(path + ": " + e.what());
   }
-  if (detector && detector->truncated_last_frame()) {
+  if (detection.truncated) {
+    const bool tiled = detection.tiles > 1;
     std::fprintf(stderr,
-                 "glsurf: warning: %s: more keypoints than the point list holds; kept the %zu strongest "
+                 "glsurf: warning: %s: more keypoints than the point list holds%s; kept the %zu strongest%s "
                  "(raise --threshold or set --max-features)\n",
-                 one_line(path).c_str(), features.keypoints.size());
+                 one_line(path).c_str(), tiled ? " in a tile" : "", detection.features.keypoints.size(),
+                 tiled ? " of the tiles' lists" : "");
   }
-  return features;
+  return std::move(detection.features);
 }
 
 void check_not_an_input(const std::string& option, const std::string& output,

@@ -71,6 +71,12 @@ struct FeatureWriter {
 FeatureWriter feature_writer(const std::string& format, const std::string& out_file, bool batch);
 // The detector's options (detector_table's rows).
 DetectorConfig detector_options(Args& args);
+// --memory-budget and --tile-size: whether and how an image is detected in
+// tiles (glsurf::Tiling, surf/tiles.hpp).
+OptionTable tiling_table();
+Tiling tiling_options(Args& args);
+// "2G", "512M", "1.5GB", "300000": bytes; -1 for anything else.
+double parse_bytes(const std::string& text);
 // --ignore-orientation (JPEGs' stored pixels rather than their EXIF orientation).
 LoadOptions load_options(Args& args);
 // The matcher's options (match_table's rows).
@@ -80,17 +86,20 @@ MatchConfig match_options(Args& args);
 std::string match_summary(const MatchConfig& config);
 
 // Throws glsurf::Error "NAME: ..." when the detectors refuse the image for
-// its size (image_size_problem; with a GPU `detector`, also its textures'
-// limits: GpuDetector::size_problem): for a command to refuse it before any work.
+// its size (image_size_problem), or when not even tiles of it fit the memory
+// budget or a GPU `detector`'s textures: for a command to refuse it before
+// any work.
 void check_image_size(const std::string& name, const GrayImage& image, const DetectorConfig& config,
-                      const GpuDetector* detector = nullptr);
-
+                      const Tiling& tiling, const GpuDetector* detector = nullptr);
 // Keypoints and descriptors of `image`, read from `path`: on `detector`, or
-// on the CPU reference when it is null (`resident`: see
-// GpuDetector::detect_and_compute). An error names the file; a point list too
-// small for every keypoint is a warning on stderr.
-Features describe_file(GpuDetector* detector, const DetectorConfig& config, const GrayImage& image,
-                       const std::string& path, DescriptorTextures* resident = nullptr);
+// on the CPU reference when it is null (with `resident`, the descriptors stay
+// on the GPU: GpuDetector::detect_and_compute), in tiles where tile_side
+// (surf/tiles.hpp) says so (then the descriptors come back to the host, `resident` is left as
+// it is: a caller that wants them resident checks tile_side first). An error
+// names the file; a point list too small for every keypoint is a warning on
+// stderr.
+Features describe_file(GpuDetector* detector, const DetectorConfig& config, const Tiling& tiling,
+                       const GrayImage& image, const std::string& path, DescriptorTextures* resident = nullptr);
 
 // Throws UsageError when `output` (given with `option`) is the same regular
 // file as one of `inputs` (by device and inode: also through another name

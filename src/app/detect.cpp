@@ -54,6 +54,7 @@ void prepare_batch(const std::vector<std::string>& files, const TargetOf& target
 int detect(Args& args) {
   const std::string backend = backend_option(args);
   const DetectorConfig config = detector_options(args);
+  const Tiling tiling = tiling_options(args);
   const std::string out = args.option("-o");
   const std::string format_given = format_option(args);
   const LoadOptions load = load_options(args);
@@ -78,6 +79,7 @@ int detect(Args& args) {
     run.database = database;
     run.backend = backend;
     run.config = config;
+    run.tiling = tiling;
     run.load = load;
     run.names = names;
     if (!shard.empty()) run.shard = parse_shard(shard);
@@ -156,10 +158,10 @@ int detect(Args& args) {
     try {
       RgbImage colour;  // for --draw
       const GrayImage image = load_gray(file, load, draw.empty() ? nullptr : &colour);
-      check_image_size(file, image, config, detector.get());  // refused before the detector sees it
+      check_image_size(file, image, config, tiling, detector.get());  // refused before the detector sees it
       const auto t0 = std::chrono::steady_clock::now();
       detecting = true;
-      const Features features = describe_file(detector.get(), config, image, file);
+      const Features features = describe_file(detector.get(), config, tiling, image, file);
       detecting = false;
       const std::vector<KeyPoint>& keypoints = features.keypoints;
       const double ms =
@@ -230,6 +232,7 @@ OptionTable detect_options() {
            "none"),
       integer("--draw-max", "N", 1000, 0, 10000000, "with --draw: the N strongest keypoints drawn (0: all)")};
   for (const Option& row : detector_table()) table.push_back(row);
+  for (const Option& row : tiling_table()) table.push_back(row);
   table.push_back(shared_option("--ignore-orientation"));
   return table;
 }

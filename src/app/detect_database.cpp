@@ -99,9 +99,9 @@ int detect_into_database(const DatabaseDetect& run) {
     bool detecting = false;
     try {
       const GrayImage image = load_gray(path, run.load);
-      check_image_size(path, image, run.config, detector.get());
+      check_image_size(path, image, run.config, run.tiling, detector.get());
       detecting = true;
-      const Features features = describe_file(detector.get(), run.config, image, path);
+      const Features features = describe_file(detector.get(), run.config, run.tiling, image, path);
       detecting = false;
       colmap::ImageId id = static_cast<colmap::ImageId>(i) + 1;
       if (db->has_image_id(id)) id = db->images(false).back().id + 1;

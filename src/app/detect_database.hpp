@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli.hpp"
 #include "app/dataset.hpp"
 #include "io/image.hpp"
 #include "surf/keypoint.hpp"
@@ -18,6 +19,7 @@ struct DatabaseDetect {
   Shard shard;
   bool single_camera = false;  // one camera (id 1) for all images, as COLMAP's single_camera
   bool quiet = false;
+  Tiling tiling;
 };
 
 // Detects every image of the set (of the shard) not yet in the database and

@@ -83,6 +83,7 @@ std::string report_pair(FILE* listing, int pair_width, int k, const PairScore& s
 int eval(Args& args) {
   const std::string backend = backend_option(args);
   const DetectorConfig config = detector_options(args);
+  const Tiling tiling = tiling_options(args);
   const MatchConfig match_config = match_options(args);
   const std::string json = args.option("--json");
   const LoadOptions load = load_options(args);
@@ -99,7 +100,7 @@ int eval(Args& args) {
   // so that a bad one is an error without a table half written above it.
   std::map<int, GrayImage> images;
   for (const auto& [k, path] : sequence.images) images.emplace(k, load_gray(path, load));
-  for (const auto& [k, image] : images) check_image_size(sequence.images.at(k), image, config);
+  for (const auto& [k, image] : images) check_image_size(sequence.images.at(k), image, config, tiling);
   if (!json.empty()) {
     std::vector<std::string> inputs;
     for (const auto& [k, path] : sequence.images) inputs.push_back(path);
@@ -116,9 +117,9 @@ int eval(Args& args) {
     detector = std::make_unique<GpuDetector>(*context, config);
     matcher = std::make_unique<GpuMatcher>(*context, match_config);
     for (const auto& [k, image] : images)
-      check_image_size(sequence.images.at(k), image, config, detector.get());
+      check_image_size(sequence.images.at(k), image, config, tiling, detector.get());
   }
-  const Features fa = describe_file(detector.get(), config, a, sequence.images.at(1));
+  const Features fa = describe_file(detector.get(), config, tiling, a, sequence.images.at(1));
   std::fprintf(listing, "%s (%s backend; matching: %s; correct = reprojection error < 3 px)\n",
                dir.string().c_str(), backend.c_str(), match_summary(match_config).c_str());
   // The pair column fits the last pair's name ("1->k"), so that the columns
@@ -131,7 +132,7 @@ int eval(Args& args) {
   std::string records;
   for (const auto& [k, truth] : sequence.homographies) {
     const GrayImage& b = images.at(k);
-    const Features fb = describe_file(detector.get(), config, b, sequence.images.at(k));
+    const Features fb = describe_file(detector.get(), config, tiling, b, sequence.images.at(k));
     const std::vector<Match> matches = matcher ? matcher->match(fa, fb) : cpu::match(fa, fb, match_config);
     const PairScore s = score_pair(fa, fb, matches, truth, a.width, a.height, b.width, b.height);
     records += report_pair(listing, pair_width, k, s, records);
@@ -155,7 +156,7 @@ OptionTable eval_options() {
       text("--json", "OUT", "",
            "the scores as JSON (-: on standard output, the table then on standard error)", "none"),
       shared_option("--backend")};
-  for (const OptionTable& rows : {detector_table(), match_table()})
+  for (const OptionTable& rows : {detector_table(), tiling_table(), match_table()})
     table.insert(table.end(), rows.begin(), rows.end());
   table.push_back(shared_option("--ignore-orientation"));
   return table;

@@ -25,6 +25,7 @@
 #include "io/output.hpp"
 #include "match/matcher.hpp"
 #include "surf/detector.hpp"
+#include "surf/tiles.hpp"
 
 namespace glsurf::app {
 
@@ -77,6 +78,7 @@ Request read_request(Args& args) {
   // inputs are feature files (which are matched as they are).
   const size_t before = args.taken().size();
   r.detector = detector_options(args);
+  r.tiling = tiling_options(args);
   r.load = load_options(args);
   r.image_options.assign(args.taken().begin() + static_cast<std::ptrdiff_t>(before), args.taken().end());
   r.matcher = match_options(args);
@@ -138,8 +140,8 @@ Request read_request(Args& args) {
 std::vector<Match> find_matches(const Request& r, Inputs& in) {
   const std::vector<std::string>& images = r.images;
   if (r.backend != "gl") {
-    if (!in.file_a) in.fa = describe_file(nullptr, r.detector, in.a, images[0]);
-    if (!in.file_b) in.fb = describe_file(nullptr, r.detector, in.b, images[1]);
+    if (!in.file_a) in.fa = describe_file(nullptr, r.detector, r.tiling, in.a, images[0]);
+    if (!in.file_b) in.fb = describe_file(nullptr, r.detector, r.tiling, in.b, images[1]);
     return cpu::match(in.fa, in.fb, r.matcher);
   }
   gl::Context context = headless_or_hint();
@@ -147,18 +149,21 @@ std::vector<Match> find_matches(const Request& r, Inputs& in) {
   if (!in.file_a || !in.file_b) {
     detector = std::make_unique<GpuDetector>(context, r.detector);
     // The textures' limits too, both before either's work.
-    if (!in.file_a) check_image_size(images[0], in.a, r.detector, detector.get());
-    if (!in.file_b) check_image_size(images[1], in.b, r.detector, detector.get());
+    if (!in.file_a) check_image_size(images[0], in.a, r.detector, r.tiling, detector.get());
+    if (!in.file_b) check_image_size(images[1], in.b, r.detector, r.tiling, detector.get());
   }
   GpuMatcher matcher(context, r.matcher);
-  if (!in.file_a && !in.file_b) {
-    DescriptorTextures ra, rb;  // the descriptors stay on the GPU for matching
-    in.fa = describe_file(detector.get(), r.detector, in.a, images[0], &ra);
-    in.fb = describe_file(detector.get(), r.detector, in.b, images[1], &rb);
+  // The descriptors stay on the GPU for matching, unless an image is tiled
+  // (its descriptors come back from each tile).
+  if (!in.file_a && !in.file_b && tile_side(detector.get(), r.detector, r.tiling, in.a.width, in.a.height) == 0 &&
+      tile_side(detector.get(), r.detector, r.tiling, in.b.width, in.b.height) == 0) {
+    DescriptorTextures ra, rb;
+    in.fa = describe_file(detector.get(), r.detector, r.tiling, in.a, images[0], &ra);
+    in.fb = describe_file(detector.get(), r.detector, r.tiling, in.b, images[1], &rb);
     return matcher.match(ra, rb);
   }
-  if (!in.file_a) in.fa = describe_file(detector.get(), r.detector, in.a, images[0]);
-  if (!in.file_b) in.fb = describe_file(detector.get(), r.detector, in.b, images[1]);
+  if (!in.file_a) in.fa = describe_file(detector.get(), r.detector, r.tiling, in.a, images[0]);
+  if (!in.file_b) in.fb = describe_file(detector.get(), r.detector, r.tiling, in.b, images[1]);
   return matcher.match(in.fa, in.fb);
 }
 
@@ -322,6 +327,7 @@ int match_set(Args& args, const std::string& database) {
   run.matcher = match_options(args);
   const size_t before = args.taken().size();
   detector_options(args);
+  tiling_options(args);
   load_options(args);
   for (const char* option :
        {"-o", "--format", "--homography", "--fundamental", "--geometry", "--draw", "--truth"})
@@ -432,7 +438,7 @@ OptionTable match_options_table() {
            "or a file of lines NAME1 NAME2 (COLMAP's match list)"),
       shard_option("pairs"),
       flag("--quiet", "with --database: no progress, only errors")};
-  for (const OptionTable& rows : {match_table(), detector_table()})
+  for (const OptionTable& rows : {match_table(), detector_table(), tiling_table()})
     table.insert(table.end(), rows.begin(), rows.end());
   table.push_back(shared_option("--ignore-orientation"));
   return table;

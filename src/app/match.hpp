@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli.hpp"
 #include "io/exchange.hpp"
 #include "io/image.hpp"
 #include "match/types.hpp"
@@ -15,6 +16,7 @@ namespace glsurf::app {
 struct Request {
   std::string backend;
   DetectorConfig detector;
+  Tiling tiling;
   LoadOptions load;
   MatchConfig matcher;
   std::vector<std::string> image_options;  // the detector's and loader's options given

@@ -89,8 +89,8 @@ Inputs read_inputs(const Request& r) {
                 "-value descriptors: the GPU matcher takes at most " +
                 std::to_string(GpuMatcher::kMaxDescriptorSize) + " (--backend cpu takes any length)");
   }
-  if (!file_a) check_image_size(images[0], in.a, r.detector);  // both before either's work
-  if (!file_b) check_image_size(images[1], in.b, r.detector);
+  if (!file_a) check_image_size(images[0], in.a, r.detector, r.tiling);  // both before either's work
+  if (!file_b) check_image_size(images[1], in.b, r.detector, r.tiling);
   return in;
 }
 

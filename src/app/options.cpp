@@ -1,7 +1,9 @@
 // The option rows several commands share, and their readers.
 #include <strings.h>
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 
@@ -56,6 +58,18 @@ OptionTable detector_table() {
     table.push_back(shared_option(name));
   }
   return table;
+}
+
+OptionTable tiling_table() {
+  return {
+      text("--memory-budget", "BYTES", "",
+           "the most memory one detection may take, with the image itself (1 byte a pixel): a larger image is "
+           "detected in tiles that fit, with the same keypoints (e.g. 2G, 512M)",
+           "what the machine has available"),
+      integer("--tile-size", "N", 0, 0, 1 << 20,
+              "detect an image larger than N x N pixels in tiles of at most N x N (0: only where the memory "
+              "budget or the GPU's texture size asks for it)"),
+  };
 }
 
 OptionTable match_table() {
@@ -135,6 +149,30 @@ FeatureWriter feature_writer(const std::string& format, const std::string& out_f
         out_file + "'");
   }
   return writer;
+}
+
+double parse_bytes(const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  std::string unit = end ? end : "";
+  if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) unit.pop_back();
+  const double scale = unit.empty() ? 1 : unit == "K" || unit == "k" ? 1e3 : unit == "M" || unit == "m" ? 1e6
+                                      : unit == "G" || unit == "g"   ? 1e9 : unit == "T" || unit == "t" ? 1e12
+                                                                            : -1;
+  if (end == text.c_str() || scale < 0 || !(value > 0) || !std::isfinite(value * scale)) return -1;
+  return value * scale;
+}
+
+Tiling tiling_options(Args& args) {
+  Tiling tiling;
+  const std::string budget = args.option("--memory-budget");
+  if (!budget.empty()) {
+    tiling.memory_budget = parse_bytes(budget);
+    if (tiling.memory_budget < 0)
+      throw UsageError("--memory-budget must be a size in bytes such as 2G or 512M, not '" + budget + "'");
+  }
+  tiling.tile_size = args.option_int("--tile-size");
+  return tiling;
 }
 
 DetectorConfig detector_options(Args& args) {

@@ -100,7 +100,8 @@ void load_inputs(ViewOptions& o, ViewInputs& in) {
     for (size_t i = 0; i < found.size(); ++i) {
       try {
         GrayImage image = load_gray(found[i], o.load);
-        check_image_size(found[i], image, config);
+        if (const std::string why = image_size_problem(image.width, image.height, config); !why.empty())
+          throw Error(found[i] + ": " + why);
         in.files.push_back(found[i]);
         in.images.push_back(std::move(image));
         in.from_directory.push_back(listed[i]);

@@ -346,9 +346,9 @@ std::vector<float> describe_all(const IntegralImage& integral, std::vector<KeyPo
   return out;
 }
 
-Features detect_and_compute(const GrayImage& image, const DetectorConfig& config) {
+Features detect_and_compute(const GrayImage& image, const DetectorConfig& config, const TileCore& core) {
   Features f;
-  f.keypoints = detect(image, config);
+  f.keypoints = detect(image, config, core);
   f.descriptor_size = descriptor_size(config);
   const IntegralImage integral = integral_image(image);
   if (config.upright || config.second_orientation <= 0) {

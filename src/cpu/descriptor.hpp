@@ -192,7 +192,7 @@ std::vector<float> describe_all(const IntegralImage& integral, std::vector<KeyPo
                                 const DetectorConfig& config, Angles angles = Angles::Compute);
 
 // cpu::detect, then orientation and descriptors: the --backend cpu path.
-Features detect_and_compute(const GrayImage& image, const DetectorConfig& config);
+Features detect_and_compute(const GrayImage& image, const DetectorConfig& config, const TileCore& core = {});
 
 // The largest keypoint size compute() takes: the descriptor's Haar boxes
 // (side even_side(kDescriptorHaar s), 0.53 size, 4,096 at 7,680) are its

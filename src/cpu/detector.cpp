@@ -131,7 +131,7 @@ std::string host_memory_problem(int width, int height, const DetectorConfig& con
   return memory_problem(width, height, bytes_per_pixel(config), available, "on the CPU backend");
 }
 
-std::vector<KeyPoint> detect(const GrayImage& image, const DetectorConfig& config) {
+std::vector<KeyPoint> detect(const GrayImage& image, const DetectorConfig& config, const TileCore& core) {
   GLSURF_EXPECTS(valid_config(config), "invalid detector configuration (keypoint.hpp: valid_config)");
   if (const std::string why = image_size_problem(image.width, image.height, config); !why.empty())
     throw Error(why);
@@ -201,6 +201,7 @@ std::vector<KeyPoint> detect(const GrayImage& image, const DetectorConfig& confi
               std::abs(offset[2]) > kMaxInterpolationOffset) {
             continue;
           }
+          if (!in_core(core, step, j, i, offset[0], offset[1])) continue;
 
           KeyPoint k;
           k.x = static_cast<float>((j + offset[0]) * step);

@@ -82,6 +82,8 @@ std::string host_memory_problem(int width, int height, const DetectorConfig& con
 
 // Throws glsurf::Error if the image is smaller than min_image_side(config),
 // or needs more memory than the kernel says is available (/proc/meminfo).
-std::vector<KeyPoint> detect(const GrayImage& image, const DetectorConfig& config);
+// Keeps the keypoints in `core` (a tile's, surf/tiles.hpp; max_features
+// then counts only those).
+std::vector<KeyPoint> detect(const GrayImage& image, const DetectorConfig& config, const TileCore& core = {});
 
 }  // namespace glsurf::cpu

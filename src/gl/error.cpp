@@ -100,7 +100,18 @@ void require_current_context(const std::string& what) {
 int max_texture_size() {
   GLint size = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &size);
-  return size;
+  // GLSURF_MAX_TEXTURE_SIZE: a smaller limit, as a laptop's or a GLES
+  // device's, to see tiling at work (tests). Read once.
+  static const int cap = [] {
+    const char* text = std::getenv("GLSURF_MAX_TEXTURE_SIZE");
+    if (!text || !*text) return 0;
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (*end != 0 || value < 64 || value > (1 << 20))
+      throw Error(std::string("GLSURF_MAX_TEXTURE_SIZE must be a whole number from 64 on, not '") + text + "'");
+    return static_cast<int>(value);
+  }();
+  return size > 0 && cap > 0 ? std::min<int>(size, cap) : size;
 }
 
 int max_buffer_texels() {

@@ -51,7 +51,8 @@ void check_context_not_lost(const char* what);
 // For tests: makes check_context_not_lost report a reset (guilty) until cleared.
 void simulate_context_loss(bool lost);
 
-// GL_MAX_TEXTURE_SIZE and GL_MAX_TEXTURE_BUFFER_SIZE of the current context.
+// GL_MAX_TEXTURE_SIZE (or GLSURF_MAX_TEXTURE_SIZE where that is smaller:
+// tests) and GL_MAX_TEXTURE_BUFFER_SIZE of the current context.
 int max_texture_size();
 int max_buffer_texels();
 // GL_MAX_TEXTURE_BUFFER_SIZE, or `cap` when that is smaller (cap < 0: no cap;

@@ -126,17 +126,25 @@ void GpuDetector::upload_image(const GrayImage& image) {
   }
 }
 
+double GpuDetector::fixed_bytes() const {
+  return kSoftwareFixedBytes +
+         software_list_bytes(config_, std::max(kMinCapacity, config_.max_features), kMinCapacity);
+}
+
+double GpuDetector::held_bytes() const {
+  return kSoftwareComputeBytesPerPixel * integral_width_ * integral_height_ +
+         (software_bytes_per_pixel(config_) - kSoftwareComputeBytesPerPixel) * stages_width_ * stages_height_;
+}
+
 void GpuDetector::check_host_memory(int width, int height, Stages stages) const {
   if (!host_textures_) return;
   // The textures of the size before are given back as the new ones are made:
   // the image's and the integral's for compute(), and those of the detection
   // stages too (made for stages_width_ x stages_height_, which compute() at
   // another size leaves allocated) for a detection.
-  const double integral = kSoftwareComputeBytesPerPixel * integral_width_ * integral_height_;
-  const double detection =
-      (software_bytes_per_pixel(config_) - kSoftwareComputeBytesPerPixel) * stages_width_ * stages_height_;
   const bool all = stages == Stages::All;
-  const double held = all ? integral + detection : integral;
+  const double held =
+      all ? held_bytes() : kSoftwareComputeBytesPerPixel * integral_width_ * integral_height_;
   const double available = available_host_memory();
   // The list holds the capacity asked for, at most the atlas's texels
   // (compact.hpp); compute() describes in chunks of the description stage's

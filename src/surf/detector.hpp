@@ -141,6 +141,21 @@ class GpuDetector {
             oriented_ ? orientation_.second_angles() : nullptr};
   }
 
+  // The memory a detection of a width x height image takes, at the rates
+  // the host-memory check uses on a software renderer (also the textures'
+  // sizes on a GPU): bytes_per_pixel() a pixel plus fixed_bytes(), the point
+  // list's entries counted at their most. held_bytes(): what the detector's
+  // textures hold now, given back as it configures for another size.
+  double bytes_per_pixel() const { return software_bytes_per_pixel(config_); }
+  double fixed_bytes() const;
+  double held_bytes() const;
+  // Whether the driver is a software renderer, whose textures are host memory.
+  bool host_textures() const { return host_textures_; }
+  // Keeps only the keypoints in `core` from the next detection on (a tile's,
+  // surf/tiles.hpp; max_features then counts only those); the default
+  // TileCore keeps all.
+  void set_core(const TileCore& core) { extrema_.set_core(core); }
+
   const DetectorConfig& config() const { return config_; }
   gl::PassRunner& runner() { return runner_; }
   // Tests: caps the buffer textures of the Hessian, suppression and

@@ -197,6 +197,7 @@ void ExtremaStage::interpolate(gl::PassRunner& runner, const HessianOctave& oct,
         .next_filter(filter_size(r.octave, l + 2))
         .threshold(config_.hessian_threshold)
         .cells(glm::ivec2(r.x, r.y), oct.step, glm::ivec2(width_, height_))
+        .core(core_)
         .draw_depth(runner, depth, target_, region);
     return;
   }
@@ -209,6 +210,7 @@ void ExtremaStage::interpolate(gl::PassRunner& runner, const HessianOctave& oct,
             glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l), filter_size(r.octave, l + 1)))
         .threshold(config_.hessian_threshold)
         .cells(glm::ivec2(r.x, r.y), oct.step, glm::ivec2(width_, height_))
+        .core(core_)
         .draw_depth(runner, depth, target_, region);
   }
 }

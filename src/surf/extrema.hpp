@@ -74,6 +74,8 @@ class ExtremaStage {
   // configure() (tests: 0 reads det(H) as 2-D textures, as for an image too
   // large for the driver's buffer textures; < 0: the driver's limit).
   void limit_buffer_texels(int texels) { buffer_limit_ = texels; }
+  // Keeps only the keypoints in `core` (a tile's; the default keeps all).
+  void set_core(const TileCore& core) { core_ = core; }
   // Clears the atlas, marks, then interpolates each map culled to its marks.
   void run(gl::PassRunner& runner, const HessianStage& hessian);
 
@@ -202,6 +204,7 @@ class ExtremaStage {
       uniform("u_step", step);
       return uniform("u_image_size", image_size), *this;
     }
+    InterpolatePass& core(const TileCore& c) { return uniform("u_core", glm::ivec4(c.x0, c.y0, c.x1, c.y1)), *this; }
   };
 
   DetectorConfig config_;
@@ -220,6 +223,7 @@ class ExtremaStage {
   bool linear_ = false;
   gl::Texture det_linear_;
   int width_ = 0, height_ = 0;
+  TileCore core_;
   std::vector<AtlasRect> rects_;
   gl::Texture atlas_, atlas_depth_;
   gl::Framebuffer target_;

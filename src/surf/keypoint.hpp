@@ -85,6 +85,27 @@ inline int min_image_side(const DetectorConfig& config) {
   return (2 + (half + t - 1) / t) * t + half + 1;
 }
 
+// The part of an image whose keypoints a detection keeps: those whose
+// interpolated position lies in [x0, x1) x [y0, y1), pixels. A tile's core
+// (surf/tiles.hpp): every bound a multiple of the coarsest octave's sampling
+// step, so that both detectors compare the interpolation offset, in samples,
+// with a whole number of samples, and a keypoint near two tiles' common
+// bound falls in exactly one of them whatever the rounding of its position.
+// The default keeps the whole image.
+struct TileCore {
+  static constexpr int kUnbounded = 1 << 30;  // a multiple of every sampling step
+  int x0 = -kUnbounded, y0 = -kUnbounded, x1 = kUnbounded, y1 = kUnbounded;
+  bool whole() const { return x0 == -kUnbounded && y0 == -kUnbounded && x1 == kUnbounded && y1 == kUnbounded; }
+};
+
+// Whether a keypoint at sample (j, i) of a grid `step` pixels apart, moved
+// by `offset` samples (|offset| <= 1), lies in `core` (TileCore): the same
+// test on the CPU (double offsets) and in shaders/extrema/interpolate.frag.
+inline bool in_core(const TileCore& core, int step, int j, int i, double offset_x, double offset_y) {
+  return offset_x >= core.x0 / step - j && offset_x < core.x1 / step - j && offset_y >= core.y0 / step - i &&
+         offset_y < core.y1 / step - i;
+}
+
 // Why the detector refuses a width x height image, or "" when it does not.
 inline std::string image_size_problem(int width, int height, const DetectorConfig& config) {
   const int min_side = min_image_side(config);
