@@ -10,8 +10,12 @@
 namespace glsurf {
 
 struct LoadOptions {
-  long long max_pixels = 16384LL * 16384;  // checked from the header, before decoding
-  int max_side = 16384;
+  // Checked from the header, before decoding: the most pixels any image
+  // may have (2^31 - 1: indices stay within int), and per side. An image
+  // larger than the GPU's textures or the memory budget is detected in
+  // tiles (surf/tiles.hpp); it is held whole, 1 byte a pixel.
+  long long max_pixels = (1LL << 31) - 1;
+  int max_side = 1 << 20;
   // A JPEG is shown as its EXIF orientation tag says (io/exif.hpp), as
   // OpenCV's imread shows it; false keeps the stored pixels, as imread's
   // IMREAD_IGNORE_ORIENTATION does (keypoints in the sensor's frame, for

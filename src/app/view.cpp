@@ -68,14 +68,14 @@ void load_inputs(ViewOptions& o, ViewInputs& in) {
   if (pix.empty()) pix = "gray";
   if (!raw.empty()) {
     // W and H: decimal digits only, read without wrapping (4294967360 is
-    // not 64), each at most as large as an image file's side may be.
+    // not 64), each at most 16384 (GL_MAX_TEXTURE_SIZE of most desktop GPUs).
     const size_t x = raw.find('x');
     const auto digits = [](const std::string& t) {
       return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
     };
     if (x == std::string::npos || !digits(raw.substr(0, x)) || !digits(raw.substr(x + 1)))
       throw UsageError("--raw wants WxH, got '" + raw + "'");
-    const int most = LoadOptions{}.max_side;  // as image files
+    const int most = 16384;  // a frame is one texture, never tiled
     const auto side = [&](const std::string& t) {
       const std::string trimmed = t.substr(std::min(t.find_first_not_of('0'), t.size()));
       if (trimmed.size() > 9 || std::stoi("0" + trimmed) > most)
