@@ -36,6 +36,8 @@ FormatInfo info(Format f) {
       return {GL_DEPTH_COMPONENT32F, GL_DEPTH_COMPONENT, GL_FLOAT, 1, false};
     case Format::RGBA8:
       return {GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4, false};
+    case Format::R8UI:
+      return {GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_INT, 1, true};
   }
   return {GL_R8, GL_RED, GL_UNSIGNED_BYTE, 1, false};
 }

@@ -20,6 +20,7 @@ enum class Format {
   RGBA32F,
   Depth32F,  // depth attachment (early-Z culling); not sampled
   RGBA8,     // colour pictures: the viewer's frame
+  R8UI,      // 8-bit unsigned integer: bit masks (the Laplacian signs of a group of layers)
 };
 
 const char* to_string(Format format);

@@ -191,7 +191,7 @@ void ExtremaStage::interpolate(gl::PassRunner& runner, const HessianOctave& oct,
   if (pair_det != nullptr) {  // both layers in one draw (16 look-ups serve both)
     const int l = r.first_layer;
     interpolate_pair_.group(*pair_det)
-        .trace(oct.trace[static_cast<size_t>(l / 4)])
+        .signs(oct.signs[static_cast<size_t>(l / 4)])
         .filters(
             glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l), filter_size(r.octave, l + 1)))
         .next_filter(filter_size(r.octave, l + 2))
@@ -204,7 +204,7 @@ void ExtremaStage::interpolate(gl::PassRunner& runner, const HessianOctave& oct,
     interpolate_
         .layer(oct.det[static_cast<size_t>((l - 1) / 4)], oct.det[static_cast<size_t>(l / 4)],
                oct.det[static_cast<size_t>((l + 1) / 4)], glm::ivec3((l - 1) % 4, l % 4, (l + 1) % 4))
-        .trace(oct.trace[static_cast<size_t>(l / 4)])
+        .signs(oct.signs[static_cast<size_t>(l / 4)])
         .filters(
             glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l), filter_size(r.octave, l + 1)))
         .threshold(config_.hessian_threshold)

@@ -190,7 +190,8 @@ class ExtremaStage {
     }
     // With PAIR: the group holding layers l-1 .. l+2 in channels x .. w (pair_input()).
     InterpolatePass& group(const gl::Texture& det) { return input("u_mid", det), *this; }
-    InterpolatePass& trace(const gl::Texture& trace) { return input("u_trace", trace), *this; }
+    // The Laplacian's signs of the group holding layer l (HessianOctave::signs).
+    InterpolatePass& signs(const gl::Texture& signs) { return input("u_signs", signs), *this; }
     // The filter sides of layers l-1, l, l+1; with PAIR also of l+2.
     InterpolatePass& filters(glm::ivec3 sides) { return uniform("u_filters", sides), *this; }
     InterpolatePass& next_filter(int side) { return uniform("u_next_filter", side), *this; }
