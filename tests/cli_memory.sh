@@ -13,9 +13,9 @@ noise() {  # noise SIDE FILE: a SIDE x SIDE grey image of random pixels
 noise 4096 "$work/4096.pgm"
 noise 2048 "$work/2048.pgm"
 
-# ulimit -v 3 GB: 4096 x 4096 on the GPU backend needs about 3.8 GB.
+# ulimit -v 2 GB: 4096 x 4096 on the GPU backend needs about 2.4 GB.
 start=$(date +%s%N)
-out=$(ulimit -v 3000000; "$glsurf" detect "$work/4096.pgm" -o "$work/out.txt" 2>&1)
+out=$(ulimit -v 2000000; "$glsurf" detect "$work/4096.pgm" -o "$work/out.txt" 2>&1)
 status=$?
 ms=$((($(date +%s%N) - start) / 1000000))
 [ $status -eq 1 ] && echo "$out" | grep -q "image of 4096x4096 needs about .* GB is available$" ||
@@ -24,7 +24,7 @@ ms=$((($(date +%s%N) - start) / 1000000))
 [ ! -e "$work/out.txt" ] || fail "under ulimit -v a feature file was left"
 
 # A fake cgroup tree with a 0.5 GB limit at this process's own cgroup (as
-# /proc/self/cgroup names it): 2048 x 2048 needs about 1 GB.
+# /proc/self/cgroup names it): 2048 x 2048 needs about 0.7 GB.
 for version in 1 2; do
   root="$work/cgroup$version"
   while IFS=: read -r id controllers path; do

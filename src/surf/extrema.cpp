@@ -104,9 +104,13 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
     interpolate_pair = InterpolatePass(shaders_, pair_defines);
     mark_pair = MarkPairPass(shaders_, linear_define);
   }
-  gl::Texture det_linear = linear && pairs
-                               ? gl::Texture::buffer(grid.x * grid.y, gl::Format::RGBA32F, "det_linear")
-                               : gl::Texture();
+  gl::Texture det_linear;
+  if (linear && pairs) {
+    const int texels = grid.x * grid.y;
+    det_linear = shared_ && shared_->width() >= texels
+                     ? gl::Texture::buffer_view(*shared_, texels, gl::Format::RGBA32F, "det_linear")
+                     : gl::Texture::buffer(texels, gl::Format::RGBA32F, "det_linear");
+  }
   if (interpolate_pair.built()) {
     interpolate_pair_ = std::move(interpolate_pair);
     mark_pair_ = std::move(mark_pair);

@@ -74,6 +74,16 @@ class ExtremaStage {
   // configure() (tests: 0 reads det(H) as 2-D textures, as for an image too
   // large for the driver's buffer textures; < 0: the driver's limit).
   void limit_buffer_texels(int texels) { buffer_limit_ = texels; }
+  // Makes the buffer copy of det(H) a view of `storage` (gl::Texture::buffer_view,
+  // RGBA32UI) where it is large enough, instead of a buffer of its own: the
+  // detector lends one buffer to the Hessian, suppression and the quads, which
+  // fill and read it in turn. nullptr: a buffer of its own. Drops the view
+  // made before: configure() next.
+  void share_buffer(const gl::Texture* storage) {
+    shared_ = storage;
+    det_linear_ = gl::Texture();
+    width_ = height_ = 0;
+  }
   // Clears the atlas, marks, then interpolates each map culled to its marks.
   void run(gl::PassRunner& runner, const HessianStage& hessian);
 
@@ -218,6 +228,7 @@ class ExtremaStage {
   // driver's buffer textures hold octave 0's
   // grid; each pair map's group is copied in just before its draws.
   int buffer_limit_ = -1;
+  const gl::Texture* shared_ = nullptr;  // share_buffer()
   bool linear_ = false;
   gl::Texture det_linear_;
   int width_ = 0, height_ = 0;

@@ -40,7 +40,10 @@ void HessianStage::configure(int width, int height) {
   linear_ = linear;
   if (linear_) {
     // Octave 0's strip is the largest: (W+1) x H.
-    cross_linear_ = gl::Texture::buffer((width + 1) * height, gl::Format::RGBA32UI, "strips_cross_linear");
+    const int texels = (width + 1) * height;
+    cross_linear_ = shared_ && shared_->width() >= texels
+                        ? gl::Texture::buffer_view(*shared_, texels, gl::Format::RGBA32UI, "strips_cross_linear")
+                        : gl::Texture::buffer(texels, gl::Format::RGBA32UI, "strips_cross_linear");
   }
   const int layers = config_.n_octave_layers + 2;
   for (int o = 0; o < config_.n_octaves; ++o) {

@@ -73,6 +73,16 @@ class HessianStage {
   // configure() (tests: 0 keeps every input 2-D, as for an image too large
   // for the driver's buffer textures).
   void limit_buffer_texels(int texels) { buffer_limit_ = texels; }
+  // Makes the buffer copy of the cross strip a view of `storage` (gl::Texture::buffer_view,
+  // RGBA32UI) where it is large enough, instead of a buffer of its own: the
+  // detector lends one buffer to the Hessian, suppression and the quads, which
+  // fill and read it in turn. nullptr: a buffer of its own. Drops the
+  // view made before: configure() next.
+  void share_buffer(const gl::Texture* storage) {
+    shared_ = storage;
+    cross_linear_ = gl::Texture();
+    width_ = height_ = 0;
+  }
   const std::vector<HessianOctave>& octaves() const { return octaves_; }
 
  private:
@@ -140,6 +150,7 @@ class HessianStage {
   // (copies of them) when the driver's hold the integral image.
   bool linear_ = false;
   int buffer_limit_ = -1;  // < 0: GL_MAX_TEXTURE_BUFFER_SIZE
+  const gl::Texture* shared_ = nullptr;  // share_buffer()
   // Scratch, reused by every octave and group: the cross strip, (W+1) x
   // octave 0's grid height (the largest; an octave draws into its first
   // grid-height rows), and its copy.
