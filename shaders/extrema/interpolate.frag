@@ -20,8 +20,10 @@
 //                                    both layers and all four samples; with
 //                                    LINEAR_FETCH its buffer copy,
 //                                    common/linear_fetch.glsl)
-//           u_trace                  trace texture holding layer l in channel
-//                                    u_channels.y (with PAIR: l in y, l+1 in z)
+//           u_signs                  the Laplacian's signs (R8UI) of the group
+//                                    holding layer l: bit u_channels.y set
+//                                    where its trace is negative (with PAIR:
+//                                    l in bit 1, l+1 in bit 2)
 // Uniforms: u_channels   without PAIR: channel of each layer in its texture
 //           u_threshold  hessianThreshold
 //           u_step       sampling step of the octave (2^o times the first step)
@@ -46,7 +48,7 @@ uniform sampler2D u_below;
 uniform sampler2D u_mid;
 uniform sampler2D u_above;
 #endif
-uniform sampler2D u_trace;
+uniform usampler2D u_signs;
 #ifndef PAIR
 uniform ivec3 u_channels;
 #endif
@@ -70,7 +72,7 @@ layout(location = 0) out vec4 o_keypoint;
 // & Lowe), if it lies within one sample of p in x, y and scale
 // (cpu::kMaxInterpolationOffset, src/cpu/detector.hpp). n is
 // [layer * 9 + (dy + 1) * 3 + (dx + 1)]; `channel` is the layer's channel of
-// the trace, `filters` the sides of its filter and the layers beside it.
+// the signs, `filters` the sides of its filter and the layers beside it.
 bool fit(ivec2 p, float n[27], int channel, ivec3 filters, out vec4 keypoint) {
   keypoint = vec4(0.0);
   float v = n[13];
@@ -95,7 +97,7 @@ bool fit(ivec2 p, float n[27], int channel, ivec3 filters, out vec4 keypoint) {
       offset.y >= float(core.w))
     return false;
 
-  float laplacian = texelFetch(u_trace, p, 0)[channel] >= 0.0 ? 1.0 : -1.0;
+  float laplacian = ((texelFetch(u_signs, p, 0).r >> uint(channel)) & 1u) != 0u ? -1.0 : 1.0;
   vec2 position = (vec2(p) + offset.xy) * float(u_step);
   float size = float(filters.y) + offset.z * float(filters.y - filters.x);
   keypoint = vec4(position, size * laplacian, v);

@@ -1,6 +1,6 @@
 #version 330 core
 // hessian/hessian_multipass.frag — second pass of the multi-pass box filters:
-// det(H) and trace of up to four layers from the cross strip
+// det(H) and the Laplacian's signs of up to four layers from the cross strip
 // (strips_cross.frag) and the integral image. Dxy takes 4 strip look-ups per
 // filter (Q(X), Q(X+1) below are the same for all four layers); Dxx and Dyy
 // take 8 integral look-ups each, two per lobe strip R or C below, which this
@@ -15,7 +15,8 @@
 // (R sums rows [Y-l+1, Y+l) of the columns < x, C columns [X-l+1, X+l) of
 // the rows < y, so that each lobe of the +1 -2 +1 pattern is one strip
 // difference), then each divided by its lobe area; det = Dxx Dyy - w(l)
-// Dxy^2 (common/hessian.glsl), trace = Dxx + Dyy.
+// Dxy^2 (common/hessian.glsl), trace = Dxx + Dyy, of which only the sign is
+// kept (bit k set where layer k's trace is negative: the Laplacian -1).
 //
 // With FIRST_LAYER = 1 or 2 (the first group of octaves after the first),
 // layers k < FIRST_LAYER are not computed but copied: filter_size(o, k) =
@@ -27,12 +28,13 @@
 // Inputs:   u_cross  (RGBA32UI, (W+1) x grid height); u_integral
 //           (common/integral_fetch.glsl); 2-D, or with LINEAR_FETCH buffer
 //           textures holding the same rows (common/linear_fetch.glsl)
-//           u_previous_det, u_previous_trace  with FIRST_LAYER > 0: the first
-//           group of the octave before (RGBA32F)
+//           u_previous_det, u_previous_signs  with FIRST_LAYER > 0: the first
+//           group of the octave before (RGBA32F, R8UI)
 // Uniforms: u_step, u_filters, u_image_size, u_integral_size
 // Defines:  FIRST_LAYER (default 0; a define so that the loop unrolls)
-// Output:   location 0: det per layer, location 1: trace per layer (RGBA32F);
-//           0 where the filter does not lie inside the image.
+// Output:   location 0: det per layer (RGBA32F), location 1: the signs (R8UI,
+//           bit k for layer k); det 0 and bit clear where the filter does not
+//           lie inside the image.
 // Viewport: the octave's sample grid.
 #include "common/precision.glsl"
 
@@ -49,11 +51,11 @@ uniform ivec2 u_image_size;
 #endif
 #if FIRST_LAYER > 0
 uniform sampler2D u_previous_det;
-uniform sampler2D u_previous_trace;
+uniform usampler2D u_previous_signs;
 #endif
 
 layout(location = 0) out vec4 o_det;
-layout(location = 1) out vec4 o_trace;
+layout(location = 1) out uint o_signs;
 
 // R(x) of the Dxx lobes at row y, lobe l: the sum of rows [y-l+1, y+l) of
 // the columns < x; C(y) of the Dyy lobes at column x: the sum of columns
@@ -66,12 +68,14 @@ void main() {
   ivec2 p = sample_index * u_step;
   // Row length of the cross strip (only LINEAR_FETCH uses it).
   int cross_width = u_image_size.x + 1;
-  vec4 det = vec4(0.0), trace = vec4(0.0);
+  vec4 det = vec4(0.0);
+  uint signs = 0u;
 #if FIRST_LAYER > 0
   ivec2 finer = 2 * sample_index;
-  vec4 previous_det = texelFetch(u_previous_det, finer, 0), previous_trace = texelFetch(u_previous_trace, finer, 0);
+  vec4 previous_det = texelFetch(u_previous_det, finer, 0);
+  uint previous_signs = texelFetch(u_previous_signs, finer, 0).r;
   det.xy = vec2(previous_det.y, FIRST_LAYER > 1 ? previous_det.w : 0.0);
-  trace.xy = vec2(previous_trace.y, FIRST_LAYER > 1 ? previous_trace.w : 0.0);
+  signs = ((previous_signs >> 1) & 1u) | (FIRST_LAYER > 1 ? ((previous_signs >> 3) & 1u) << 1 : 0u);
 #endif
   // Every layer's look-ups run unconditionally (coordinates clamped into the
   // strip and the integral image; a filter that does not fit gives 0 below),
@@ -95,8 +99,8 @@ void main() {
     float dyy = float(int(yy)) / float(l * (2 * l - 1));
     float dxy = float(int(xy)) / float(l * l);
     det[k] = inside ? dxx * dyy - dxy_weight(l) * dxy * dxy : 0.0;
-    trace[k] = inside ? dxx + dyy : 0.0;
+    signs |= inside && dxx + dyy < 0.0 ? 1u << k : 0u;
   }
   o_det = det;
-  o_trace = trace;
+  o_signs = signs;
 }

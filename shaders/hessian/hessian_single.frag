@@ -1,5 +1,5 @@
 #version 330 core
-// hessian/hessian_single.frag — det(H) and trace for up to four filter sizes of
+// hessian/hessian_single.frag — det(H) and the Laplacian's signs for up to four filter sizes of
 // one octave, each from its eight box sums looked up directly: the plain
 // single-pass version, kept as the test oracle and benchmark baseline.
 //
@@ -15,8 +15,9 @@
 //                       0 for an unused channel
 //           u_image_size W, H
 //           u_integral_size W + 1, H + 1
-// Output:   location 0: det per layer (RGBA32F), location 1: trace per layer
-//           (RGBA32F); 0 where the filter does not lie inside the image.
+// Output:   location 0: det per layer (RGBA32F), location 1: the signs (R8UI,
+//           bit k set where layer k's trace is negative); det 0 and bit clear
+//           where the filter does not lie inside the image.
 // Viewport: the octave's sample grid, ceil(W / step) x ceil(H / step); texel
 //           (j, i) is the filter centred on pixel (j * step, i * step).
 #include "common/precision.glsl"
@@ -28,7 +29,7 @@ uniform ivec4 u_filters;
 uniform ivec2 u_image_size;
 
 layout(location = 0) out vec4 o_det;
-layout(location = 1) out vec4 o_trace;
+layout(location = 1) out uint o_signs;
 
 // (det, trace) of filter side L at pixel p, or 0 when it leaves the image.
 vec2 hessian(ivec2 p, int L) {
@@ -57,5 +58,6 @@ void main() {
   vec2 b = hessian(p, u_filters.b);
   vec2 a = hessian(p, u_filters.a);
   o_det = vec4(r.x, g.x, b.x, a.x);
-  o_trace = vec4(r.y, g.y, b.y, a.y);
+  bvec4 negative = lessThan(vec4(r.y, g.y, b.y, a.y), vec4(0.0));
+  o_signs = (negative.x ? 1u : 0u) | (negative.y ? 2u : 0u) | (negative.z ? 4u : 0u) | (negative.w ? 8u : 0u);
 }

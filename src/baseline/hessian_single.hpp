@@ -1,9 +1,9 @@
-// Baseline Hessian: det(H) and trace of every filter from its eight box sums
+// Baseline Hessian: det(H) and the Laplacian's sign of every filter from its eight box sums
 // looked up straight in the integral image, 32 look-ups per filter (Bay et al.
 // 2008, 3.2; shaders/hessian/hessian_single.frag, timer key "hessian_single").
 //
 // It writes what HessianStage::run writes, into a configured HessianStage's
-// own textures (det and trace per octave and group, HessianOctave::targets),
+// own textures (det and signs per octave and group, HessianOctave::targets),
 // so that everything downstream (suppression, the point list, the
 // descriptors) runs unchanged on its output. Kept as the test oracle of the
 // multi-pass method (tests/test_gpu_hessian.cpp) and as the baseline that
@@ -30,7 +30,7 @@ class HessianSinglePass {
   void run(gl::PassRunner& runner, const IntegralStage& integral, HessianStage& hessian);
 
  private:
-  // det(H) and trace of a group's layers, each filter from its eight box sums
+  // det(H) and the Laplacian's signs of a group's layers, each filter from its eight box sums
   // (Bay et al. 3.2; hessian/hessian_single.frag).
   class BoxSumsPass : public gl::Pass {
    public:

@@ -47,6 +47,8 @@ const char* gl_enum_name(unsigned value) {
       return "GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS";
     case GL_R8:
       return "GL_R8";
+    case GL_R8UI:
+      return "GL_R8UI";
     case GL_R32UI:
       return "GL_R32UI";
     case GL_RG32UI:

@@ -36,6 +36,8 @@ FormatInfo info(Format f) {
       return {GL_DEPTH_COMPONENT32F, GL_DEPTH_COMPONENT, GL_FLOAT, 1, false};
     case Format::RGBA8:
       return {GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4, false};
+    case Format::R8UI:
+      return {GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_INT, 1, true};
   }
   return {GL_R8, GL_RED, GL_UNSIGNED_BYTE, 1, false};
 }
@@ -134,6 +136,38 @@ Texture Texture::buffer(int texels, Format format, std::string label) {
   return t;
 }
 
+Texture Texture::buffer_view(const Texture& storage, int texels, Format format, std::string label) {
+  // As many channels of 32 bits as the storage, so that the view's texels
+  // are its texels and GL_MAX_TEXTURE_BUFFER_SIZE, checked for them, holds.
+  GLSURF_EXPECTS(storage.is_buffer() && texels > 0 && texels <= storage.width() &&
+                     info(format).channels == info(storage.format()).channels,
+                 "buffer view '" + label + "' of " + std::to_string(texels) + " texels does not fit '" +
+                     storage.label() + "'");
+  GLSURF_EXPECTS(format == Format::RGBA32F || format == Format::RGBA32UI || format == Format::R32UI,
+                 "buffer view '" + label + "' must be RGBA32F, RGBA32UI or R32UI");
+  check_gl_errors("before creating buffer view '" + label + "'");
+  Texture t;
+  t.width_ = texels;
+  t.height_ = 1;
+  t.format_ = format;
+  t.label_ = std::move(label);
+  t.buffer_ = storage.buffer_;
+  t.owns_buffer_ = false;
+  glGenTextures(1, &t.id_);
+  GLint previous_texture = 0;
+  glGetIntegerv(GL_TEXTURE_BINDING_BUFFER, &previous_texture);
+  glBindTexture(GL_TEXTURE_BUFFER, t.id_);
+  glTexBuffer(GL_TEXTURE_BUFFER, info(format).internal, t.buffer_);  // the whole buffer: GL 3.3 has no range
+  glBindTexture(GL_TEXTURE_BUFFER, static_cast<GLuint>(previous_texture));
+  if (GLEW_KHR_debug) glObjectLabel(GL_TEXTURE, t.id_, -1, t.label_.c_str());
+  const GLenum e = glGetError();
+  if (e != GL_NO_ERROR) {
+    throw Error("cannot make buffer view '" + t.label_ + "' of " + std::to_string(texels) +
+                " texels: " + gl_enum_name(e));
+  }
+  return t;
+}
+
 unsigned Texture::target() const { return buffer_ ? GL_TEXTURE_BUFFER : GL_TEXTURE_2D; }
 
 void Texture::copy_rows(const Texture& source, int first_row, int rows) {
@@ -169,6 +203,7 @@ void Texture::copy_rows(const Texture& source, int first_row, int rows) {
 Texture::Texture(Texture&& other) noexcept
     : id_(std::exchange(other.id_, 0)),
       buffer_(std::exchange(other.buffer_, 0)),
+      owns_buffer_(other.owns_buffer_),
       width_(other.width_),
       height_(other.height_),
       format_(other.format_),
@@ -179,6 +214,7 @@ Texture& Texture::operator=(Texture&& other) noexcept {
     release();
     id_ = std::exchange(other.id_, 0);
     buffer_ = std::exchange(other.buffer_, 0);
+    owns_buffer_ = other.owns_buffer_;
     width_ = other.width_;
     height_ = other.height_;
     format_ = other.format_;
@@ -191,7 +227,7 @@ Texture::~Texture() { release(); }
 
 void Texture::release() {
   if (id_) glDeleteTextures(1, &id_);
-  if (buffer_) glDeleteBuffers(1, &buffer_);
+  if (buffer_ && owns_buffer_) glDeleteBuffers(1, &buffer_);
   id_ = 0;
   buffer_ = 0;
 }

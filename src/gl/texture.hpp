@@ -20,6 +20,7 @@ enum class Format {
   RGBA32F,
   Depth32F,  // depth attachment (early-Z culling); not sampled
   RGBA8,     // colour pictures: the viewer's frame
+  R8UI,      // 8-bit unsigned integer: bit masks (the Laplacian signs of a group of layers)
 };
 
 const char* to_string(Format format);
@@ -41,6 +42,13 @@ class Texture {
   // thirds of a 2-D one (docs/notes/llvmpipe.md). Not a render
   // target; filled by copy_rows. width() is `texels`, height() 1.
   static Texture buffer(int texels, Format format, std::string label);
+  // A buffer texture of `texels` texels of `format` over the first bytes of
+  // `storage`'s buffer object (a buffer texture of at least `texels` texels
+  // of as many channels; the view is of the whole buffer, as GL 3.3 has no
+  // ranges, so `texels` is what width() says and copy_rows checks): copies that stages need at different times share one
+  // allocation, each stage filling it before it reads it. The view does not
+  // free the buffer; `storage` must outlive it.
+  static Texture buffer_view(const Texture& storage, int texels, Format format, std::string label);
   // Buffer textures only: the values of rows first_row .. first_row + rows -
   // 1 of the 2-D texture `source`, row by row from texel 0, copied on the
   // GPU. `source` has this texture's format, or is RGBA32UI into R32UI (four
@@ -68,6 +76,7 @@ class Texture {
   void release();
   unsigned id_ = 0;
   unsigned buffer_ = 0;  // the buffer object of a buffer texture
+  bool owns_buffer_ = true;  // false for a buffer_view
   int width_ = 0, height_ = 0;
   Format format_ = Format::R8;
   std::string label_;

@@ -34,7 +34,7 @@ std::string host_memory_problem(int width, int height, double available, double 
 
 double software_bytes_per_pixel(const DetectorConfig& config) {
   const int groups = (config.n_octave_layers + 2 + 3) / 4;
-  return kSoftwareBytesPerPixel + 170.0 * std::max(0, groups - 1);
+  return kSoftwareBytesPerPixel + 130.0 * std::max(0, groups - 1);
 }
 
 double software_list_bytes(const DetectorConfig& config, double entries, double measured_entries) {
@@ -111,6 +111,17 @@ void GpuDetector::configure_integral(int width, int height) {
   if (width == integral_width_ && height == integral_height_) return;
   if (const std::string why = compute_size_problem(width, height); !why.empty()) throw Error(why);
   width_ = height_ = integral_width_ = integral_height_ = 0;  // the detection stages no longer match
+  const auto share = [this](const gl::Texture* storage) {
+    hessian_.share_buffer(storage);
+    extrema_.share_buffer(storage);
+    quads_.share_buffer(storage);
+  };
+  share(nullptr);  // no stage keeps a view of the old buffer while the new one is made
+  *linear_scratch_ = gl::Texture();
+  if (const long long texels = (width + 2LL) * (height + 2LL); texels <= gl::max_buffer_texels()) {
+    *linear_scratch_ = gl::Texture::buffer(static_cast<int>(texels), gl::Format::RGBA32UI, "linear_scratch");
+    share(linear_scratch_.get());
+  }
   integral_.configure(width, height);
   // The integral image reads the image four pixels to a texel.
   image_ = gl::Texture(packed_image_width(width), height, gl::Format::RGBA8, "image_packed");

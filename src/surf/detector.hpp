@@ -39,10 +39,11 @@
 namespace glsurf {
 
 // On a software renderer (Mesa's llvmpipe) the detector's textures live in
-// host memory: about kSoftwareBytesPerPixel a pixel for detection (the 1-D
-// integral image, the buffer copy of det(H) for suppression, one buffer copy
-// of the integral image shared by the Hessian and the quads, one Hessian
-// strip, the candidate atlas), kSoftwareComputeBytesPerPixel for compute()
+// host memory: about kSoftwareBytesPerPixel a pixel for detection (the
+// integral image and its scans, det(H) and the Laplacian's signs, one cross
+// strip, the buffer lent in turn to the strip's, det(H)'s and the quads'
+// copies, the integral image's buffer copy, the candidate atlas, the quads),
+// kSoftwareComputeBytesPerPixel for compute()
 // of given keypoints (image, integral, quads), plus kSoftwareFixedBytes
 // whatever the size (llvmpipe's compiled shaders, the point lists). Each is
 // the measured maximum with a margin (docs/notes/memory.md).
@@ -51,12 +52,12 @@ namespace glsurf {
 // where the kernel says how much is available (/proc/meminfo), rather than
 // be killed part-way by it; from its second call on, the fixed part is
 // resident and counted twice, on the safe side.
-constexpr double kSoftwareBytesPerPixel = 220;
+constexpr double kSoftwareBytesPerPixel = 130;
 constexpr double kSoftwareComputeBytesPerPixel = 65;
-constexpr double kSoftwareFixedBytes = 150e6;
+constexpr double kSoftwareFixedBytes = 170e6;
 // kSoftwareBytesPerPixel is for one group of four layers per octave (the
 // default two layers per octave, and one); each further group (--layers 3 to
-// 6: two, 7 to 10: three) adds the textures of its layers, counted as 170
+// 6: two, 7 to 10: three) adds the textures of its layers, counted as 130
 // bytes a pixel (docs/notes/memory.md).
 double software_bytes_per_pixel(const DetectorConfig& config);
 std::string host_memory_problem(int width, int height, double available,
@@ -201,6 +202,13 @@ class GpuDetector {
 
   DetectorConfig config_;
   gl::PassRunner runner_;
+  // The buffer lent to the Hessian (cross strip), suppression (det(H)) and
+  // the quads for their buffer copies, which each fills before it reads it
+  // (share_buffer()): RGBA32UI, the quads' (W + 2) x (H + 2) texels, the
+  // largest of the three. Made with the integral image, where the driver's
+  // buffer textures hold it. On the heap, so that the stages' views of it
+  // survive a move of the detector; declared before them.
+  std::unique_ptr<gl::Texture> linear_scratch_ = std::make_unique<gl::Texture>();
   IntegralStage integral_;
   HessianStage hessian_;
   ExtremaStage extrema_;

@@ -21,7 +21,7 @@ namespace glsurf {
 class DetectorSteps {
  public:
   virtual ~DetectorSteps() = default;
-  // det(H) and trace of every octave into `hessian`'s textures, from the
+  // det(H) and the Laplacian's signs of every octave into `hessian`'s textures, from the
   // integral image.
   virtual void hessian(gl::PassRunner& runner, IntegralStage& integral, HessianStage& hessian) {
     hessian.run(runner, integral);

@@ -104,9 +104,13 @@ void ExtremaStage::configure(const HessianStage& hessian, int width, int height)
     interpolate_pair = InterpolatePass(shaders_, pair_defines);
     mark_pair = MarkPairPass(shaders_, linear_define);
   }
-  gl::Texture det_linear = linear && pairs
-                               ? gl::Texture::buffer(grid.x * grid.y, gl::Format::RGBA32F, "det_linear")
-                               : gl::Texture();
+  gl::Texture det_linear;
+  if (linear && pairs) {
+    const int texels = grid.x * grid.y;
+    det_linear = shared_ && shared_->width() >= texels
+                     ? gl::Texture::buffer_view(*shared_, texels, gl::Format::RGBA32F, "det_linear")
+                     : gl::Texture::buffer(texels, gl::Format::RGBA32F, "det_linear");
+  }
   if (interpolate_pair.built()) {
     interpolate_pair_ = std::move(interpolate_pair);
     mark_pair_ = std::move(mark_pair);
@@ -191,7 +195,7 @@ void ExtremaStage::interpolate(gl::PassRunner& runner, const HessianOctave& oct,
   if (pair_det != nullptr) {  // both layers in one draw (16 look-ups serve both)
     const int l = r.first_layer;
     interpolate_pair_.group(*pair_det)
-        .trace(oct.trace[static_cast<size_t>(l / 4)])
+        .signs(oct.signs[static_cast<size_t>(l / 4)])
         .filters(
             glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l), filter_size(r.octave, l + 1)))
         .next_filter(filter_size(r.octave, l + 2))
@@ -205,7 +209,7 @@ void ExtremaStage::interpolate(gl::PassRunner& runner, const HessianOctave& oct,
     interpolate_
         .layer(oct.det[static_cast<size_t>((l - 1) / 4)], oct.det[static_cast<size_t>(l / 4)],
                oct.det[static_cast<size_t>((l + 1) / 4)], glm::ivec3((l - 1) % 4, l % 4, (l + 1) % 4))
-        .trace(oct.trace[static_cast<size_t>(l / 4)])
+        .signs(oct.signs[static_cast<size_t>(l / 4)])
         .filters(
             glm::ivec3(filter_size(r.octave, l - 1), filter_size(r.octave, l), filter_size(r.octave, l + 1)))
         .threshold(config_.hessian_threshold)

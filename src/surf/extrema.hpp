@@ -76,6 +76,16 @@ class ExtremaStage {
   void limit_buffer_texels(int texels) { buffer_limit_ = texels; }
   // Keeps only the keypoints in `core` (a tile's; the default keeps all).
   void set_core(const TileCore& core) { core_ = core; }
+  // Makes the buffer copy of det(H) a view of `storage` (gl::Texture::buffer_view,
+  // RGBA32UI) where it is large enough, instead of a buffer of its own: the
+  // detector lends one buffer to the Hessian, suppression and the quads, which
+  // fill and read it in turn. nullptr: a buffer of its own. Drops the view
+  // made before: configure() next.
+  void share_buffer(const gl::Texture* storage) {
+    shared_ = storage;
+    det_linear_ = gl::Texture();
+    width_ = height_ = 0;
+  }
   // Clears the atlas, marks, then interpolates each map culled to its marks.
   void run(gl::PassRunner& runner, const HessianStage& hessian);
 
@@ -192,7 +202,8 @@ class ExtremaStage {
     }
     // With PAIR: the group holding layers l-1 .. l+2 in channels x .. w (pair_input()).
     InterpolatePass& group(const gl::Texture& det) { return input("u_mid", det), *this; }
-    InterpolatePass& trace(const gl::Texture& trace) { return input("u_trace", trace), *this; }
+    // The Laplacian's signs of the group holding layer l (HessianOctave::signs).
+    InterpolatePass& signs(const gl::Texture& signs) { return input("u_signs", signs), *this; }
     // The filter sides of layers l-1, l, l+1; with PAIR also of l+2.
     InterpolatePass& filters(glm::ivec3 sides) { return uniform("u_filters", sides), *this; }
     InterpolatePass& next_filter(int side) { return uniform("u_next_filter", side), *this; }
@@ -220,6 +231,7 @@ class ExtremaStage {
   // driver's buffer textures hold octave 0's
   // grid; each pair map's group is copied in just before its draws.
   int buffer_limit_ = -1;
+  const gl::Texture* shared_ = nullptr;  // share_buffer()
   bool linear_ = false;
   gl::Texture det_linear_;
   int width_ = 0, height_ = 0;

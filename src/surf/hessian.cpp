@@ -25,6 +25,8 @@ void HessianStage::configure(int width, int height) {
   width_ = width;
   height_ = height;
   octaves_.clear();
+  cross_target_ = gl::Framebuffer();
+  cross_ = gl::Texture();
   cross_linear_ = gl::Texture();
   const long long integral_texels = integral_linear_texels(width, height);
   const int limit = gl::max_buffer_texels(buffer_limit_);
@@ -38,7 +40,10 @@ void HessianStage::configure(int width, int height) {
   linear_ = linear;
   if (linear_) {
     // Octave 0's strip is the largest: (W+1) x H.
-    cross_linear_ = gl::Texture::buffer((width + 1) * height, gl::Format::RGBA32UI, "strips_cross_linear");
+    const int texels = (width + 1) * height;
+    cross_linear_ = shared_ && shared_->width() >= texels
+                        ? gl::Texture::buffer_view(*shared_, texels, gl::Format::RGBA32UI, "strips_cross_linear")
+                        : gl::Texture::buffer(texels, gl::Format::RGBA32UI, "strips_cross_linear");
   }
   const int layers = config_.n_octave_layers + 2;
   for (int o = 0; o < config_.n_octaves; ++o) {
@@ -52,17 +57,16 @@ void HessianStage::configure(int width, int height) {
       oct.filters.push_back(f);
       const std::string suffix = "_o" + std::to_string(o) + "_g" + std::to_string(g);
       oct.det.emplace_back(oct.grid.x, oct.grid.y, gl::Format::RGBA32F, "det" + suffix);
-      oct.trace.emplace_back(oct.grid.x, oct.grid.y, gl::Format::RGBA32F, "trace" + suffix);
+      oct.signs.emplace_back(oct.grid.x, oct.grid.y, gl::Format::R8UI, "signs" + suffix);
     }
     for (size_t g = 0; g < oct.filters.size(); ++g) {
-      oct.targets.emplace_back(std::vector<const gl::Texture*>{&oct.det[g], &oct.trace[g]},
+      oct.targets.emplace_back(std::vector<const gl::Texture*>{&oct.det[g], &oct.signs[g]},
                                "hessian" + oct.det[g].label().substr(3));
     }
-    const std::string octave_suffix = "_o" + std::to_string(o);
-    oct.cross = gl::Texture(width + 1, oct.grid.y, gl::Format::RGBA32UI, "strips_cross" + octave_suffix);
-    oct.cross_target = gl::Framebuffer({&oct.cross}, "strips_cross" + octave_suffix);
     octaves_.push_back(std::move(oct));
   }
+  cross_ = gl::Texture(width + 1, octaves_.front().grid.y, gl::Format::RGBA32UI, "strips_cross");
+  cross_target_ = gl::Framebuffer({&cross_}, "strips_cross");
 }
 
 void HessianStage::run(gl::PassRunner& runner, IntegralStage& integral_stage) {
@@ -84,10 +88,10 @@ void HessianStage::run(gl::PassRunner& runner, IntegralStage& integral_stage) {
       strips_cross_[inherits]
           .integral(source, integral_size)
           .filters(oct.step, oct.filters[g])
-          .draw(runner, oct.cross_target);
-      const gl::Texture* cross = &oct.cross;
+          .draw(runner, cross_target_, {0, 0, width_ + 1, oct.grid.y});
+      const gl::Texture* cross = &cross_;
       if (linear_) {
-        cross_linear_.copy_rows(oct.cross, 0, oct.cross.height());
+        cross_linear_.copy_rows(cross_, 0, oct.grid.y);
         runner.after_transfer();
         cross = &cross_linear_;
       }
@@ -95,7 +99,7 @@ void HessianStage::run(gl::PassRunner& runner, IntegralStage& integral_stage) {
       multipass.cross(*cross).integral(source, integral_size);
       if (inherits) {
         const HessianOctave& finer = octaves_[static_cast<size_t>(oct.octave - 1)];
-        multipass.previous(finer.det[0], finer.trace[0]);
+        multipass.previous(finer.det[0], finer.signs[0]);
       }
       multipass.filters(oct.step, oct.filters[g]).image_size(image_size).draw(runner, oct.targets[g]);
     }

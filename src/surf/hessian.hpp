@@ -1,10 +1,13 @@
-// GPU Hessian responses: det(H) and trace for every octave and layer of the
+// GPU Hessian responses: det(H) and the Laplacian's sign for every octave and layer of the
 // scale space (surf/keypoint.hpp), from the integral image.
 //
 // Layout: per octave, the sample grid ceil(W / step) x ceil(H / step), step =
-// sample_step(o, first_step) (2^o by default); layers in groups of four, one
-// RGBA32F texture pair per group (det_oO_gG and trace_oO_gG, layer 4g + k in
-// channel k). A sample whose filter does not lie inside the image holds 0. Formulas and filter shapes:
+// sample_step(o, first_step) (2^o by default); layers in groups of four, a
+// texture pair per group: det_oO_gG (RGBA32F, layer 4g + k in channel k) and
+// signs_oO_gG (R8UI, bit k set where layer 4g + k's trace Dxx + Dyy is
+// negative: the Laplacian -1; only its sign is used, and the 16 bytes a sample
+// of an RGBA32F trace were the largest item of host memory on llvmpipe after
+// det(H), docs/notes/memory.md). A sample whose filter does not lie inside the image holds 0. Formulas and filter shapes:
 // src/cpu/detector.hpp (the CPU reference computes the same numbers).
 //
 // Method: shared strip differences in the spirit of Terriberry et al. 2008
@@ -18,8 +21,9 @@
 //     their buffer copies; docs/notes/hessian.md). Where the driver's
 //     buffer textures hold the integral image, the passes read it and the
 //     strip from buffer-texture copies (common/linear_fetch.glsl), which
-//     llvmpipe fetches from faster than from 2-D textures. One strip copy,
-//     sized for octave 0, serves every octave in turn.
+//     llvmpipe fetches from faster than from 2-D textures. One strip,
+//     sized for octave 0, serves every octave in turn (its first rows), and
+//     so does one copy of it.
 //     After the first octave, layers 0 and 1 of the first group are layers 1
 //     and 3 of the octave before (the same filters, at every other sample of
 //     its grid), copied rather than computed (layer 0 alone with one layer
@@ -54,12 +58,8 @@ struct HessianOctave {
   int octave = 0, step = 1;
   glm::ivec2 grid{0, 0};
   std::vector<glm::ivec4> filters;       // per group: sides of its 4 layers, 0 = unused
-  std::vector<gl::Texture> det, trace;   // per group
-  std::vector<gl::Framebuffer> targets;  // per group: det and trace
-  // Scratch, reused by every group: the cross strip, (W+1) x grid
-  // height.
-  gl::Texture cross;
-  gl::Framebuffer cross_target;
+  std::vector<gl::Texture> det, signs;   // per group
+  std::vector<gl::Framebuffer> targets;  // per group: det and signs
 };
 
 class HessianStage {
@@ -73,6 +73,16 @@ class HessianStage {
   // configure() (tests: 0 keeps every input 2-D, as for an image too large
   // for the driver's buffer textures).
   void limit_buffer_texels(int texels) { buffer_limit_ = texels; }
+  // Makes the buffer copy of the cross strip a view of `storage` (gl::Texture::buffer_view,
+  // RGBA32UI) where it is large enough, instead of a buffer of its own: the
+  // detector lends one buffer to the Hessian, suppression and the quads, which
+  // fill and read it in turn. nullptr: a buffer of its own. Drops the
+  // view made before: configure() next.
+  void share_buffer(const gl::Texture* storage) {
+    shared_ = storage;
+    cross_linear_ = gl::Texture();
+    width_ = height_ = 0;
+  }
   const std::vector<HessianOctave>& octaves() const { return octaves_; }
 
  private:
@@ -106,7 +116,7 @@ class HessianStage {
       return uniform("u_filters", sides), *this;
     }
   };
-  // det(H) and trace of a group's layers: the cross strip combined with the
+  // det(H) and the Laplacian's signs of a group's layers: the cross strip combined with the
   // Dxx and Dyy lobe differences formed from the integral image (the
   // method's second pass); layers below the first copied from the octave before.
   class HessianMultipassPass : public gl::Pass {
@@ -123,9 +133,9 @@ class HessianStage {
       return uniform("u_integral_size", size), *this;
     }
     // With a first layer above 0: the first group of the octave before.
-    HessianMultipassPass& previous(const gl::Texture& det, const gl::Texture& trace) {
+    HessianMultipassPass& previous(const gl::Texture& det, const gl::Texture& signs) {
       input("u_previous_det", det);
-      return input("u_previous_trace", trace), *this;
+      return input("u_previous_signs", signs), *this;
     }
     HessianMultipassPass& filters(int step, glm::ivec4 sides) {
       uniform("u_step", step);
@@ -140,8 +150,12 @@ class HessianStage {
   // (copies of them) when the driver's hold the integral image.
   bool linear_ = false;
   int buffer_limit_ = -1;  // < 0: GL_MAX_TEXTURE_BUFFER_SIZE
-  // The strip's copy, sized for octave 0 (the largest) and reused by each
-  // octave in turn.
+  const gl::Texture* shared_ = nullptr;  // share_buffer()
+  // Scratch, reused by every octave and group: the cross strip, (W+1) x
+  // octave 0's grid height (the largest; an octave draws into its first
+  // grid-height rows), and its copy.
+  gl::Texture cross_;
+  gl::Framebuffer cross_target_;
   gl::Texture cross_linear_;
   int width_ = 0, height_ = 0;
   std::vector<HessianOctave> octaves_;

@@ -97,9 +97,12 @@ void IntegralQuads::update(gl::PassRunner& runner, IntegralStage& integral_stage
   if (!in_buffer_) {
     buffer_ = gl::Texture();
   } else {
-    if (!buffer_ || buffer_.width() != width * height) {
+    const int texels = width * height;
+    if (!buffer_ || buffer_.width() != texels) {
       buffer_ = gl::Texture();
-      buffer_ = gl::Texture::buffer(width * height, gl::Format::RGBA32UI, "integral_quads_buffer");
+      buffer_ = shared_ && shared_->width() >= texels
+                    ? gl::Texture::buffer_view(*shared_, texels, gl::Format::RGBA32UI, "integral_quads_buffer")
+                    : gl::Texture::buffer(texels, gl::Format::RGBA32UI, "integral_quads_buffer");
     }
     buffer_.copy_rows(quads_, 0, height);
     runner.after_transfer();

@@ -65,6 +65,18 @@ class IntegralQuads {
     buffer_limit_ = texels;
     generation_ = 0;
   }
+  // Makes the buffer copy of the quads a view of `storage` (gl::Texture::buffer_view,
+  // RGBA32UI) where it is large enough, instead of a buffer of its own: the
+  // detector lends one buffer to the Hessian, suppression and the quads, which
+  // fill and read it in turn. nullptr: a buffer of its own. The quads
+  // follow at the next update(). A lent buffer holds the quads until another
+  // stage writes it: the detector runs the Hessian only on a new integral
+  // image, whose new generation makes update() copy them again.
+  void share_buffer(const gl::Texture* storage) {
+    shared_ = storage;
+    buffer_ = gl::Texture();
+    generation_ = 0;
+  }
 
  private:
   // quads: the integral image's four values around each corner, clamped
@@ -87,6 +99,7 @@ class IntegralQuads {
   bool in_buffer_ = false;
   std::uint64_t generation_ = 0;  // IntegralStage::generation() they hold (0: none)
   int buffer_limit_ = -1;
+  const gl::Texture* shared_ = nullptr;  // share_buffer()
 };
 
 class OrientationStage {
