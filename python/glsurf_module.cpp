@@ -352,6 +352,7 @@ class PyDetector {
     return features_out(std::move(f), descriptor_size());
   }
 
+  const glsurf::Tiling& tiling() const { return detector_->tiling(); }
   const glsurf::DetectorConfig& config() const { return config_; }
   bool on_gpu() const { return on_gpu_; }
   int descriptor_size() const { return config_.extended ? 128 : 64; }
@@ -764,6 +765,15 @@ PYBIND11_MODULE(_glsurf, m) {
           "backend", [](const PyDetector& d) { return d.on_gpu() ? "gl" : "cpu"; }, "\"gl\" or \"cpu\"")
       .def_property_readonly(
           "threshold", [](const PyDetector& d) { return d.config().hessian_threshold; }, "det(H) threshold")
+      .def_property_readonly(
+          "memory_budget",
+          [](const PyDetector& d) -> std::optional<double> {
+            const double budget = d.tiling().memory_budget;
+            return budget < 0 ? std::nullopt : std::optional<double>(budget);
+          },
+          "bytes one detection may take (None: what is available)")
+      .def_property_readonly(
+          "tile_size", [](const PyDetector& d) { return d.tiling().tile_size; }, "0: tiles only where needed")
       .def_property_readonly(
           "max_features", [](const PyDetector& d) { return d.config().max_features; }, "0: all")
       .def_property_readonly(

@@ -16,6 +16,8 @@ CASES = [
      ["--threshold", "400", "--max-features", "300", "--extended"]),
     ("box_in_scene.png", dict(upright=True, octaves=3, layers=3, sample_step=2),
      ["--upright", "--octaves", "3", "--layers", "3", "--sample-step", "2"]),
+    # In 5 x 4 tiles (docs/reference.md, Tiles), as the CLI tiles it.
+    ("graf1.png", dict(octaves=2, tile_size=400), ["--octaves", "2", "--tile-size", "400"]),
 ]
 
 
@@ -129,3 +131,16 @@ def test_properties_and_repr():
 def test_empty_result_has_descriptor_width(assets):
     kp, d = glsurf.Detector(threshold=1e9, backend="cpu").detect(assets / "box.png")
     assert len(kp) == 0 and d.shape == (0, 64) and d.dtype == np.float32
+
+
+def test_tiling_settings(assets):
+    det = glsurf.Detector(backend="cpu", memory_budget=2e9, tile_size=1000)
+    assert det.memory_budget == 2e9 and det.tile_size == 1000
+    assert glsurf.Detector(backend="cpu").memory_budget is None
+    with pytest.raises(ValueError, match="tile_size"):
+        glsurf.Detector(backend="cpu", tile_size=-1)
+    with pytest.raises(ValueError, match="memory_budget"):
+        glsurf.Detector(backend="cpu", memory_budget=0)
+    # A budget below the smallest tile's needs: refused, with the reason.
+    with pytest.raises(glsurf.Error, match="smallest tile"):
+        glsurf.Detector(backend="cpu", memory_budget=1e6).detect(str(assets / "graf1.png"))

@@ -36,5 +36,6 @@ Command bench_detect_command();
 Command bench_describe_command();
 Command bench_match_command();
 Command bench_throughput_command();
+Command bench_size_command();
 
 }  // namespace glsurf::app

@@ -118,4 +118,33 @@ void Progress::draw(bool final) {
   std::fflush(stderr);
 }
 
+Prefetch::Prefetch(std::vector<std::string> paths, LoadOptions options, std::vector<std::size_t> order)
+    : paths_(std::move(paths)), options_(std::move(options)), order_(std::move(order)) {}
+
+void Prefetch::start(std::size_t position) {
+  next_position_ = position;
+  next_ = std::future<Loaded>();
+  if (position >= order_.size()) return;
+  next_ = std::async(std::launch::async, [this, path = paths_[order_[position]]] {
+    Loaded loaded;
+    LoadOptions options = options_;
+    if (options.warn) options.warn = [&loaded](const std::string& line) { loaded.warnings.push_back(line); };
+    loaded.image = load_gray(path, options);
+    return loaded;
+  });
+}
+
+GrayImage Prefetch::take(std::size_t index) {
+  std::size_t position = next_position_;
+  while (position < order_.size() && order_[position] != index) ++position;
+  if (position == order_.size()) return load_gray(paths_.at(index), options_);  // not in the list
+  if (position != next_position_ || !next_.valid()) start(position);
+  std::future<Loaded> current = std::move(next_);
+  start(position + 1);  // decoded while the caller works on this one
+  Loaded loaded = current.get();
+  if (options_.warn)
+    for (const std::string& line : loaded.warnings) options_.warn(line);
+  return std::move(loaded.image);
+}
+
 }  // namespace glsurf::app

@@ -5,11 +5,15 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <future>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "app/args.hpp"
+#include "glsurf/image.hpp"
+#include "glsurf/types.hpp"
 
 namespace glsurf::app {
 
@@ -54,6 +58,32 @@ class Progress {
   std::size_t total_, done_ = 0;
   bool quiet_, terminal_, finished_ = false;
   std::chrono::steady_clock::time_point start_, last_;
+};
+
+// Images of a list decoded one ahead on a worker thread: while the caller
+// detects in image i, image i + 1 is read and decoded, so that a batch of
+// large images (a JPEG of 48 megapixels decodes in seconds) keeps the
+// detector busy. At most two images are held at a time. take(i) is called
+// for the indices of `order`, in that order; it returns image i (load_gray
+// of paths[i] with `options`), or throws what loading it threw, and passes
+// the load's warnings to options.warn on the calling thread, when the image
+// is taken, so that they come in the list's order.
+class Prefetch {
+ public:
+  Prefetch(std::vector<std::string> paths, LoadOptions options, std::vector<std::size_t> order);
+  GrayImage take(std::size_t index);
+
+ private:
+  struct Loaded {
+    GrayImage image;
+    std::vector<std::string> warnings;
+  };
+  void start(std::size_t position);
+  std::vector<std::string> paths_;
+  LoadOptions options_;
+  std::vector<std::size_t> order_;
+  std::size_t next_position_ = 0;  // of next_ in order_
+  std::future<Loaded> next_;
 };
 
 }  // namespace glsurf::app

@@ -13,6 +13,7 @@
 #include <new>
 
 #include "app/cli.hpp"
+#include "app/dataset.hpp"
 #include "app/detect_database.hpp"
 #include "gl/context.hpp"
 #include "gl/error.hpp"
@@ -153,11 +154,16 @@ int detect(Args& args) {
       detector = std::make_unique<GpuDetector>(*context, config);
     }
   };
-  for (const std::string& file : files) {
+  // The next image is decoded while the detector works on this one.
+  std::vector<size_t> order(files.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  Prefetch prefetch(files, load, order);
+  for (size_t i = 0; i < files.size(); ++i) {
+    const std::string& file = files[i];
     detecting = false;
     try {
-      RgbImage colour;  // for --draw
-      const GrayImage image = load_gray(file, load, draw.empty() ? nullptr : &colour);
+      RgbImage colour;  // for --draw, of one image
+      const GrayImage image = draw.empty() ? prefetch.take(i) : load_gray(file, load, &colour);
       check_image_size(file, image, config, tiling, detector.get());  // refused before the detector sees it
       const auto t0 = std::chrono::steady_clock::now();
       detecting = true;

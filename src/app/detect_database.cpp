@@ -94,11 +94,15 @@ int detect_into_database(const DatabaseDetect& run) {
     progress.note("glsurf: error: " + name + ": no images in this directory");
   int failures = 0;
   size_t stored = 0, keypoints = 0;
+  // The next image is decoded while the detector works on this one.
+  std::vector<std::string> paths;
+  for (const auto& file : set.files) paths.push_back(file.second);
+  Prefetch prefetch(paths, run.load, todo);
   for (const size_t i : todo) {
     const auto& [name, path] = set.files[i];
     bool detecting = false;
     try {
-      const GrayImage image = load_gray(path, run.load);
+      const GrayImage image = prefetch.take(i);
       check_image_size(path, image, run.config, run.tiling, detector.get());
       detecting = true;
       const Features features = describe_file(detector.get(), run.config, run.tiling, image, path);
