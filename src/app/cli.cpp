@@ -51,7 +51,8 @@ void check_image_size(const std::string& name, const GrayImage& image, const Det
 }
 
 Features describe_file(GpuDetector* detector, const DetectorConfig& config, const Tiling& tiling,
-                       const GrayImage& image, const std::string& path, DescriptorTextures* resident) {
+                       const GrayImage& image, const std::string& path, DescriptorTextures* resident,
+                       int* tiles) {
   TiledDetection detection;
   try {
     detection = detect_and_compute_tiled(detector, config, tiling, image, resident);
@@ -67,6 +68,7 @@ Features describe_file(GpuDetector* detector, const DetectorConfig& config, cons
                  one_line(path).c_str(), tiled ? " in a tile" : "", detection.features.keypoints.size(),
                  tiled ? " of the tiles' lists" : "");
   }
+  if (tiles) *tiles = detection.tiles;
   return std::move(detection.features);
 }
 

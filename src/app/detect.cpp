@@ -167,7 +167,8 @@ int detect(Args& args) {
       check_image_size(file, image, config, tiling, detector.get());  // refused before the detector sees it
       const auto t0 = std::chrono::steady_clock::now();
       detecting = true;
-      const Features features = describe_file(detector.get(), config, tiling, image, file);
+      int tiles = 1;
+      const Features features = describe_file(detector.get(), config, tiling, image, file, nullptr, &tiles);
       detecting = false;
       const std::vector<KeyPoint>& keypoints = features.keypoints;
       const double ms =
@@ -190,9 +191,9 @@ int detect(Args& args) {
                      std::to_string(std::lround(ms)) + " ms (" + backend + ")"};
         write_keypoints_png(draw, d);
       }
-      std::fprintf(stderr, "%s: %s, %dx%d, %.1f ms (%s)\n", one_line(file).c_str(),
-                   counted(keypoints.size(), "keypoint").c_str(), image.width, image.height, ms,
-                   backend.c_str());
+      std::fprintf(stderr, "%s: %s, %dx%d%s, %.1f ms (%s)\n", one_line(file).c_str(),
+                   counted(keypoints.size(), "keypoint").c_str(), image.width, image.height,
+                   tiles > 1 ? (" in " + std::to_string(tiles) + " tiles").c_str() : "", ms, backend.c_str());
     } catch (const Error& e) {
       const std::string what = e.what();
       std::fprintf(stderr, "glsurf: error: %s\n",
