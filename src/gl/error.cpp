@@ -116,6 +116,20 @@ int max_texture_size() {
   return size > 0 && cap > 0 ? std::min<int>(size, cap) : size;
 }
 
+double available_video_memory() {
+  if (GLEW_NVX_gpu_memory_info) {
+    GLint kib = 0;
+    glGetIntegerv(GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX, &kib);
+    if (glGetError() == GL_NO_ERROR && kib > 0) return kib * 1024.0;
+  }
+  if (GLEW_ATI_meminfo) {
+    GLint pool[4] = {0, 0, 0, 0};  // free KiB, largest free block, auxiliary free, largest auxiliary
+    glGetIntegerv(GL_TEXTURE_FREE_MEMORY_ATI, pool);
+    if (glGetError() == GL_NO_ERROR && pool[0] > 0) return pool[0] * 1024.0;
+  }
+  return -1;
+}
+
 int max_buffer_texels() {
   GLint size = 0;
   glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &size);

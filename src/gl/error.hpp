@@ -55,6 +55,11 @@ void simulate_context_loss(bool lost);
 // tests) and GL_MAX_TEXTURE_BUFFER_SIZE of the current context.
 int max_texture_size();
 int max_buffer_texels();
+// The video memory the driver says is free, in bytes (GL_NVX_gpu_memory_info
+// on NVIDIA, GL_ATI_meminfo's texture pool on AMD), or -1 where it says
+// nothing (Mesa's Intel and software drivers): the default memory budget of
+// tiled detection on a GPU.
+double available_video_memory();
 // GL_MAX_TEXTURE_BUFFER_SIZE, or `cap` when that is smaller (cap < 0: no cap;
 // the stages' limit_buffer_texels hooks for tests).
 int max_buffer_texels(int cap);

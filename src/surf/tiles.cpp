@@ -159,11 +159,10 @@ int tile_side(const GpuDetector* detector, const DetectorConfig& config, const T
               int height) {
   TileLimits limits;
   limits.side = tiling.tile_size;
-  double available = -1;
-  if (!detector || detector->host_textures()) {
-    available = available_host_memory();
-    if (available >= 0 && detector) available += detector->held_bytes();
-  }
+  // Host memory for the CPU reference and a software renderer; a GPU's
+  // free video memory where its driver says.
+  double available = !detector || detector->host_textures() ? available_host_memory() : gl::available_video_memory();
+  if (available >= 0 && detector) available += detector->held_bytes();
   const double image_bytes = static_cast<double>(width) * height;
   const double budget = tiling.memory_budget < 0 ? -1 : std::max(0.0, tiling.memory_budget - image_bytes);
   limits.budget = budget < 0 ? available : available < 0 ? budget : std::min(budget, available);

@@ -86,12 +86,13 @@ class GpuDetector;
 struct DescriptorTextures;
 
 // The side of the tiles a width x height image is detected in under
-// `tiling` (0: in one piece), on a GPU `detector` (its textures' limits;
-// its rates of memory where its textures are host memory or a budget is
-// given) or on the CPU reference (null; cpu::bytes_per_pixel). The budget
-// is the image's own pixels less, and at most what the machine has
-// available where the memory is host memory (what `detector` holds now
-// counted as available: it gives it back as it configures for a new size).
+// `tiling` (0: in one piece), on a GPU `detector` (its textures' limits and
+// its rates of memory) or on the CPU reference (null; cpu::bytes_per_pixel).
+// The budget is the image's own pixels less, and at most what is available:
+// host memory for the CPU reference and a software renderer, the video
+// memory a GPU's driver says is free (gl::available_video_memory; none
+// where it says nothing). What `detector` holds now counts as available: it
+// gives it back as it configures for a new size.
 // Throws glsurf::Error when not even the smallest tile fits.
 int tile_side(const GpuDetector* detector, const DetectorConfig& config, const Tiling& tiling, int width,
               int height);
