@@ -126,11 +126,13 @@ int run_size(Args& args) {
   const std::vector<int> megapixels = int_list("--megapixels", args.option("--megapixels"), 2000);
   const int max_features = args.option_int("--max-features");
   const std::string budget = args.option("--memory-budget");
+  const int tile_size = args.option_int("--tile-size");
   const std::string json = args.option("--json");
   args.finish();
   DetectorConfig config;
   config.max_features = max_features;
   Tiling tiling;
+  tiling.tile_size = tile_size;
   if (!budget.empty()) {
     tiling.memory_budget = parse_bytes(budget);
     if (tiling.memory_budget < 0) throw UsageError("--memory-budget must be a size such as 2G, not '" + budget + "'");
@@ -145,9 +147,9 @@ int run_size(Args& args) {
   FILE* const listing = standard_stream_of(json) == 1 ? stderr : stdout;
   if (!json.empty()) check_writable(json);
   std::fprintf(listing,
-               "detect + describe of graf1 mirrored over each size, --max-features %d, memory budget %s; each "
-               "size in a child process (peak RSS from the kernel)%s\n",
-               max_features, budget.empty() ? "what is available" : budget.c_str(),
+               "detect + describe of graf1 mirrored over each size, --max-features %d, memory budget %s, "
+               "--tile-size %d; each size in a child process (peak RSS from the kernel)%s\n",
+               max_features, budget.empty() ? "what is available" : budget.c_str(), tile_size,
                software_note(backend_given != "cpu" && gl::Context::headless().info().software()));
   std::fprintf(listing, "%8s %-12s", "MP", "size");
   for (const char* backend : kBackends) {
@@ -167,6 +169,7 @@ int run_size(Args& args) {
       std::vector<std::string> argv = {"glsurf",         "bench", "size", "--one", size, "--backend", backend,
                                        "--max-features", std::to_string(max_features)};
       if (!budget.empty()) argv.insert(argv.end(), {"--memory-budget", budget});
+      if (tile_size > 0) argv.insert(argv.end(), {"--tile-size", std::to_string(tile_size)});
       const Measured m = measure(argv);
       const double pixels = static_cast<double>(width) * height;
       if (!m.error.empty()) {
@@ -200,6 +203,7 @@ OptionTable size_options() {
       text("--backend", "gl|cpu|both", "both", "the backends, alternating at each size"),
       integer("--max-features", "N", 10000, 0, 1 << 20, "keypoints kept per image (0: all)"),
       text("--memory-budget", "BYTES", "", "as detect's (e.g. 2G)", "what is available"),
+      integer("--tile-size", "N", 0, 0, 1 << 20, "as detect's"),
       text("--one", "WxH", "", "measure one size on one --backend in this process (what each child runs)",
            "every size of --megapixels, each in a child"),
       text("--json", "OUT", "", "the results as JSON (-: on standard output, the table then on standard error)",

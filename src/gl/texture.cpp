@@ -63,6 +63,18 @@ class BindGuard {
 const char* to_string(Format format) { return gl_enum_name(info(format).internal); }
 int channels(Format format) { return info(format).channels; }
 
+bool texture_fits(int width, int height, Format format) {
+  if (width > max_texture_size() || height > max_texture_size()) return false;
+  const FormatInfo fi = info(format);
+  const PixelStoreGuard store(false, 0);
+  glTexImage2D(GL_PROXY_TEXTURE_2D, 0, static_cast<GLint>(fi.internal), width, height, 0, fi.format, fi.type,
+               nullptr);
+  GLint accepted = 0;
+  glGetTexLevelParameteriv(GL_PROXY_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &accepted);
+  glGetError();  // a proxy's refusal may leave GL_OUT_OF_MEMORY or GL_INVALID_VALUE behind
+  return accepted == width;
+}
+
 Texture::Texture(int width, int height, Format format, std::string label)
     : width_(width), height_(height), format_(format), label_(std::move(label)) {
   GLSURF_EXPECTS(width > 0 && height > 0, "texture '" + label_ + "' needs a positive size");

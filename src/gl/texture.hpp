@@ -26,6 +26,12 @@ enum class Format {
 const char* to_string(Format format);
 int channels(Format format);
 
+// Whether the driver can make a width x height texture of `format`: within
+// max_texture_size() and accepted by a proxy texture (GL_PROXY_TEXTURE_2D),
+// which is where a driver refuses one too large in bytes (Mesa's
+// MaxTextureMbytes: llvmpipe refuses an RGBA32F texture of 1.7 GB).
+bool texture_fits(int width, int height, Format format);
+
 class Texture {
  public:
   Texture() = default;

@@ -79,6 +79,13 @@ std::string GpuDetector::size_problem(int width, int height) const {
   if (std::string why = image_size_problem(width, height, config_); !why.empty()) return why;
   if (std::string why = integral_size_problem(width, height); !why.empty()) return why;
   if (std::string why = atlas_size_problem(width, height, config_); !why.empty()) return why;
+  // The largest textures hold 16 bytes a texel: det(H) and the cross strip
+  // of octave 0, the integral quads ((W + 2) x (H + 2)).
+  if (!gl::texture_fits(width + 2, height + 2, gl::Format::RGBA32F)) {
+    return "image of " + std::to_string(width) + "x" + std::to_string(height) +
+           " is too large: the driver cannot make its textures of " + std::to_string(width + 2) + "x" +
+           std::to_string(height + 2) + " texels of 16 bytes";
+  }
   return filter_sum_problem(width, height, config_, kMaxExactLobeSigned, "the GPU",
                             "use fewer --octaves or --layers, or --backend cpu");
 }
@@ -86,7 +93,13 @@ std::string GpuDetector::size_problem(int width, int height) const {
 std::string GpuDetector::compute_size_problem(int width, int height) const {
   context_.require_current("GpuDetector");
   if (width < 1 || height < 1) return "image has no pixels";
-  return integral_size_problem(width, height);  // the quads are the same (W + 2) x (H + 2)
+  if (std::string why = integral_size_problem(width, height); !why.empty()) return why;
+  if (!gl::texture_fits(width + 2, height + 2, gl::Format::RGBA32UI)) {  // the quads
+    return "image of " + std::to_string(width) + "x" + std::to_string(height) +
+           " is too large: the driver cannot make its integral quads of " + std::to_string(width + 2) + "x" +
+           std::to_string(height + 2) + " texels of 16 bytes";
+  }
+  return "";
 }
 
 void GpuDetector::configure(int width, int height) {
