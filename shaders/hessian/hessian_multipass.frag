@@ -25,17 +25,18 @@
 // the octave before, at every other sample: the same integer sums, the same
 // numbers. The layers copied from, 1 and 3, are in that octave's first group.
 //
-// Inputs:   u_cross  (RGBA32UI, (W+1) x grid height); u_integral
+// Inputs:   u_cross  (RGBA32UI, (W+1) x a band of the grid's rows, sample
+//           row i in its row i - u_cross_first_row); u_integral
 //           (common/integral_fetch.glsl); 2-D, or with LINEAR_FETCH buffer
 //           textures holding the same rows (common/linear_fetch.glsl)
 //           u_previous_det, u_previous_signs  with FIRST_LAYER > 0: the first
 //           group of the octave before (RGBA32F, R8UI)
-// Uniforms: u_step, u_filters, u_image_size, u_integral_size
+// Uniforms: u_step, u_filters, u_image_size, u_integral_size, u_cross_first_row
 // Defines:  FIRST_LAYER (default 0; a define so that the loop unrolls)
 // Output:   location 0: det per layer (RGBA32F), location 1: the signs (R8UI,
 //           bit k for layer k); det 0 and bit clear where the filter does not
 //           lie inside the image.
-// Viewport: the octave's sample grid.
+// Viewport: the octave's sample grid, or the band of its rows that u_cross holds.
 #include "common/precision.glsl"
 
 #include "common/linear_fetch.glsl"
@@ -46,6 +47,7 @@ uniform USAMPLER u_cross;
 uniform int u_step;
 uniform ivec4 u_filters;
 uniform ivec2 u_image_size;
+uniform int u_cross_first_row;
 #ifndef FIRST_LAYER
 #define FIRST_LAYER 0
 #endif
@@ -82,7 +84,7 @@ void main() {
   // so that the compiler can merge the look-ups the layers share; per-layer
   // branches kept it from that (2.8 ms more at 640 x 480 on llvmpipe, medians
   // of four interleaved rounds, when the lobes were read from strips).
-  int i = sample_index.y;
+  int i = sample_index.y - u_cross_first_row;  // the cross strip's row
   int last_x = u_image_size.x;  // the cross strip is W + 1 wide
   for (int k = FIRST_LAYER; k < 4; ++k) {
     int L = u_filters[k];

@@ -16,17 +16,21 @@
 // cost more than those look-ups.)
 //
 // Input:    u_integral  (common/integral_fetch.glsl)
-// Uniforms: u_step, u_filters (sides of the 4 layers; 0 = unused)
+// Uniforms: u_step, u_filters (sides of the 4 layers; 0 = unused),
+//           u_first_row: the sample row that the target's row 0 holds (the
+//           strip is drawn in bands of rows, surf/hessian.hpp)
 // Defines:  FIRST_LAYER  layers below it are copied from the octave before
 //           (hessian_multipass.frag), so their outputs are left 0; a
 //           define, not a uniform, so that the loop unrolls
 // Output:   cross per layer (RGBA32UI)
-// Viewport: (W + 1) x ceil(H / step): every integral column, sample rows.
+// Viewport: (W + 1) x a band of the ceil(H / step) sample rows: every
+//           integral column.
 #include "common/precision.glsl"
 #include "common/linear_fetch.glsl"
 #include "common/integral_fetch.glsl"
 
 uniform int u_step;
+uniform int u_first_row;
 uniform ivec4 u_filters;
 #ifndef FIRST_LAYER
 #define FIRST_LAYER 0
@@ -36,7 +40,7 @@ layout(location = 0) out uvec4 o_cross;
 
 void main() {
   int x = int(gl_FragCoord.x);
-  int y = int(gl_FragCoord.y) * u_step;
+  int y = (int(gl_FragCoord.y) + u_first_row) * u_step;
   uint here = integral_at(x, y), below = integral_at(x, y + 1);
   uvec4 cross = uvec4(0u);
   for (int k = FIRST_LAYER; k < 4; ++k) {

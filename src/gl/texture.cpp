@@ -1,5 +1,6 @@
 #include "gl/texture.hpp"
 
+#include <cstdint>
 #include <utility>
 
 #include "gl/error.hpp"
@@ -182,7 +183,7 @@ Texture Texture::buffer_view(const Texture& storage, int texels, Format format, 
 
 unsigned Texture::target() const { return buffer_ ? GL_TEXTURE_BUFFER : GL_TEXTURE_2D; }
 
-void Texture::copy_rows(const Texture& source, int first_row, int rows) {
+void Texture::copy_rows(const Texture& source, int first_row, int rows, long long first_texel) {
   const FormatInfo fi = info(source.format()), mine = info(format_);
   // The same 32-bit values, however many to a texel (an RGBA32UI source into
   // an R32UI buffer: four texels of this per texel of the source).
@@ -191,9 +192,9 @@ void Texture::copy_rows(const Texture& source, int first_row, int rows) {
   GLSURF_EXPECTS(is_buffer() && !source.is_buffer() && compatible,
                  "copy_rows: '" + label_ + "' must be a buffer texture and '" + source.label() +
                      "' a 2-D texture of its format (or RGBA32UI into R32UI)");
-  GLSURF_EXPECTS(first_row >= 0 && rows > 0 && first_row + rows <= source.height() &&
+  GLSURF_EXPECTS(first_row >= 0 && rows > 0 && first_row + rows <= source.height() && first_texel >= 0 &&
                      static_cast<long long>(rows) * source.width() * fi.channels <=
-                         static_cast<long long>(width_) * mine.channels,
+                         (static_cast<long long>(width_) - first_texel) * mine.channels,
                  "copy_rows: rows " + std::to_string(first_row) + " + " + std::to_string(rows) + " of '" +
                      source.label() + "' do not fit '" + label_ + "'");
   GLint previous_read = 0;
@@ -205,7 +206,9 @@ void Texture::copy_rows(const Texture& source, int first_row, int rows) {
   glReadBuffer(GL_COLOR_ATTACHMENT0);
   {
     const PixelStoreGuard store(true, buffer_);
-    glReadPixels(0, first_row, source.width(), rows, fi.format, fi.type, nullptr);
+    // An offset into the bound pixel-pack buffer: bytes, 4 a channel.
+    const auto offset = static_cast<std::uintptr_t>(first_texel) * mine.channels * 4u;
+    glReadPixels(0, first_row, source.width(), rows, fi.format, fi.type, reinterpret_cast<void*>(offset));
   }
   glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous_read));
   glDeleteFramebuffers(1, &fbo);

@@ -56,10 +56,10 @@ class Texture {
   // free the buffer; `storage` must outlive it.
   static Texture buffer_view(const Texture& storage, int texels, Format format, std::string label);
   // Buffer textures only: the values of rows first_row .. first_row + rows -
-  // 1 of the 2-D texture `source`, row by row from texel 0, copied on the
-  // GPU. `source` has this texture's format, or is RGBA32UI into R32UI (four
-  // texels per source texel).
-  void copy_rows(const Texture& source, int first_row, int rows);
+  // 1 of the 2-D texture `source`, row by row from texel `first_texel` of
+  // this texture, copied on the GPU. `source` has this texture's format, or
+  // is RGBA32UI into R32UI (four texels per source texel).
+  void copy_rows(const Texture& source, int first_row, int rows, long long first_texel = 0);
   bool is_buffer() const { return buffer_ != 0; }
   unsigned target() const;  // GL_TEXTURE_2D or GL_TEXTURE_BUFFER
 

@@ -34,7 +34,7 @@ std::string host_memory_problem(int width, int height, double available, double 
 
 double software_bytes_per_pixel(const DetectorConfig& config) {
   const int groups = (config.n_octave_layers + 2 + 3) / 4;
-  return kSoftwareBytesPerPixel + 130.0 * std::max(0, groups - 1);
+  return kSoftwareBytesPerPixel + kSoftwareGroupBytesPerPixel * std::max(0, groups - 1);
 }
 
 double software_list_bytes(const DetectorConfig& config, double entries, double measured_entries) {

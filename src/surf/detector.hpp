@@ -40,10 +40,10 @@ namespace glsurf {
 
 // On a software renderer (Mesa's llvmpipe) the detector's textures live in
 // host memory: about kSoftwareBytesPerPixel a pixel for detection (the
-// integral image and its scans, det(H) and the Laplacian's signs, one cross
-// strip, the buffer lent in turn to the strip's, det(H)'s and the quads'
-// copies, the integral image's buffer copy, the candidate atlas, the quads),
-// kSoftwareComputeBytesPerPixel for compute()
+// integral image and its scans, det(H) and the Laplacian's signs, the buffer
+// lent in turn to the cross strip's, det(H)'s and the quads' copies, the
+// bands the strip and the quads are drawn in, the integral image's buffer
+// copy, the candidate atlas), kSoftwareComputeBytesPerPixel for compute()
 // of given keypoints (image, integral, quads), plus kSoftwareFixedBytes
 // whatever the size (llvmpipe's compiled shaders, the point lists). Each is
 // the measured maximum with a margin (docs/notes/memory.md).
@@ -52,13 +52,14 @@ namespace glsurf {
 // where the kernel says how much is available (/proc/meminfo), rather than
 // be killed part-way by it; from its second call on, the fixed part is
 // resident and counted twice, on the safe side.
-constexpr double kSoftwareBytesPerPixel = 130;
-constexpr double kSoftwareComputeBytesPerPixel = 65;
-constexpr double kSoftwareFixedBytes = 170e6;
+constexpr double kSoftwareBytesPerPixel = 80;
+constexpr double kSoftwareComputeBytesPerPixel = 45;
+constexpr double kSoftwareFixedBytes = 220e6;
 // kSoftwareBytesPerPixel is for one group of four layers per octave (the
 // default two layers per octave, and one); each further group (--layers 3 to
-// 6: two, 7 to 10: three) adds the textures of its layers, counted as 130
-// bytes a pixel (docs/notes/memory.md).
+// 6: two, 7 to 10: three) adds the textures of its layers, counted as
+// kSoftwareGroupBytesPerPixel (docs/notes/memory.md).
+constexpr double kSoftwareGroupBytesPerPixel = 110;
 double software_bytes_per_pixel(const DetectorConfig& config);
 std::string host_memory_problem(int width, int height, double available,
                                 double bytes_per_pixel = kSoftwareBytesPerPixel,

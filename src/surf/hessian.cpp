@@ -38,9 +38,10 @@ void HessianStage::configure(int width, int height) {
     }
   }
   linear_ = linear;
+  // Octave 0's band is the largest.
+  const int band = scratch_band_rows(octave_grid(width, height, sample_step(0, config_.first_step)).y);
   if (linear_) {
-    // Octave 0's strip is the largest: (W+1) x H.
-    const int texels = (width + 1) * height;
+    const int texels = (width + 1) * band;
     cross_linear_ = shared_ && shared_->width() >= texels
                         ? gl::Texture::buffer_view(*shared_, texels, gl::Format::RGBA32UI, "strips_cross_linear")
                         : gl::Texture::buffer(texels, gl::Format::RGBA32UI, "strips_cross_linear");
@@ -65,7 +66,7 @@ void HessianStage::configure(int width, int height) {
     }
     octaves_.push_back(std::move(oct));
   }
-  cross_ = gl::Texture(width + 1, octaves_.front().grid.y, gl::Format::RGBA32UI, "strips_cross");
+  cross_ = gl::Texture(width + 1, band, gl::Format::RGBA32UI, "strips_cross");
   cross_target_ = gl::Framebuffer({&cross_}, "strips_cross");
 }
 
@@ -85,23 +86,31 @@ void HessianStage::run(gl::PassRunner& runner, IntegralStage& integral_stage) {
       const bool inherits = g == 0 && oct.octave > 0;  // layers copied from the octave before
       const gl::Texture& source = linear_ ? *integral_linear : integral;
       const glm::ivec2 integral_size = integral_stage.size();
-      strips_cross_[inherits]
-          .integral(source, integral_size)
-          .filters(oct.step, oct.filters[g])
-          .draw(runner, cross_target_, {0, 0, width_ + 1, oct.grid.y});
-      const gl::Texture* cross = &cross_;
-      if (linear_) {
-        cross_linear_.copy_rows(cross_, 0, oct.grid.y);
-        runner.after_transfer();
-        cross = &cross_linear_;
+      // A sample's Dxy look-ups are all in its own row of the strip: the
+      // strip of a band of rows, its copy, the band's combinations.
+      for (int row = 0; row < oct.grid.y; row += cross_.height()) {
+        const int rows = std::min(cross_.height(), oct.grid.y - row);
+        strips_cross_[inherits]
+            .integral(source, integral_size)
+            .filters(oct.step, oct.filters[g])
+            .first_row(row)
+            .draw(runner, cross_target_, {0, 0, width_ + 1, rows});
+        const gl::Texture* cross = &cross_;
+        if (linear_) {
+          cross_linear_.copy_rows(cross_, 0, rows);
+          runner.after_transfer();
+          cross = &cross_linear_;
+        }
+        HessianMultipassPass& multipass = multipass_[inherits];
+        multipass.cross(*cross, row).integral(source, integral_size);
+        if (inherits) {
+          const HessianOctave& finer = octaves_[static_cast<size_t>(oct.octave - 1)];
+          multipass.previous(finer.det[0], finer.signs[0]);
+        }
+        multipass.filters(oct.step, oct.filters[g])
+            .image_size(image_size)
+            .draw(runner, oct.targets[g], {0, row, oct.grid.x, rows});
       }
-      HessianMultipassPass& multipass = multipass_[inherits];
-      multipass.cross(*cross).integral(source, integral_size);
-      if (inherits) {
-        const HessianOctave& finer = octaves_[static_cast<size_t>(oct.octave - 1)];
-        multipass.previous(finer.det[0], finer.signs[0]);
-      }
-      multipass.filters(oct.step, oct.filters[g]).image_size(image_size).draw(runner, oct.targets[g]);
     }
   }
   gl::check_gl_errors("hessian");

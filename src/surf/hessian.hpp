@@ -21,9 +21,12 @@
 //     their buffer copies; docs/notes/hessian.md). Where the driver's
 //     buffer textures hold the integral image, the passes read it and the
 //     strip from buffer-texture copies (common/linear_fetch.glsl), which
-//     llvmpipe fetches from faster than from 2-D textures. One strip,
-//     sized for octave 0, serves every octave in turn (its first rows), and
-//     so does one copy of it.
+//     llvmpipe fetches from faster than from 2-D textures. Since a sample's
+//     Dxy look-ups are all in its own row of the strip, both passes run in
+//     bands of sample rows (scratch_band_rows: an eighth of octave 0's, at
+//     least 256), the strip of a band, its copy, then the band's
+//     combinations: one strip texture of a band's rows, and one copy of it,
+//     serve every octave, group and band in turn.
 //     After the first octave, layers 0 and 1 of the first group are layers 1
 //     and 3 of the octave before (the same filters, at every other sample of
 //     its grid), copied rather than computed (layer 0 alone with one layer
@@ -115,6 +118,8 @@ class HessianStage {
       uniform("u_step", step);
       return uniform("u_filters", sides), *this;
     }
+    // The sample row that the target's row 0 holds.
+    StripsCrossPass& first_row(int row) { return uniform("u_first_row", row), *this; }
   };
   // det(H) and the Laplacian's signs of a group's layers: the cross strip combined with the
   // Dxx and Dyy lobe differences formed from the integral image (the
@@ -127,7 +132,11 @@ class HessianStage {
                multipass_defines(first_layer, linear)) {
       set_work(4 * 12);  // four layers, about twelve fetches each
     }
-    HessianMultipassPass& cross(const gl::Texture& strip) { return input("u_cross", strip), *this; }
+    // The cross strip of a band of sample rows, from `first_row` on.
+    HessianMultipassPass& cross(const gl::Texture& strip, int first_row) {
+      input("u_cross", strip);
+      return uniform("u_cross_first_row", first_row), *this;
+    }
     HessianMultipassPass& integral(const gl::Texture& integral, glm::ivec2 size) {
       input("u_integral", integral);
       return uniform("u_integral_size", size), *this;
@@ -151,9 +160,9 @@ class HessianStage {
   bool linear_ = false;
   int buffer_limit_ = -1;  // < 0: GL_MAX_TEXTURE_BUFFER_SIZE
   const gl::Texture* shared_ = nullptr;  // share_buffer()
-  // Scratch, reused by every octave and group: the cross strip, (W+1) x
-  // octave 0's grid height (the largest; an octave draws into its first
-  // grid-height rows), and its copy.
+  // Scratch, reused by every octave, group and band: the cross strip of a
+  // band of sample rows, (W+1) x scratch_band_rows(octave 0's grid height)
+  // (the largest band), and its copy.
   gl::Texture cross_;
   gl::Framebuffer cross_target_;
   gl::Texture cross_linear_;

@@ -39,6 +39,7 @@
 // and framebuffer and checks them), then run() per frame with no allocation.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <glm/vec2.hpp>
 #include <memory>
@@ -73,6 +74,19 @@ long long integral_linear_texels(int width, int height);
 // (W + 1) x (H + 1) sums, row by row (the layout of cpu::IntegralImage),
 // without the packing's padding. Waits for the GPU.
 std::vector<std::uint32_t> download_integral_sums(const gl::Texture& packed, int width, int height);
+
+// Rows of the bands in which the Hessian's cross strip (of `rows` sample
+// rows) and the descriptors' quads (`rows` = H + 2) are drawn, each band into
+// a 2-D texture of band height and from there copied into a buffer texture
+// (the strip's band into the same buffer rows every time, the quads' into
+// their place in the whole): an eighth of the rows, whole 64-row tiles of
+// llvmpipe's rasterizer, at least 256, at most all; on llvmpipe the 2-D
+// textures of the whole strip and quads took 32 bytes a pixel of host memory
+// (docs/notes/memory.md).
+inline int scratch_band_rows(int rows) {
+  const int eighth = ((rows + 7) / 8 + 63) / 64 * 64;
+  return rows < 256 ? rows : std::min(rows, std::max(256, eighth));
+}
 
 struct IntegralConfig {
   int scan_radix = 4;

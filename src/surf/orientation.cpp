@@ -73,29 +73,31 @@ void IntegralQuads::update(gl::PassRunner& runner, IntegralStage& integral_stage
   generation_ = 0;  // until the quads below are done
   const gl::Texture& integral = integral_stage.result();
   const int width = integral_stage.width() + 2, height = integral_stage.height() + 2;
-  if (!quads_ || quads_.width() != width || quads_.height() != height) {
-    target_ = gl::Framebuffer();  // the old size goes first: 16 bytes per pixel
-    quads_ = gl::Texture();
-    gl::Texture quads(width, height, gl::Format::RGBA32UI, "integral_quads");
-    gl::Framebuffer target({&quads}, "integral_quads");
-    quads_ = std::move(quads);
-    target_ = std::move(target);
-  }
+  size_ = {width, height};
   // Linear look-ups where the driver's buffer textures hold them (the
   // programs that read them are built for one kind or the other): the quads
   // pass reads the integral stage's buffer copy, which the Hessian passes
   // share (faster on llvmpipe: docs/notes/orientation.md), and the passes
-  // after it a buffer copy of the quads.
+  // after it a buffer copy of the quads, drawn and copied a band of rows at a
+  // time.
   const int limit = gl::max_buffer_texels(buffer_limit_);
-  const glm::ivec2 integral_size = integral_stage.size();
-  if (const gl::Texture* linear = integral_stage.linear_copy(runner, limit)) {
-    linear_pass_.integral(*linear, integral_size).draw(runner, target_);
-  } else {
-    pass_.integral(integral, integral_size).draw(runner, target_);
-  }
   in_buffer_ = static_cast<long long>(width) * height <= limit;
+  const int band = in_buffer_ ? scratch_band_rows(height) : height;
+  if (!quads_ || quads_.width() != width || quads_.height() != band) {
+    target_ = gl::Framebuffer();  // the old size goes first
+    quads_ = gl::Texture();
+    gl::Texture quads(width, band, gl::Format::RGBA32UI, in_buffer_ ? "integral_quads_band" : "integral_quads");
+    gl::Framebuffer target({&quads}, quads.label());
+    quads_ = std::move(quads);
+    target_ = std::move(target);
+  }
+  const glm::ivec2 integral_size = integral_stage.size();
+  const gl::Texture* linear = integral_stage.linear_copy(runner, limit);
+  QuadsPass& pass = linear ? linear_pass_ : pass_;
+  const gl::Texture& source = linear ? *linear : integral;
   if (!in_buffer_) {
     buffer_ = gl::Texture();
+    pass.integral(source, integral_size).first_row(0).draw(runner, target_);
   } else {
     const int texels = width * height;
     if (!buffer_ || buffer_.width() != texels) {
@@ -104,8 +106,12 @@ void IntegralQuads::update(gl::PassRunner& runner, IntegralStage& integral_stage
                     ? gl::Texture::buffer_view(*shared_, texels, gl::Format::RGBA32UI, "integral_quads_buffer")
                     : gl::Texture::buffer(texels, gl::Format::RGBA32UI, "integral_quads_buffer");
     }
-    buffer_.copy_rows(quads_, 0, height);
-    runner.after_transfer();
+    for (int row = 0; row < height; row += band) {
+      const int rows = std::min(band, height - row);
+      pass.integral(source, integral_size).first_row(row).draw(runner, target_, {0, 0, width, rows});
+      buffer_.copy_rows(quads_, 0, rows, static_cast<long long>(row) * width);
+      runner.after_transfer();
+    }
   }
   generation_ = integral_stage.generation();
 }

@@ -57,7 +57,7 @@ class IntegralQuads {
   void update(gl::PassRunner& runner, IntegralStage& integral);
   const gl::Texture& texture() const { return in_buffer_ ? buffer_ : quads_; }
   bool in_buffer() const { return in_buffer_; }
-  glm::ivec2 size() const { return {quads_.width(), quads_.height()}; }
+  glm::ivec2 size() const { return size_; }
   // Caps the buffer texture below GL_MAX_TEXTURE_BUFFER_SIZE (< 0: the
   // driver's limit; tests: 0 makes every reader fetch 2-D); the quads follow
   // at the next update().
@@ -90,9 +90,14 @@ class IntegralQuads {
       input("u_integral", integral);
       return uniform("u_integral_size", size), *this;
     }
+    // The quads' row that the target's row 0 holds.
+    QuadsPass& first_row(int row) { return uniform("u_first_row", row), *this; }
   };
 
   QuadsPass pass_, linear_pass_;
+  glm::ivec2 size_{0, 0};  // (W + 2) x (H + 2)
+  // With the buffer copy, a band of the quads' rows (scratch_band_rows), drawn
+  // and copied into its place band by band; else all of them, read 2-D.
   gl::Texture quads_;
   gl::Framebuffer target_;
   gl::Texture buffer_;
