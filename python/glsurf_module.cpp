@@ -300,8 +300,10 @@ class PyDetector {
       throw py::value_error(e.what());
     }
     glsurf::Tiling tiling;
-    if (memory_budget && !(*memory_budget > 0)) throw py::value_error("memory_budget must be a number of bytes > 0");
-    if (tile_size < 0) throw py::value_error("tile_size must be 0 (tiles only where needed) or a side in pixels");
+    if (memory_budget && !(*memory_budget > 0))
+      throw py::value_error("memory_budget must be a number of bytes > 0");
+    if (tile_size < 0)
+      throw py::value_error("tile_size must be 0 (tiles only where needed) or a side in pixels");
     tiling.memory_budget = memory_budget ? *memory_budget : -1;
     tiling.tile_size = tile_size;
     if (on_gpu_) {
@@ -753,8 +755,8 @@ PYBIND11_MODULE(_glsurf, m) {
   m.attr("match_dtype") = py::dtype::of<glsurf::Match>();
 
   py::class_<PyDetector>(m, "Detector", kDetectorDoc)
-      .def(py::init<float, int, int, int, bool, bool, const std::string&, int, float, const std::optional<double>&,
-                    int>(),
+      .def(py::init<float, int, int, int, bool, bool, const std::string&, int, float,
+                    const std::optional<double>&, int>(),
            py::arg("threshold") = 100.0f, py::arg("max_features") = 0, py::arg("octaves") = 4,
            py::arg("layers") = 2, py::arg("extended") = false, py::arg("upright") = false,
            py::arg("backend") = "gl", py::arg("sample_step") = 1, py::arg("second_orientation") = 0.0f,

@@ -535,7 +535,8 @@ TEST_SUITE("cpu") {
     refuses("P5 99999999999 1 255\n", "bad PNM header (width too large)");
     refuses("P2 1 1 255\n7\n", "PNM type P2 is not supported (only binary P5 grey and P6 colour)");
     // The size limits come from the header, before any pixel is read.
-    refuses("P5 2000000 10 255\n", "image of 2000000x10 exceeds the limit of 1048576 per side / 2147483647 pixels");
+    refuses("P5 2000000 10 255\n",
+            "image of 2000000x10 exceeds the limit of 1048576 per side / 2147483647 pixels");
   }
 
   TEST_CASE("load_gray refuses truncated uncompressed BMP and TGA files") {

@@ -33,8 +33,15 @@ namespace {
 
 // `photo` resampled to width x height (Lanczos, io/warp.hpp).
 GrayImage resized(const GrayImage& photo, int width, int height) {
-  const Homography scale = {static_cast<double>(width) / photo.width, 0, 0, 0,
-                            static_cast<double>(height) / photo.height, 0, 0, 0, 1};
+  const Homography scale = {static_cast<double>(width) / photo.width,
+                            0,
+                            0,
+                            0,
+                            static_cast<double>(height) / photo.height,
+                            0,
+                            0,
+                            0,
+                            1};
   const std::vector<double> values = warp_image(photo, scale, width, height);
   GrayImage out;
   out.width = width;
@@ -65,7 +72,8 @@ void plant_blobs(GrayImage& image, const std::vector<Tile>& tiles) {
     const int r = static_cast<int>(3 * sigma);
     for (int y = std::max(0, cy - r); y <= std::min(image.height - 1, cy + r); ++y) {
       for (int x = std::max(0, cx - r); x <= std::min(image.width - 1, cx + r); ++x) {
-        const double g = amplitude * std::exp(-((x - cx) * (x - cx) + (y - cy) * (y - cy)) / (2 * sigma * sigma));
+        const double g =
+            amplitude * std::exp(-((x - cx) * (x - cx) + (y - cy) * (y - cy)) / (2 * sigma * sigma));
         std::uint8_t& p = image.pixels[static_cast<size_t>(y) * image.width + x];
         p = static_cast<std::uint8_t>(std::clamp(std::lround(p + g), 0L, 255L));
       }
@@ -80,7 +88,8 @@ double same_fraction(const Features& a, const Features& b) {
   // b by row for the look-up.
   std::vector<size_t> order(b.keypoints.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](size_t i, size_t j) { return b.keypoints[i].y < b.keypoints[j].y; });
+  std::sort(order.begin(), order.end(),
+            [&](size_t i, size_t j) { return b.keypoints[i].y < b.keypoints[j].y; });
   size_t same = 0;
   for (size_t i = 0; i < a.keypoints.size(); ++i) {
     const KeyPoint& k = a.keypoints[i];
@@ -88,9 +97,11 @@ double same_fraction(const Features& a, const Features& b) {
                                [&](size_t j, float y) { return b.keypoints[j].y < y; });
     for (; it != order.end() && b.keypoints[*it].y <= k.y + 0.1f; ++it) {
       const KeyPoint& m = b.keypoints[*it];
-      if (std::abs(m.x - k.x) > 0.1f || std::abs(m.size - k.size) > 1e-3f * k.size || m.laplacian != k.laplacian)
+      if (std::abs(m.x - k.x) > 0.1f || std::abs(m.size - k.size) > 1e-3f * k.size ||
+          m.laplacian != k.laplacian)
         continue;
-      if (std::abs(m.angle - k.angle) > 1e-2f && std::abs(std::abs(m.angle - k.angle) - 360) > 1e-2f) continue;
+      if (std::abs(m.angle - k.angle) > 1e-2f && std::abs(std::abs(m.angle - k.angle) - 360) > 1e-2f)
+        continue;
       double dot = 0, na = 0, nb = 0;
       for (size_t d = 0; d < n; ++d) {
         const double u = a.descriptors[i * n + d], v = b.descriptors[*it * n + d];
@@ -125,7 +136,8 @@ int near_bounds(const Features& f, const std::vector<Tile>& tiles, float reach) 
 // `image` in one piece and in tiles of `side`, on `describe` (a backend
 // taking a tile's core); checks the criterion above and that the bounds
 // were exercised.
-void compare_tiled(const GrayImage& image, const DetectorConfig& config, int side, const DescribeTile& describe) {
+void compare_tiled(const GrayImage& image, const DetectorConfig& config, int side,
+                   const DescribeTile& describe) {
   const std::vector<Tile> tiles = plan_tiles(image.width, image.height, side, config);
   REQUIRE(tiles.size() >= 4);
   const Features whole = describe(image, TileCore{});
@@ -141,14 +153,16 @@ void compare_tiled(const GrayImage& image, const DetectorConfig& config, int sid
 }  // namespace
 
 TEST_SUITE("cpu") {
-  TEST_CASE("tiles: the cores partition the image; tiles are aligned, hold their core's margin, fit the side") {
-    for (const DetectorConfig config : {DetectorConfig{}, DetectorConfig{100, 2, 3, 0, false, false, 2},
-                                        DetectorConfig{100, 1, 1}}) {
+  TEST_CASE(
+      "tiles: the cores partition the image; tiles are aligned, hold their core's margin, fit the side") {
+    for (const DetectorConfig config :
+         {DetectorConfig{}, DetectorConfig{100, 2, 3, 0, false, false, 2}, DetectorConfig{100, 1, 1}}) {
       const int margin = tile_margin(config), align = tile_alignment(config);
       CHECK(margin % align == 0);
-      for (const auto [width, height, side] :
-           {std::array<int, 3>{5000, 3000, min_tile_side(config)}, {5000, 3000, 2048}, {777, 1999, 1000},
-            {4096, 4096, 4096 - 1}}) {
+      for (const auto [width, height, side] : {std::array<int, 3>{5000, 3000, min_tile_side(config)},
+                                               {5000, 3000, 2048},
+                                               {777, 1999, 1000},
+                                               {4096, 4096, 4096 - 1}}) {
         if (side < min_tile_side(config)) continue;
         const std::vector<Tile> tiles = plan_tiles(width, height, side, config);
         std::vector<int> covered(static_cast<size_t>(width) + height, 0);  // x's then y's, by core
@@ -159,8 +173,10 @@ TEST_SUITE("cpu") {
           CHECK(t.height <= side);
           CHECK(t.x % align == 0);
           CHECK(t.y % align == 0);
-          const int x0 = std::max(0, t.core.x0 + t.x), x1 = std::min(width, t.core.x1 == TileCore::kUnbounded ? width : t.core.x1 + t.x);
-          const int y0 = std::max(0, t.core.y0 + t.y), y1 = std::min(height, t.core.y1 == TileCore::kUnbounded ? height : t.core.y1 + t.y);
+          const int x0 = std::max(0, t.core.x0 + t.x),
+                    x1 = std::min(width, t.core.x1 == TileCore::kUnbounded ? width : t.core.x1 + t.x);
+          const int y0 = std::max(0, t.core.y0 + t.y),
+                    y1 = std::min(height, t.core.y1 == TileCore::kUnbounded ? height : t.core.y1 + t.y);
           CHECK(x0 % align == 0);
           CHECK(y0 % align == 0);
           // The margin around the core lies in the tile, or the core meets the border.
@@ -209,9 +225,11 @@ TEST_SUITE("cpu") {
     limits.side = 0;
     limits.size_problem = nullptr;
     limits.budget = 100.0 * smallest * smallest;  // below the fixed part
-    CHECK_THROWS_WITH_AS(choose_tile_side(6000, 4000, config, limits), doctest::Contains("available is"), Error);
+    CHECK_THROWS_WITH_AS(choose_tile_side(6000, 4000, config, limits), doctest::Contains("available is"),
+                         Error);
     limits.budget_given = true;
-    CHECK_THROWS_WITH_AS(choose_tile_side(6000, 4000, config, limits), doctest::Contains("memory budget"), Error);
+    CHECK_THROWS_WITH_AS(choose_tile_side(6000, 4000, config, limits), doctest::Contains("memory budget"),
+                         Error);
   }
 
   TEST_CASE("tiles: the CPU reference in tiles finds and describes what it finds in one piece") {
@@ -236,8 +254,8 @@ TEST_SUITE("cpu") {
       return cpu::detect_and_compute(pixels, config, core);
     };
     const Features whole = describe(image, TileCore{});
-    const Features tiled = describe_tiled(image, plan_tiles(1000, 800, 2 * tile_margin(config) + 200, config),
-                                          config, describe);
+    const Features tiled =
+        describe_tiled(image, plan_tiles(1000, 800, 2 * tile_margin(config) + 200, config), config, describe);
     REQUIRE(whole.keypoints.size() == 300);
     CHECK(tiled.keypoints.size() == 300);
     CHECK(same_fraction(whole, tiled) >= 0.995);
@@ -261,7 +279,8 @@ TEST_SUITE("gl") {
       compare_tiled(image, config, side, describe);
     }
     SUBCASE("3000 x 2000") {
-      const GrayImage image = resized(load_gray(std::string(GLSURF_TEST_ASSET_DIR) + "/box_in_scene.png"), 3000, 2000);
+      const GrayImage image =
+          resized(load_gray(std::string(GLSURF_TEST_ASSET_DIR) + "/box_in_scene.png"), 3000, 2000);
       compare_tiled(image, config, 2400, describe);  // 2 x 2 tiles
     }
     CHECK_NOTHROW(gl::check_gl_errors("end of test"));

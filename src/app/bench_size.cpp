@@ -55,7 +55,8 @@ GrayImage mirrored_photo(int width, int height) {
 }
 
 // The child: one size on one backend; prints "ms keypoints tiles".
-int run_one(const std::string& backend, int width, int height, const DetectorConfig& config, const Tiling& tiling) {
+int run_one(const std::string& backend, int width, int height, const DetectorConfig& config,
+            const Tiling& tiling) {
   const GrayImage image = mirrored_photo(width, height);
   std::unique_ptr<gl::Context> context;
   std::unique_ptr<GpuDetector> detector;
@@ -135,13 +136,15 @@ int run_size(Args& args) {
   tiling.tile_size = tile_size;
   if (!budget.empty()) {
     tiling.memory_budget = parse_bytes(budget);
-    if (tiling.memory_budget < 0) throw UsageError("--memory-budget must be a size such as 2G, not '" + budget + "'");
+    if (tiling.memory_budget < 0)
+      throw UsageError("--memory-budget must be a size such as 2G, not '" + budget + "'");
   }
   if (backend_given != "gl" && backend_given != "cpu" && backend_given != "both")
     throw UsageError("--backend must be gl, cpu or both, not '" + backend_given + "'");
   if (!one.empty()) {
     const std::vector<std::pair<int, int>> size = parse_sizes(one);
-    if (size.size() != 1 || backend_given == "both") throw UsageError("--one wants one WxH and --backend gl or cpu");
+    if (size.size() != 1 || backend_given == "both")
+      throw UsageError("--one wants one WxH and --backend gl or cpu");
     return run_one(backend_given, size[0].first, size[0].second, config, tiling);
   }
   FILE* const listing = standard_stream_of(json) == 1 ? stderr : stdout;
@@ -166,8 +169,15 @@ int run_size(Args& args) {
     std::fprintf(listing, "%8d %-12s", mp, size.c_str());
     for (const char* backend : kBackends) {
       if (backend_given != "both" && backend_given != backend) continue;
-      std::vector<std::string> argv = {"glsurf",         "bench", "size", "--one", size, "--backend", backend,
-                                       "--max-features", std::to_string(max_features)};
+      std::vector<std::string> argv = {"glsurf",
+                                       "bench",
+                                       "size",
+                                       "--one",
+                                       size,
+                                       "--backend",
+                                       backend,
+                                       "--max-features",
+                                       std::to_string(max_features)};
       if (!budget.empty()) argv.insert(argv.end(), {"--memory-budget", budget});
       if (tile_size > 0) argv.insert(argv.end(), {"--tile-size", std::to_string(tile_size)});
       const Measured m = measure(argv);
@@ -180,11 +190,12 @@ int run_size(Args& args) {
       }
       std::fflush(listing);
       char row[512];
-      std::snprintf(row, sizeof row,
-                    "%s{\"megapixels\": %d, \"width\": %d, \"height\": %d, \"backend\": \"%s\", \"ms\": %.1f, "
-                    "\"keypoints\": %lld, \"tiles\": %d, \"peak_rss_bytes\": %.0f, \"error\": %s}",
-                    rows.empty() ? "" : ",\n  ", mp, width, height, backend, m.ms, m.keypoints, m.tiles,
-                    m.peak_bytes, m.error.empty() ? "null" : ("\"" + json_escaped(m.error) + "\"").c_str());
+      std::snprintf(
+          row, sizeof row,
+          "%s{\"megapixels\": %d, \"width\": %d, \"height\": %d, \"backend\": \"%s\", \"ms\": %.1f, "
+          "\"keypoints\": %lld, \"tiles\": %d, \"peak_rss_bytes\": %.0f, \"error\": %s}",
+          rows.empty() ? "" : ",\n  ", mp, width, height, backend, m.ms, m.keypoints, m.tiles, m.peak_bytes,
+          m.error.empty() ? "null" : ("\"" + json_escaped(m.error) + "\"").c_str());
       rows += row;
     }
     std::fprintf(listing, "\n");
@@ -198,16 +209,15 @@ int run_size(Args& args) {
 }
 
 OptionTable size_options() {
-  return {
-      text("--megapixels", "LIST", "1,2,4,12,48,100,400", "image sizes in megapixels (4:3)"),
-      text("--backend", "gl|cpu|both", "both", "the backends, alternating at each size"),
-      integer("--max-features", "N", 10000, 0, 1 << 20, "keypoints kept per image (0: all)"),
-      text("--memory-budget", "BYTES", "", "as detect's (e.g. 2G)", "what is available"),
-      integer("--tile-size", "N", 0, 0, 1 << 20, "as detect's"),
-      text("--one", "WxH", "", "measure one size on one --backend in this process (what each child runs)",
-           "every size of --megapixels, each in a child"),
-      text("--json", "OUT", "", "the results as JSON (-: on standard output, the table then on standard error)",
-           "none")};
+  return {text("--megapixels", "LIST", "1,2,4,12,48,100,400", "image sizes in megapixels (4:3)"),
+          text("--backend", "gl|cpu|both", "both", "the backends, alternating at each size"),
+          integer("--max-features", "N", 10000, 0, 1 << 20, "keypoints kept per image (0: all)"),
+          text("--memory-budget", "BYTES", "", "as detect's (e.g. 2G)", "what is available"),
+          integer("--tile-size", "N", 0, 0, 1 << 20, "as detect's"),
+          text("--one", "WxH", "", "measure one size on one --backend in this process (what each child runs)",
+               "every size of --megapixels, each in a child"),
+          text("--json", "OUT", "",
+               "the results as JSON (-: on standard output, the table then on standard error)", "none")};
 }
 
 }  // namespace

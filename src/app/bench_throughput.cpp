@@ -219,10 +219,10 @@ int run_throughput(Args& args) {
   // (b) match: features of the set once, then a copy of that database per run.
   const std::string features_db = dir + "/set_features.db";
   DatabaseDetect set_run;
-  set_run.database = features_db, set_run.backend = "gl", set_run.config = set_config, set_run.names = set_files;
+  set_run.database = features_db, set_run.backend = "gl", set_run.config = set_config,
+  set_run.names = set_files;
   set_run.quiet = true;
-  if (detect_into_database(set_run) != 0)
-    throw Error("detect of the matching set failed");
+  if (detect_into_database(set_run) != 0) throw Error("detect of the matching set failed");
   const std::int64_t set_keypoints = count_in(features_db, "SELECT sum(rows) FROM keypoints");
   Timed match;
   for (int r = 0; r < rounds; ++r) {

@@ -100,8 +100,8 @@ void check_image_size(const std::string& name, const GrayImage& image, const Det
 // stderr.
 // `tiles`, when given, gets the number of tiles (1: in one piece).
 Features describe_file(GpuDetector* detector, const DetectorConfig& config, const Tiling& tiling,
-                       const GrayImage& image, const std::string& path, DescriptorTextures* resident = nullptr,
-                       int* tiles = nullptr);
+                       const GrayImage& image, const std::string& path,
+                       DescriptorTextures* resident = nullptr, int* tiles = nullptr);
 
 // Throws UsageError when `output` (given with `option`) is the same regular
 // file as one of `inputs` (by device and inode: also through another name

@@ -155,7 +155,8 @@ std::vector<Match> find_matches(const Request& r, Inputs& in) {
   GpuMatcher matcher(context, r.matcher);
   // The descriptors stay on the GPU for matching, unless an image is tiled
   // (its descriptors come back from each tile).
-  if (!in.file_a && !in.file_b && tile_side(detector.get(), r.detector, r.tiling, in.a.width, in.a.height) == 0 &&
+  if (!in.file_a && !in.file_b &&
+      tile_side(detector.get(), r.detector, r.tiling, in.a.width, in.a.height) == 0 &&
       tile_side(detector.get(), r.detector, r.tiling, in.b.width, in.b.height) == 0) {
     DescriptorTextures ra, rb;
     in.fa = describe_file(detector.get(), r.detector, r.tiling, in.a, images[0], &ra);

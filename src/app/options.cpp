@@ -62,10 +62,11 @@ OptionTable detector_table() {
 
 OptionTable tiling_table() {
   return {
-      text("--memory-budget", "BYTES", "",
-           "the most memory one detection may take, with the image itself (1 byte a pixel): a larger image is "
-           "detected in tiles that fit, with the same keypoints (e.g. 2G, 512M)",
-           "what the machine has available"),
+      text(
+          "--memory-budget", "BYTES", "",
+          "the most memory one detection may take, with the image itself (1 byte a pixel): a larger image is "
+          "detected in tiles that fit, with the same keypoints (e.g. 2G, 512M)",
+          "what the machine has available"),
       integer("--tile-size", "N", 0, 0, 1 << 20,
               "detect an image larger than N x N pixels in tiles of at most N x N (0: only where the memory "
               "budget or the GPU's texture size asks for it)"),
@@ -156,9 +157,12 @@ double parse_bytes(const std::string& text) {
   const double value = std::strtod(text.c_str(), &end);
   std::string unit = end ? end : "";
   if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) unit.pop_back();
-  const double scale = unit.empty() ? 1 : unit == "K" || unit == "k" ? 1e3 : unit == "M" || unit == "m" ? 1e6
-                                      : unit == "G" || unit == "g"   ? 1e9 : unit == "T" || unit == "t" ? 1e12
-                                                                            : -1;
+  const double scale = unit.empty()                 ? 1
+                       : unit == "K" || unit == "k" ? 1e3
+                       : unit == "M" || unit == "m" ? 1e6
+                       : unit == "G" || unit == "g" ? 1e9
+                       : unit == "T" || unit == "t" ? 1e12
+                                                    : -1;
   if (end == text.c_str() || scale < 0 || !(value > 0) || !std::isfinite(value * scale)) return -1;
   return value * scale;
 }

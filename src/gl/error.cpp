@@ -110,7 +110,8 @@ int max_texture_size() {
     char* end = nullptr;
     const long value = std::strtol(text, &end, 10);
     if (*end != 0 || value < 64 || value > (1 << 20))
-      throw Error(std::string("GLSURF_MAX_TEXTURE_SIZE must be a whole number from 64 on, not '") + text + "'");
+      throw Error(std::string("GLSURF_MAX_TEXTURE_SIZE must be a whole number from 64 on, not '") + text +
+                  "'");
     return static_cast<int>(value);
   }();
   return size > 0 && cap > 0 ? std::min<int>(size, cap) : size;

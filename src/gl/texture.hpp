@@ -51,9 +51,9 @@ class Texture {
   // A buffer texture of `texels` texels of `format` over the first bytes of
   // `storage`'s buffer object (a buffer texture of at least `texels` texels
   // of as many channels; the view is of the whole buffer, as GL 3.3 has no
-  // ranges, so `texels` is what width() says and copy_rows checks): copies that stages need at different times share one
-  // allocation, each stage filling it before it reads it. The view does not
-  // free the buffer; `storage` must outlive it.
+  // ranges, so `texels` is what width() says and copy_rows checks): copies that stages need at different
+  // times share one allocation, each stage filling it before it reads it. The view does not free the buffer;
+  // `storage` must outlive it.
   static Texture buffer_view(const Texture& storage, int texels, Format format, std::string label);
   // Buffer textures only: the values of rows first_row .. first_row + rows -
   // 1 of the 2-D texture `source`, row by row from texel `first_texel` of
@@ -81,7 +81,7 @@ class Texture {
  private:
   void release();
   unsigned id_ = 0;
-  unsigned buffer_ = 0;  // the buffer object of a buffer texture
+  unsigned buffer_ = 0;      // the buffer object of a buffer texture
   bool owns_buffer_ = true;  // false for a buffer_view
   int width_ = 0, height_ = 0;
   Format format_ = Format::R8;

@@ -167,8 +167,7 @@ void GpuDetector::check_host_memory(int width, int height, Stages stages) const 
   // stages too (made for stages_width_ x stages_height_, which compute() at
   // another size leaves allocated) for a detection.
   const bool all = stages == Stages::All;
-  const double held =
-      all ? held_bytes() : kSoftwareComputeBytesPerPixel * integral_width_ * integral_height_;
+  const double held = all ? held_bytes() : kSoftwareComputeBytesPerPixel * integral_width_ * integral_height_;
   const double available = available_host_memory();
   // The list holds the capacity asked for, at most the atlas's texels
   // (compact.hpp); compute() describes in chunks of the description stage's

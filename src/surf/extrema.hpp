@@ -215,7 +215,9 @@ class ExtremaStage {
       uniform("u_step", step);
       return uniform("u_image_size", image_size), *this;
     }
-    InterpolatePass& core(const TileCore& c) { return uniform("u_core", glm::ivec4(c.x0, c.y0, c.x1, c.y1)), *this; }
+    InterpolatePass& core(const TileCore& c) {
+      return uniform("u_core", glm::ivec4(c.x0, c.y0, c.x1, c.y1)), *this;
+    }
   };
 
   DetectorConfig config_;

@@ -42,9 +42,10 @@ void HessianStage::configure(int width, int height) {
   const int band = scratch_band_rows(octave_grid(width, height, sample_step(0, config_.first_step)).y);
   if (linear_) {
     const int texels = (width + 1) * band;
-    cross_linear_ = shared_ && shared_->width() >= texels
-                        ? gl::Texture::buffer_view(*shared_, texels, gl::Format::RGBA32UI, "strips_cross_linear")
-                        : gl::Texture::buffer(texels, gl::Format::RGBA32UI, "strips_cross_linear");
+    cross_linear_ =
+        shared_ && shared_->width() >= texels
+            ? gl::Texture::buffer_view(*shared_, texels, gl::Format::RGBA32UI, "strips_cross_linear")
+            : gl::Texture::buffer(texels, gl::Format::RGBA32UI, "strips_cross_linear");
   }
   const int layers = config_.n_octave_layers + 2;
   for (int o = 0; o < config_.n_octaves; ++o) {

@@ -7,8 +7,8 @@
 // signs_oO_gG (R8UI, bit k set where layer 4g + k's trace Dxx + Dyy is
 // negative: the Laplacian -1; only its sign is used, and the 16 bytes a sample
 // of an RGBA32F trace were the largest item of host memory on llvmpipe after
-// det(H), docs/notes/memory.md). A sample whose filter does not lie inside the image holds 0. Formulas and filter shapes:
-// src/cpu/detector.hpp (the CPU reference computes the same numbers).
+// det(H), docs/notes/memory.md). A sample whose filter does not lie inside the image holds 0. Formulas and
+// filter shapes: src/cpu/detector.hpp (the CPU reference computes the same numbers).
 //
 // Method: shared strip differences in the spirit of Terriberry et al. 2008
 //     (eqs. 14-17): per octave, one pass writes for every
@@ -158,7 +158,7 @@ class HessianStage {
   // The integral image and the strip are read as buffer textures
   // (copies of them) when the driver's hold the integral image.
   bool linear_ = false;
-  int buffer_limit_ = -1;  // < 0: GL_MAX_TEXTURE_BUFFER_SIZE
+  int buffer_limit_ = -1;                // < 0: GL_MAX_TEXTURE_BUFFER_SIZE
   const gl::Texture* shared_ = nullptr;  // share_buffer()
   // Scratch, reused by every octave, group and band: the cross strip of a
   // band of sample rows, (W+1) x scratch_band_rows(octave 0's grid height)

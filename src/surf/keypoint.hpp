@@ -95,7 +95,9 @@ inline int min_image_side(const DetectorConfig& config) {
 struct TileCore {
   static constexpr int kUnbounded = 1 << 30;  // a multiple of every sampling step
   int x0 = -kUnbounded, y0 = -kUnbounded, x1 = kUnbounded, y1 = kUnbounded;
-  bool whole() const { return x0 == -kUnbounded && y0 == -kUnbounded && x1 == kUnbounded && y1 == kUnbounded; }
+  bool whole() const {
+    return x0 == -kUnbounded && y0 == -kUnbounded && x1 == kUnbounded && y1 == kUnbounded;
+  }
 };
 
 // Whether a keypoint at sample (j, i) of a grid `step` pixels apart, moved

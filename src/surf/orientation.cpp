@@ -86,7 +86,8 @@ void IntegralQuads::update(gl::PassRunner& runner, IntegralStage& integral_stage
   if (!quads_ || quads_.width() != width || quads_.height() != band) {
     target_ = gl::Framebuffer();  // the old size goes first
     quads_ = gl::Texture();
-    gl::Texture quads(width, band, gl::Format::RGBA32UI, in_buffer_ ? "integral_quads_band" : "integral_quads");
+    gl::Texture quads(width, band, gl::Format::RGBA32UI,
+                      in_buffer_ ? "integral_quads_band" : "integral_quads");
     gl::Framebuffer target({&quads}, quads.label());
     quads_ = std::move(quads);
     target_ = std::move(target);
@@ -102,9 +103,10 @@ void IntegralQuads::update(gl::PassRunner& runner, IntegralStage& integral_stage
     const int texels = width * height;
     if (!buffer_ || buffer_.width() != texels) {
       buffer_ = gl::Texture();
-      buffer_ = shared_ && shared_->width() >= texels
-                    ? gl::Texture::buffer_view(*shared_, texels, gl::Format::RGBA32UI, "integral_quads_buffer")
-                    : gl::Texture::buffer(texels, gl::Format::RGBA32UI, "integral_quads_buffer");
+      buffer_ =
+          shared_ && shared_->width() >= texels
+              ? gl::Texture::buffer_view(*shared_, texels, gl::Format::RGBA32UI, "integral_quads_buffer")
+              : gl::Texture::buffer(texels, gl::Format::RGBA32UI, "integral_quads_buffer");
     }
     for (int row = 0; row < height; row += band) {
       const int rows = std::min(band, height - row);

@@ -80,7 +80,8 @@ int choose_tile_side(int width, int height, const DetectorConfig& config, const 
     std::string why = refused(smallest, smallest);
     if (why.empty()) {
       char figures[160];
-      std::snprintf(figures, sizeof figures, "needs about %.2f GB; %s %.2f GB", memory(smallest, smallest) / 1e9,
+      std::snprintf(figures, sizeof figures, "needs about %.2f GB; %s %.2f GB",
+                    memory(smallest, smallest) / 1e9,
                     limits.budget_given ? "the memory budget leaves" : "available is", limits.budget / 1e9);
       why = figures;
     }
@@ -101,7 +102,8 @@ std::vector<Tile> plan_tiles(int width, int height, int side, const DetectorConf
   const int margin = tile_margin(config), align = tile_alignment(config);
   GLSURF_EXPECTS(side >= min_tile_side(config), "a tile side of at least min_tile_side()");
   const int core_side = (side - 2 * margin) / align * align;
-  const std::vector<int> xs = core_bounds(width, core_side, align), ys = core_bounds(height, core_side, align);
+  const std::vector<int> xs = core_bounds(width, core_side, align),
+                         ys = core_bounds(height, core_side, align);
   std::vector<Tile> tiles;
   for (size_t r = 0; r + 1 < ys.size(); ++r) {
     for (size_t c = 0; c + 1 < xs.size(); ++c) {
@@ -128,7 +130,8 @@ GrayImage crop(const GrayImage& image, const Tile& tile) {
   out.pixels.resize(static_cast<size_t>(tile.width) * static_cast<size_t>(tile.height));
   for (int y = 0; y < tile.height; ++y) {
     std::memcpy(&out.pixels[static_cast<size_t>(y) * tile.width],
-                &image.pixels[static_cast<size_t>(tile.y + y) * image.width + tile.x], static_cast<size_t>(tile.width));
+                &image.pixels[static_cast<size_t>(tile.y + y) * image.width + tile.x],
+                static_cast<size_t>(tile.width));
   }
   return out;
 }
@@ -161,7 +164,8 @@ int tile_side(const GpuDetector* detector, const DetectorConfig& config, const T
   limits.side = tiling.tile_size;
   // Host memory for the CPU reference and a software renderer; a GPU's
   // free video memory where its driver says.
-  double available = !detector || detector->host_textures() ? available_host_memory() : gl::available_video_memory();
+  double available =
+      !detector || detector->host_textures() ? available_host_memory() : gl::available_video_memory();
   if (available >= 0 && detector) available += detector->held_bytes();
   const double image_bytes = static_cast<double>(width) * height;
   const double budget = tiling.memory_budget < 0 ? -1 : std::max(0.0, tiling.memory_budget - image_bytes);
