@@ -28,7 +28,7 @@ start=$(date +%s%N)
 out=$("$glsurf" detect "$work/4096.pgm" --memory-budget 100M -o "$work/out.txt" 2>&1)
 status=$?
 ms=$((($(date +%s%N) - start) / 1000000))
-[ $status -eq 1 ] && echo "$out" | grep -q "image of 4096x4096 does not fit in one piece, and its smallest tile (848x848) needs about .* GB; the memory budget leaves 0.08 GB$" ||
+[ $status -eq 1 ] && echo "$out" | grep -q "image of 4096x4096 does not fit in one piece, and its smallest tile (864x864) needs about .* GB; the memory budget leaves 0.08 GB$" ||
   fail "--memory-budget 100M: status $status, $out"
 [ $ms -lt 5000 ] || fail "the refusal took $ms ms"
 [ ! -e "$work/out.txt" ] || fail "after the refusal a feature file was left"
@@ -52,7 +52,7 @@ for version in 1 2; do
   [ -d "$root" ] || { echo "cgroup v$version: this process is in no such cgroup; not checked"; continue; }
   out=$(GLSURF_CGROUP_ROOT="$root" "$glsurf" detect "$work/2048.pgm" -o "$work/out.txt" 2>&1)
   status=$?
-  [ $status -eq 1 ] && echo "$out" | grep -q "its smallest tile (848x848) needs about .* GB; available is 0.10 GB$" ||
+  [ $status -eq 1 ] && echo "$out" | grep -q "its smallest tile (864x864) needs about .* GB; available is 0.10 GB$" ||
     fail "cgroup v$version limit: status $status, $out"
   [ ! -e "$work/out.txt" ] || fail "under the cgroup limit a feature file was left"
 done

@@ -29,7 +29,7 @@ grep -q "6000x4000 in [0-9]* tiles" "$work/tiled.err" || fail "not tiled: $(cat 
   fail "--tile-size 3000: $(cat "$work/tiled.err")"
 "$python" "$compare" "$work/whole.txt" "$work/tiled.txt" || fail "--tile-size 3000 and whole differ"
 err=$("$glsurf" detect "$work/6000.png" --tile-size 500 -o "$work/small.txt" 2>&1)
-[ $? -eq 1 ] && echo "$err" | grep -q "tiles of 500x500 are too small: tiles need at least 848x848" ||
+[ $? -eq 1 ] && echo "$err" | grep -q "tiles of 500x500 are too small: tiles need at least 864x864" ||
   fail "--tile-size 500: $err"
 [ ! -e "$work/small.txt" ] || fail "--tile-size 500 left a file"
 err=$("$glsurf" detect "$work/6000.png" --memory-budget lots 2>&1)

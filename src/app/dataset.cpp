@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "app/cli.hpp"
@@ -135,6 +136,12 @@ void Prefetch::start(std::size_t position) {
 }
 
 GrayImage Prefetch::take(std::size_t index) {
+  // GLSURF_DECODE_AHEAD=0: each image decoded on its turn (one image held).
+  static const bool ahead = [] {
+    const char* value = std::getenv("GLSURF_DECODE_AHEAD");
+    return !value || std::string(value) != "0";
+  }();
+  if (!ahead) return load_gray(paths_.at(index), options_);
   std::size_t position = next_position_;
   while (position < order_.size() && order_[position] != index) ++position;
   if (position == order_.size()) return load_gray(paths_.at(index), options_);  // not in the list

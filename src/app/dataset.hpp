@@ -67,7 +67,8 @@ class Progress {
 // for the indices of `order`, in that order; it returns image i (load_gray
 // of paths[i] with `options`), or throws what loading it threw, and passes
 // the load's warnings to options.warn on the calling thread, when the image
-// is taken, so that they come in the list's order.
+// is taken, so that they come in the list's order. GLSURF_DECODE_AHEAD=0
+// decodes each image on its turn instead (one image held at a time).
 class Prefetch {
  public:
   Prefetch(std::vector<std::string> paths, LoadOptions options, std::vector<std::size_t> order);

@@ -27,6 +27,28 @@ std::vector<int> core_bounds(int length, int core_side, int align) {
   return bounds;
 }
 
+// Along one axis of `length` pixels with cores between `bounds`: where each
+// tile starts, and the extent all share (the widest core with its margins,
+// stretched by less than `align` so that a tile ending at the border starts
+// on a multiple of it). A tile starts at its core less the margin, or
+// earlier where it would otherwise run past the border: its extra context
+// changes nothing, and equal tiles let the detector keep its textures from
+// one tile to the next.
+struct Spans {
+  std::vector<int> starts;
+  int extent = 0;
+};
+Spans spans(const std::vector<int>& bounds, int length, int margin, int align) {
+  Spans s;
+  int widest = 0;
+  for (size_t i = 0; i + 1 < bounds.size(); ++i) widest = std::max(widest, bounds[i + 1] - bounds[i]);
+  s.extent = std::min(length, widest + 2 * margin);
+  if (s.extent < length) s.extent = length - (length - s.extent) / align * align;
+  for (size_t i = 0; i + 1 < bounds.size(); ++i)
+    s.starts.push_back(std::clamp(bounds[i] - margin, 0, length - s.extent));
+  return s;
+}
+
 }  // namespace
 
 int tile_alignment(const DetectorConfig& config) {
@@ -101,17 +123,19 @@ int choose_tile_side(int width, int height, const DetectorConfig& config, const 
 std::vector<Tile> plan_tiles(int width, int height, int side, const DetectorConfig& config) {
   const int margin = tile_margin(config), align = tile_alignment(config);
   GLSURF_EXPECTS(side >= min_tile_side(config), "a tile side of at least min_tile_side()");
-  const int core_side = (side - 2 * margin) / align * align;
+  // The extent may grow by less than `align` past a core and its margins.
+  const int core_side = (side - 2 * margin - align + 1) / align * align;
   const std::vector<int> xs = core_bounds(width, core_side, align),
                          ys = core_bounds(height, core_side, align);
+  const Spans columns = spans(xs, width, margin, align), rows = spans(ys, height, margin, align);
   std::vector<Tile> tiles;
   for (size_t r = 0; r + 1 < ys.size(); ++r) {
     for (size_t c = 0; c + 1 < xs.size(); ++c) {
       Tile t;
-      t.x = std::max(0, xs[c] - margin);
-      t.y = std::max(0, ys[r] - margin);
-      t.width = std::min(width, xs[c + 1] + margin) - t.x;
-      t.height = std::min(height, ys[r + 1] + margin) - t.y;
+      t.x = columns.starts[c];
+      t.y = rows.starts[r];
+      t.width = columns.extent;
+      t.height = rows.extent;
       // Cores on the image's border reach past it: nothing is cut there.
       t.core.x0 = c == 0 ? -TileCore::kUnbounded : xs[c] - t.x;
       t.core.y0 = r == 0 ? -TileCore::kUnbounded : ys[r] - t.y;
@@ -140,6 +164,16 @@ Features describe_tiled(const GrayImage& image, const std::vector<Tile>& tiles, 
                         const DescribeTile& describe) {
   Features all;
   all.descriptor_size = descriptor_size(config);
+  const size_t most = config.max_features > 0 ? static_cast<size_t>(config.max_features) : 0;
+  // Sorted strongest first and held to max_features; as the tiles come
+  // too, so that at most twice max_features are held, whatever the tiles.
+  const auto strongest = [&] {
+    sort_by_strength(all);
+    if (most > 0 && all.keypoints.size() > most) {
+      all.keypoints.resize(most);
+      all.descriptors.resize(most * static_cast<size_t>(all.descriptor_size));
+    }
+  };
   for (const Tile& tile : tiles) {
     Features f = describe(crop(image, tile), tile.core);
     for (KeyPoint& k : f.keypoints) {
@@ -149,12 +183,9 @@ Features describe_tiled(const GrayImage& image, const std::vector<Tile>& tiles, 
     all.descriptor_size = f.descriptor_size;
     all.keypoints.insert(all.keypoints.end(), f.keypoints.begin(), f.keypoints.end());
     all.descriptors.insert(all.descriptors.end(), f.descriptors.begin(), f.descriptors.end());
+    if (most > 0 && all.keypoints.size() > 2 * most) strongest();
   }
-  sort_by_strength(all);
-  if (config.max_features > 0 && all.keypoints.size() > static_cast<size_t>(config.max_features)) {
-    all.keypoints.resize(static_cast<size_t>(config.max_features));
-    all.descriptors.resize(all.keypoints.size() * static_cast<size_t>(all.descriptor_size));
-  }
+  strongest();
   return all;
 }
 

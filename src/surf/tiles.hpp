@@ -39,9 +39,10 @@ struct Tile {
 // tile_alignment), and the multiple every tile bound is of.
 int tile_margin(const DetectorConfig& config);
 int tile_alignment(const DetectorConfig& config);
-// The smallest tile side: a margin on each side of one aligned core.
+// The smallest tile side: a margin on each side of one aligned core, and
+// room to align the tiles at the border (plan_tiles).
 inline int min_tile_side(const DetectorConfig& config) {
-  return 2 * tile_margin(config) + tile_alignment(config);
+  return 2 * tile_margin(config) + 2 * tile_alignment(config);
 }
 
 // What decides whether and how an image is tiled.
@@ -67,7 +68,8 @@ struct TileLimits {
 int choose_tile_side(int width, int height, const DetectorConfig& config, const TileLimits& limits);
 
 // The tiles of at most side x side pixels that cover a width x height image,
-// row by row; their cores, as equal as alignment allows, partition it.
+// row by row, all of one size (so that the detector configures once); their
+// cores, as equal as alignment allows, partition it.
 std::vector<Tile> plan_tiles(int width, int height, int side, const DetectorConfig& config);
 
 // The pixels of `tile` in `image`.
