@@ -50,11 +50,11 @@ struct DetectorConfig {
 
 // Whether and how an image is detected in tiles: one larger than
 // memory_budget allows (bytes for one detection, the image's own pixels
-// included; < 0: what the machine has available, where the detector's
-// memory is host memory: the CPU reference and software renderers), than
-// the GPU's textures take, or than tile_size x tile_size (> 0) is detected
-// in overlapping tiles of at most that size, with the same keypoints and
-// descriptors (docs/reference.md, Tiles).
+// included; < 0: what is available: host memory for the CPU reference and
+// software renderers, on a GPU the free video memory its driver reports),
+// than the GPU's textures take, or than tile_size x tile_size (> 0) is
+// detected in overlapping tiles of the smaller side either asks for, with
+// the same keypoints and descriptors (docs/reference.md, Tiles).
 struct Tiling {
   double memory_budget = -1;
   int tile_size = 0;

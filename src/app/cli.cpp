@@ -52,10 +52,10 @@ void check_image_size(const std::string& name, const GrayImage& image, const Det
 
 Features describe_file(GpuDetector* detector, const DetectorConfig& config, const Tiling& tiling,
                        const GrayImage& image, const std::string& path, DescriptorTextures* resident,
-                       int* tiles) {
+                       int* tiles, int side) {
   TiledDetection detection;
   try {
-    detection = detect_and_compute_tiled(detector, config, tiling, image, resident);
+    detection = detect_and_compute_tiled(detector, config, tiling, image, resident, side);
   } catch (const Error& e) {
     if (std::string(e.what()).rfind(path + ":", 0) == 0) throw;
     throw Error(path + ": " + e.what());

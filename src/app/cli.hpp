@@ -98,10 +98,11 @@ void check_image_size(const std::string& name, const GrayImage& image, const Det
 // it is: a caller that wants them resident checks tile_side first). An error
 // names the file; a point list too small for every keypoint is a warning on
 // stderr.
-// `tiles`, when given, gets the number of tiles (1: in one piece).
+// `tiles`, when given, gets the number of tiles (1: in one piece); `side`
+// >= 0 is the tile side decided before (detect_and_compute_tiled).
 Features describe_file(GpuDetector* detector, const DetectorConfig& config, const Tiling& tiling,
                        const GrayImage& image, const std::string& path,
-                       DescriptorTextures* resident = nullptr, int* tiles = nullptr);
+                       DescriptorTextures* resident = nullptr, int* tiles = nullptr, int side = -1);
 
 // Throws UsageError when `output` (given with `option`) is the same regular
 // file as one of `inputs` (by device and inode: also through another name

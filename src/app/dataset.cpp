@@ -126,9 +126,8 @@ void Prefetch::start(std::size_t position) {
   next_position_ = position;
   next_ = std::future<Loaded>();
   if (position >= order_.size()) return;
-  next_ = std::async(std::launch::async, [this, path = paths_[order_[position]]] {
+  next_ = std::async(std::launch::async, [options = options_, path = paths_[order_[position]]]() mutable {
     Loaded loaded;
-    LoadOptions options = options_;
     if (options.warn) options.warn = [&loaded](const std::string& line) { loaded.warnings.push_back(line); };
     loaded.image = load_gray(path, options);
     return loaded;

@@ -72,6 +72,10 @@ class Progress {
 class Prefetch {
  public:
   Prefetch(std::vector<std::string> paths, LoadOptions options, std::vector<std::size_t> order);
+  // The worker holds no pointer into the object, but the pending load is its
+  // own: not copied or moved.
+  Prefetch(const Prefetch&) = delete;
+  Prefetch& operator=(const Prefetch&) = delete;
   GrayImage take(std::size_t index);
 
  private:

@@ -153,18 +153,24 @@ std::vector<Match> find_matches(const Request& r, Inputs& in) {
     if (!in.file_b) check_image_size(images[1], in.b, r.detector, r.tiling, detector.get());
   }
   GpuMatcher matcher(context, r.matcher);
-  // The descriptors stay on the GPU for matching, unless an image is tiled
-  // (its descriptors come back from each tile).
-  if (!in.file_a && !in.file_b &&
-      tile_side(detector.get(), r.detector, r.tiling, in.a.width, in.a.height) == 0 &&
-      tile_side(detector.get(), r.detector, r.tiling, in.b.width, in.b.height) == 0) {
+  // Both images' tiles are decided before either is detected (what is
+  // available changes as the first one is). The descriptors stay on the GPU
+  // for matching, unless an image is tiled (its descriptors come back from
+  // each tile).
+  const auto side_of = [&](bool file, const GrayImage& image) {
+    return file ? 0 : tile_side(detector.get(), r.detector, r.tiling, image.width, image.height);
+  };
+  const int side_a = side_of(in.file_a, in.a), side_b = side_of(in.file_b, in.b);
+  if (!in.file_a && !in.file_b && side_a == 0 && side_b == 0) {
     DescriptorTextures ra, rb;
-    in.fa = describe_file(detector.get(), r.detector, r.tiling, in.a, images[0], &ra);
-    in.fb = describe_file(detector.get(), r.detector, r.tiling, in.b, images[1], &rb);
+    in.fa = describe_file(detector.get(), r.detector, r.tiling, in.a, images[0], &ra, nullptr, 0);
+    in.fb = describe_file(detector.get(), r.detector, r.tiling, in.b, images[1], &rb, nullptr, 0);
     return matcher.match(ra, rb);
   }
-  if (!in.file_a) in.fa = describe_file(detector.get(), r.detector, r.tiling, in.a, images[0]);
-  if (!in.file_b) in.fb = describe_file(detector.get(), r.detector, r.tiling, in.b, images[1]);
+  if (!in.file_a)
+    in.fa = describe_file(detector.get(), r.detector, r.tiling, in.a, images[0], nullptr, nullptr, side_a);
+  if (!in.file_b)
+    in.fb = describe_file(detector.get(), r.detector, r.tiling, in.b, images[1], nullptr, nullptr, side_b);
   return matcher.match(in.fa, in.fb);
 }
 

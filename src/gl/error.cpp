@@ -118,6 +118,7 @@ int max_texture_size() {
 }
 
 double available_video_memory() {
+  check_gl_errors("before the video memory query");  // an error below is the query's own
   if (GLEW_NVX_gpu_memory_info) {
     GLint kib = 0;
     glGetIntegerv(GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX, &kib);

@@ -66,13 +66,17 @@ int channels(Format format) { return info(format).channels; }
 
 bool texture_fits(int width, int height, Format format) {
   if (width > max_texture_size() || height > max_texture_size()) return false;
+  check_gl_errors("before a proxy texture");  // a refusal's error below is the proxy's own
   const FormatInfo fi = info(format);
   const PixelStoreGuard store(false, 0);
   glTexImage2D(GL_PROXY_TEXTURE_2D, 0, static_cast<GLint>(fi.internal), width, height, 0, fi.format, fi.type,
                nullptr);
   GLint accepted = 0;
   glGetTexLevelParameteriv(GL_PROXY_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &accepted);
-  glGetError();  // a proxy's refusal may leave GL_OUT_OF_MEMORY or GL_INVALID_VALUE behind
+  // A proxy's refusal may leave GL_OUT_OF_MEMORY or GL_INVALID_VALUE behind
+  // (a lost context can return errors forever: bounded).
+  for (int i = 0; i < 16 && glGetError() != GL_NO_ERROR; ++i) {
+  }
   return accepted == width;
 }
 

@@ -17,8 +17,10 @@ namespace {
 std::string side_text(int side) { return std::to_string(side) + "x" + std::to_string(side); }
 
 // Along one axis of `length` pixels: the core bounds of n equal cores,
-// each a multiple of `align` (the last one ends at the border).
-std::vector<int> core_bounds(int length, int core_side, int align) {
+// each a multiple of `align` (the last one ends at the border); one core
+// where a tile of `side` spans the axis.
+std::vector<int> core_bounds(int length, int core_side, int align, int side) {
+  if (length <= side) return {0, length};  // one tile spans the axis
   const int n = (length + core_side - 1) / core_side;
   const int core = ((length + n - 1) / n + align - 1) / align * align;
   std::vector<int> bounds;
@@ -87,17 +89,18 @@ int choose_tile_side(int width, int height, const DetectorConfig& config, const 
     return refused(w, h).empty() && (limits.budget < 0 || memory(w, h) <= limits.budget);
   };
   const int largest = std::max(width, height), smallest = min_tile_side(config);
-  if (limits.side > 0) {
-    if (limits.side >= largest) return 0;
-    if (limits.side < smallest) {
-      throw Error("tiles of " + side_text(limits.side) + " are too small: tiles need at least " +
+  const int forced = limits.side;
+  if (forced > 0 && forced < largest) {
+    if (forced < smallest) {
+      throw Error("tiles of " + side_text(forced) + " are too small: tiles need at least " +
                   side_text(smallest) + " with these octaves (a core and its margin on each side)");
     }
-    if (const std::string why = refused(limits.side, limits.side); !why.empty())
-      throw Error("tiles of " + side_text(limits.side) + ": " + why);
-    return limits.side;
+    if (const std::string why = refused(forced, forced); !why.empty())
+      throw Error("tiles of " + side_text(forced) + ": " + why);
   }
-  if (fits(width, height)) return 0;
+  // A forced side smaller than the image tiles it, and the budget and the
+  // driver may ask for smaller tiles still.
+  if (fits(width, height)) return forced > 0 && forced < largest ? forced : 0;
   if (!fits(smallest, smallest)) {
     std::string why = refused(smallest, smallest);
     if (why.empty()) {
@@ -117,7 +120,7 @@ int choose_tile_side(int width, int height, const DetectorConfig& config, const 
     const int side = (lo + hi) / 2 / align * align;
     (fits(side, side) ? lo : hi) = side;
   }
-  return lo;
+  return forced > 0 && forced < largest ? std::min(lo, forced) : lo;
 }
 
 std::vector<Tile> plan_tiles(int width, int height, int side, const DetectorConfig& config) {
@@ -125,8 +128,8 @@ std::vector<Tile> plan_tiles(int width, int height, int side, const DetectorConf
   GLSURF_EXPECTS(side >= min_tile_side(config), "a tile side of at least min_tile_side()");
   // The extent may grow by less than `align` past a core and its margins.
   const int core_side = (side - 2 * margin - align + 1) / align * align;
-  const std::vector<int> xs = core_bounds(width, core_side, align),
-                         ys = core_bounds(height, core_side, align);
+  const std::vector<int> xs = core_bounds(width, core_side, align, side),
+                         ys = core_bounds(height, core_side, align, side);
   const Spans columns = spans(xs, width, margin, align), rows = spans(ys, height, margin, align);
   std::vector<Tile> tiles;
   for (size_t r = 0; r + 1 < ys.size(); ++r) {
@@ -215,9 +218,9 @@ int tile_side(const GpuDetector* detector, const DetectorConfig& config, const T
 
 TiledDetection detect_and_compute_tiled(GpuDetector* detector, const DetectorConfig& config,
                                         const Tiling& tiling, const GrayImage& image,
-                                        DescriptorTextures* resident) {
+                                        DescriptorTextures* resident, int side) {
   TiledDetection out;
-  const int side = tile_side(detector, config, tiling, image.width, image.height);
+  if (side < 0) side = tile_side(detector, config, tiling, image.width, image.height);
   if (side == 0) {
     out.features =
         detector ? detector->detect_and_compute(image, resident) : cpu::detect_and_compute(image, config);

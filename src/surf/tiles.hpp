@@ -108,8 +108,11 @@ struct TiledDetection {
   int tiles = 1;           // 1: in one piece
   bool truncated = false;  // some point list (the image's, or a tile's) held fewer than were found
 };
+// `side` >= 0: that tile side (0: in one piece), as tile_side gave it
+// before (a caller that keeps descriptors resident decides for both images
+// of a pair first: the memory available changes as the first is detected).
 TiledDetection detect_and_compute_tiled(GpuDetector* detector, const DetectorConfig& config,
                                         const Tiling& tiling, const GrayImage& image,
-                                        DescriptorTextures* resident = nullptr);
+                                        DescriptorTextures* resident = nullptr, int side = -1);
 
 }  // namespace glsurf
