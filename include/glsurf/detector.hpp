@@ -48,6 +48,31 @@ struct DetectorConfig {
   float second_orientation = 0.0f;
 };
 
+// SIFT parameters (Lowe 2004), named like OpenCV's cv::SIFT; the
+// conventions every stage follows are in docs/notes/sift.md.
+//   | field              | default | meaning                                          |
+//   |--------------------|---------|--------------------------------------------------|
+//   | n_octaves          | 0       | octaves; 0: round(log2(min(W, H))) - 2 -         |
+//   |                    |         | first_octave, as OpenCV                          |
+//   | n_octave_layers    | 3       | s: DoG layers searched per octave (s + 3         |
+//   |                    |         | Gaussian images, s + 2 DoG images)               |
+//   | contrast_threshold | 0.04    | keep |D| * s >= threshold, D of a 0..1 image     |
+//   | edge_threshold     | 10      | r: keep tr(H)^2 / det(H) < (r + 1)^2 / r         |
+//   | sigma              | 1.6     | sigma_0: blur of each octave's first image       |
+//   | first_octave       | -1      | -1: the image doubled first (OpenCV, COLMAP); 0  |
+//   | max_features       | 0       | keep the N strongest entries; 0 keeps all        |
+//   | root_sift          | false   | RootSIFT descriptors (Arandjelovic & Zisserman)  |
+struct SiftConfig {
+  int n_octaves = 0;
+  int n_octave_layers = 3;
+  float contrast_threshold = 0.04f;
+  float edge_threshold = 10.0f;
+  float sigma = 1.6f;
+  int first_octave = -1;
+  int max_features = 0;
+  bool root_sift = false;
+};
+
 // Whether and how an image is detected in tiles: one larger than
 // memory_budget allows (bytes for one detection, the image's own pixels
 // included; < 0: what is available: host memory for the CPU reference and

@@ -1,0 +1,23 @@
+#include "sift/layout.hpp"
+
+#include <algorithm>
+
+namespace glsurf::sift {
+
+AtlasLayout atlas_layout(const std::vector<cpu::sift::OctaveSize>& octaves, int images) {
+  AtlasLayout layout;
+  layout.images = images;
+  int top = 0;
+  for (const cpu::sift::OctaveSize& octave : octaves) {
+    for (int i = 0; i < images; ++i) {
+      layout.rects.emplace_back((i % 2) * octave.width, top + (i / 2) * octave.height, octave.width,
+                                octave.height);
+    }
+    layout.size.x = std::max(layout.size.x, 2 * octave.width);
+    top += (images + 1) / 2 * octave.height;
+  }
+  layout.size.y = top;
+  return layout;
+}
+
+}  // namespace glsurf::sift
