@@ -282,20 +282,53 @@ py::tuple features_out(glsurf::Features&& f, int descriptor_size) {
 
 class PyDetector {
  public:
-  PyDetector(float threshold, int max_features, int octaves, int layers, bool extended, bool upright,
-             const std::string& backend, int sample_step, float second_orientation,
-             const std::optional<double>& memory_budget, int tile_size)
+  PyDetector(float threshold, int max_features, std::optional<int> octaves, std::optional<int> layers,
+             bool extended, bool upright, const std::string& backend, int sample_step, float second_orientation,
+             const std::optional<double>& memory_budget, int tile_size, const std::string& features,
+             float contrast_threshold, float edge_threshold, int first_octave, bool root_sift)
       : on_gpu_(parse_backend(backend)) {
+    if (features != "surf" && features != "sift")
+      throw py::value_error("features must be \"surf\" or \"sift\", not \"" + features + "\"");
+    sift_ = features == "sift";
+    const glsurf::SiftConfig sift_defaults;
+    // A setting of the other detector, changed from its default, is a mistake.
+    const char* foreign = nullptr;
+    if (sift_) {
+      foreign = threshold != 100.0f ? "threshold"
+                : extended          ? "extended"
+                : upright           ? "upright"
+                : sample_step != 1  ? "sample_step"
+                : second_orientation != 0.0f ? "second_orientation"
+                                             : nullptr;
+    } else {
+      foreign = contrast_threshold != sift_defaults.contrast_threshold ? "contrast_threshold"
+                : edge_threshold != sift_defaults.edge_threshold       ? "edge_threshold"
+                : first_octave != sift_defaults.first_octave           ? "first_octave"
+                : root_sift                                            ? "root_sift"
+                                                                       : nullptr;
+    }
+    if (foreign) {
+      throw py::value_error(std::string(foreign) + " is " + (sift_ ? "SURF's" : "SIFT's") +
+                            " setting; it does not apply to features=\"" + features + "\"");
+    }
     config_.hessian_threshold = threshold;
     config_.max_features = max_features;
-    config_.n_octaves = octaves;
-    config_.n_octave_layers = layers;
+    if (octaves) config_.n_octaves = *octaves;
+    if (layers) config_.n_octave_layers = *layers;
     config_.extended = extended;
     config_.upright = upright;
     config_.first_step = sample_step;
     config_.second_orientation = second_orientation;
-    try {
-      detector_ = std::make_unique<glsurf::Detector>(glsurf::Detector::cpu(config_));  // checks the ranges
+    sift_config_.max_features = max_features;
+    if (octaves) sift_config_.n_octaves = *octaves;
+    if (layers) sift_config_.n_octave_layers = *layers;
+    sift_config_.contrast_threshold = contrast_threshold;
+    sift_config_.edge_threshold = edge_threshold;
+    sift_config_.first_octave = first_octave;
+    sift_config_.root_sift = root_sift;
+    try {  // checks the ranges
+      detector_ = std::make_unique<glsurf::Detector>(sift_ ? glsurf::Detector::sift_cpu(sift_config_)
+                                                           : glsurf::Detector::cpu(config_));
     } catch (const glsurf::Error& e) {
       throw py::value_error(e.what());
     }
@@ -309,7 +342,8 @@ class PyDetector {
     if (on_gpu_) {
       py::gil_scoped_release unlocked;
       detector_ = with_gl([&](const glsurf::Context& context) {
-        return std::make_unique<glsurf::Detector>(glsurf::Detector::gpu(context, config_));
+        return std::make_unique<glsurf::Detector>(sift_ ? glsurf::Detector::sift_gpu(context, sift_config_)
+                                                        : glsurf::Detector::gpu(context, config_));
       });
     }
     detector_->set_tiling(tiling);
@@ -356,8 +390,10 @@ class PyDetector {
 
   const glsurf::Tiling& tiling() const { return detector_->tiling(); }
   const glsurf::DetectorConfig& config() const { return config_; }
+  const glsurf::SiftConfig& sift_config() const { return sift_config_; }
+  bool sift() const { return sift_; }
   bool on_gpu() const { return on_gpu_; }
-  int descriptor_size() const { return config_.extended ? 128 : 64; }
+  int descriptor_size() const { return sift_ || config_.extended ? 128 : 64; }
 
  private:
   template <typename Work>
@@ -367,7 +403,9 @@ class PyDetector {
   }
 
   bool on_gpu_;
+  bool sift_ = false;
   glsurf::DetectorConfig config_;
+  glsurf::SiftConfig sift_config_;
   std::unique_ptr<glsurf::Detector> detector_;
 };
 
@@ -612,17 +650,25 @@ argument, TypeError for one of the wrong kind, glsurf.Error (a RuntimeError)
 for what glsurf refuses or cannot do (an unreadable file, no OpenGL, an image
 too small), with glsurf's one-line message. See docs/python.md.)";
 
-constexpr const char* kDetectorDoc = R"(SURF detector and descriptor (Bay et al. 2008), on the GPU or the CPU.
+constexpr const char* kDetectorDoc = R"(SURF (Bay et al. 2008) or SIFT (Lowe 2004) detector and descriptor, on the GPU or the CPU.
 
-Detector(threshold=100, max_features=0, octaves=4, layers=2, extended=False,
+Detector(threshold=100, max_features=0, octaves=None, layers=None, extended=False,
          upright=False, backend="gl", sample_step=1, second_orientation=0,
-         memory_budget=None, tile_size=0)
+         memory_budget=None, tile_size=0, features="surf",
+         contrast_threshold=0.04, edge_threshold=10, first_octave=-1, root_sift=False)
+
+  features            "surf" or "sift" (128 values >= 0; SIFT's own settings
+                      are contrast_threshold, edge_threshold, first_octave and
+                      root_sift, as `glsurf detect --features sift`; SURF's
+                      threshold, extended, upright, sample_step and
+                      second_orientation do not apply to it; no tiles)
 
   threshold           keep samples with det(H) > threshold (OpenCV's
                       hessianThreshold; grey levels 0..255)
   max_features        keep the N strongest keypoints; 0 keeps all (the GPU's
                       point list then holds 65,536)
-  octaves, layers     OpenCV's nOctaves, nOctaveLayers
+  octaves, layers     OpenCV's nOctaves, nOctaveLayers (None: SURF 4 and 2,
+                      SIFT 0, as many as the image allows, and 3)
   extended            128-value descriptors instead of 64
   upright             U-SURF: no orientation, every angle 0
   backend             "gl" (OpenGL 3.3, headless EGL; llvmpipe without a GPU)
@@ -755,12 +801,15 @@ PYBIND11_MODULE(_glsurf, m) {
   m.attr("match_dtype") = py::dtype::of<glsurf::Match>();
 
   py::class_<PyDetector>(m, "Detector", kDetectorDoc)
-      .def(py::init<float, int, int, int, bool, bool, const std::string&, int, float,
-                    const std::optional<double>&, int>(),
-           py::arg("threshold") = 100.0f, py::arg("max_features") = 0, py::arg("octaves") = 4,
-           py::arg("layers") = 2, py::arg("extended") = false, py::arg("upright") = false,
+      .def(py::init<float, int, std::optional<int>, std::optional<int>, bool, bool, const std::string&, int,
+                    float, const std::optional<double>&, int, const std::string&, float, float, int, bool>(),
+           py::arg("threshold") = 100.0f, py::arg("max_features") = 0, py::arg("octaves") = py::none(),
+           py::arg("layers") = py::none(), py::arg("extended") = false, py::arg("upright") = false,
            py::arg("backend") = "gl", py::arg("sample_step") = 1, py::arg("second_orientation") = 0.0f,
-           py::arg("memory_budget") = py::none(), py::arg("tile_size") = 0)
+           py::arg("memory_budget") = py::none(), py::arg("tile_size") = 0, py::arg("features") = "surf",
+           py::arg("contrast_threshold") = glsurf::SiftConfig{}.contrast_threshold,
+           py::arg("edge_threshold") = glsurf::SiftConfig{}.edge_threshold,
+           py::arg("first_octave") = glsurf::SiftConfig{}.first_octave, py::arg("root_sift") = false)
       .def("detect", &PyDetector::detect, py::arg("image"), kDetectDoc)
       .def("compute", &PyDetector::compute, py::arg("image"), py::arg("keypoints"), kComputeDoc)
       .def_property_readonly(
@@ -777,11 +826,28 @@ PYBIND11_MODULE(_glsurf, m) {
       .def_property_readonly(
           "tile_size", [](const PyDetector& d) { return d.tiling().tile_size; }, "0: tiles only where needed")
       .def_property_readonly(
+          "features", [](const PyDetector& d) { return d.sift() ? "sift" : "surf"; }, "\"surf\" or \"sift\"")
+      .def_property_readonly(
           "max_features", [](const PyDetector& d) { return d.config().max_features; }, "0: all")
       .def_property_readonly(
-          "octaves", [](const PyDetector& d) { return d.config().n_octaves; }, "octaves of the scale space")
+          "octaves",
+          [](const PyDetector& d) { return d.sift() ? d.sift_config().n_octaves : d.config().n_octaves; },
+          "octaves of the scale space (SIFT: 0, as many as the image allows)")
       .def_property_readonly(
-          "layers", [](const PyDetector& d) { return d.config().n_octave_layers; }, "layers per octave")
+          "layers",
+          [](const PyDetector& d) { return d.sift() ? d.sift_config().n_octave_layers : d.config().n_octave_layers; },
+          "layers per octave")
+      .def_property_readonly(
+          "contrast_threshold", [](const PyDetector& d) { return d.sift_config().contrast_threshold; },
+          "SIFT's contrast threshold")
+      .def_property_readonly(
+          "edge_threshold", [](const PyDetector& d) { return d.sift_config().edge_threshold; },
+          "SIFT's edge threshold")
+      .def_property_readonly(
+          "first_octave", [](const PyDetector& d) { return d.sift_config().first_octave; },
+          "SIFT: -1 doubles the image first")
+      .def_property_readonly(
+          "root_sift", [](const PyDetector& d) { return d.sift_config().root_sift; }, "SIFT: RootSIFT")
       .def_property_readonly(
           "extended", [](const PyDetector& d) { return d.config().extended; }, "128-value descriptors")
       .def_property_readonly(
@@ -791,8 +857,17 @@ PYBIND11_MODULE(_glsurf, m) {
       .def_property_readonly(
           "second_orientation", [](const PyDetector& d) { return d.config().second_orientation; },
           "0: one orientation")
-      .def_property_readonly("descriptor_size", &PyDetector::descriptor_size, "64, or 128 when extended")
+      .def_property_readonly("descriptor_size", &PyDetector::descriptor_size,
+                             "64, or 128 when extended or SIFT")
       .def("__repr__", [](const PyDetector& d) {
+        if (d.sift()) {
+          const glsurf::SiftConfig& c = d.sift_config();
+          return py::str(
+                     "glsurf.Detector(features='sift', max_features={}, octaves={}, layers={}, "
+                     "contrast_threshold={}, edge_threshold={}, first_octave={}, root_sift={}, backend={!r})")
+              .format(c.max_features, c.n_octaves, c.n_octave_layers, c.contrast_threshold, c.edge_threshold,
+                      c.first_octave, c.root_sift, d.on_gpu() ? "gl" : "cpu");
+        }
         const glsurf::DetectorConfig& c = d.config();
         return py::str(
                    "glsurf.Detector(threshold={}, max_features={}, octaves={}, layers={}, extended={}, "

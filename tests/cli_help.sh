@@ -12,7 +12,7 @@
 commands=$("$glsurf" 2>&1 | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p')
 [ "$(echo "$commands" | wc -l)" -ge 8 ] || fail "the overview lists the commands: $commands"
 parts=$("$glsurf" bench --help | sed -n '/^benchmarks/,/^$/s/^  \([a-z]*\) .*/\1/p')
-[ "$(echo "$parts" | wc -l)" -eq 6 ] || fail "bench --help lists its benchmarks: $parts"
+[ "$(echo "$parts" | wc -l)" -eq 7 ] || fail "bench --help lists its benchmarks: $parts"
 
 checked=0
 for topic in $commands $(for p in $parts; do echo "bench/$p"; done); do

@@ -92,6 +92,14 @@ class Detector {
   // second_orientation in [0, 1] and 0 when upright).
   static Detector gpu(const Context& context, const DetectorConfig& config = {});
   static Detector cpu(const DetectorConfig& config = {});
+  // SIFT instead of SURF (features of FeatureType::Sift: 128 values >= 0 a
+  // keypoint, one entry per orientation). Throws glsurf::Error when
+  // `config` is out of range (n_octaves 0..16, n_octave_layers 1..8,
+  // first_octave -1 or 0, thresholds and sigma positive and finite). Not
+  // tiled: set_tiling's tile_size is ignored, its memory_budget is checked
+  // against the whole image.
+  static Detector sift_gpu(const Context& context, const SiftConfig& config = {});
+  static Detector sift_cpu(const SiftConfig& config = {});
 
   Detector(Detector&&) noexcept;
   Detector& operator=(Detector&&) noexcept;
@@ -114,7 +122,11 @@ class Detector {
   void set_tiling(const Tiling& tiling);
   const Tiling& tiling() const;
 
+  // SURF's configuration (the defaults for a SIFT detector), SIFT's (the
+  // defaults for a SURF one), and which of the two this detector is.
   const DetectorConfig& config() const;
+  const SiftConfig& sift_config() const;
+  FeatureType type() const;
   bool on_gpu() const;
 
  private:

@@ -52,12 +52,19 @@ struct KeyPoint {
   int laplacian = 0;
 };
 
+// Which detector and descriptor made a set of features: SURF (64 or 128
+// signed values) or SIFT (128 values >= 0). Features of different types are
+// never matched against each other.
+enum class FeatureType { Surf, Sift };
+inline const char* to_string(FeatureType type) { return type == FeatureType::Sift ? "sift" : "surf"; }
+
 // Keypoints with their descriptors: descriptor_size values per keypoint, row
 // by row, each row of unit length.
 struct Features {
   std::vector<KeyPoint> keypoints;
   std::vector<float> descriptors;
   int descriptor_size = 0;
+  FeatureType type = FeatureType::Surf;
   const float* descriptor(std::size_t i) const {
     return &descriptors[i * static_cast<std::size_t>(descriptor_size)];
   }

@@ -50,7 +50,7 @@ def read_bin(path):
     import glsurf
 
     data = pathlib.Path(path).read_bytes()
-    assert data[:8] == b"GLSURF01", f"{path}: not a glsurf bin feature file"
+    assert data[:8] in (b"GLSURF01", b"GLSIFT01"), f"{path}: not a glsurf bin feature file"
     n, d = np.frombuffer(data, "<u4", 2, 8)
     records = np.frombuffer(data, record_dtype(int(d)), int(n), 16)
     assert 16 + records.nbytes == len(data), f"{path}: trailing bytes"

@@ -216,7 +216,7 @@ Command bench_command() {
       run_all,
       "bench --runs 3 --json bench.json",
       {bench_integral_command(), bench_detect_command(), bench_describe_command(), bench_match_command(),
-       bench_throughput_command(), bench_size_command()}};
+       bench_throughput_command(), bench_size_command(), bench_sift_command()}};
 }
 
 }  // namespace glsurf::app

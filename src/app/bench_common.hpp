@@ -37,5 +37,6 @@ Command bench_describe_command();
 Command bench_match_command();
 Command bench_throughput_command();
 Command bench_size_command();
+Command bench_sift_command();
 
 }  // namespace glsurf::app

@@ -13,6 +13,7 @@
 #include <new>
 
 #include "app/cli.hpp"
+#include "app/extractor.hpp"
 #include "app/dataset.hpp"
 #include "app/detect_database.hpp"
 #include "gl/context.hpp"
@@ -54,7 +55,7 @@ void prepare_batch(const std::vector<std::string>& files, const TargetOf& target
 
 int detect(Args& args) {
   const std::string backend = backend_option(args);
-  const DetectorConfig config = detector_options(args);
+  const FeatureChoice choice = feature_options(args);
   const Tiling tiling = tiling_options(args);
   const std::string out = args.option("-o");
   const std::string format_given = format_option(args);
@@ -69,6 +70,7 @@ int detect(Args& args) {
   const bool draw_max_given = args.taken().size() > before_draw_max;
   const std::vector<std::string> names = args.positionals();
   args.finish();
+  check_feature_options(choice);
   if (names.empty()) throw UsageError("detect needs at least one image or directory");
   if (draw.empty() && draw_max_given) throw UsageError("--draw-max needs --draw");
   if (!draw.empty()) check_png_name("--draw", draw);
@@ -79,7 +81,7 @@ int detect(Args& args) {
     DatabaseDetect run;
     run.database = database;
     run.backend = backend;
-    run.config = config;
+    run.choice = choice;
     run.tiling = tiling;
     run.load = load;
     run.names = names;
@@ -137,11 +139,8 @@ int detect(Args& args) {
   }
 
   std::unique_ptr<gl::Context> context;
-  std::unique_ptr<GpuDetector> detector;
-  if (backend == "gl") {
-    context = std::make_unique<gl::Context>(headless_or_hint());
-    detector = std::make_unique<GpuDetector>(*context, config);
-  }
+  if (backend == "gl") context = std::make_unique<gl::Context>(headless_or_hint());
+  Extractor extractor(choice, tiling, context.get());
 
   int failures = 0;
   // After a failure inside the detector (out of memory, GPU or host), it is
@@ -149,10 +148,7 @@ int detect(Args& args) {
   bool detecting = false;
   const auto after_failure = [&] {
     ++failures;
-    if (detecting && detector) {
-      detector.reset();
-      detector = std::make_unique<GpuDetector>(*context, config);
-    }
+    if (detecting) extractor.renew();
   };
   // The next image is decoded while the detector works on this one.
   std::vector<size_t> order(files.size());
@@ -164,11 +160,11 @@ int detect(Args& args) {
     try {
       RgbImage colour;  // for --draw, of one image
       const GrayImage image = draw.empty() ? prefetch.take(i) : load_gray(file, load, &colour);
-      check_image_size(file, image, config, tiling, detector.get());  // refused before the detector sees it
+      extractor.check_image(file, image);  // refused before the detector sees it
       const auto t0 = std::chrono::steady_clock::now();
       detecting = true;
       int tiles = 1;
-      const Features features = describe_file(detector.get(), config, tiling, image, file, nullptr, &tiles);
+      const Features features = extractor.describe(image, file, nullptr, &tiles);
       detecting = false;
       const std::vector<KeyPoint>& keypoints = features.keypoints;
       const double ms =
@@ -239,6 +235,7 @@ OptionTable detect_options() {
            "none"),
       integer("--draw-max", "N", 1000, 0, 10000000, "with --draw: the N strongest keypoints drawn (0: all)")};
   for (const Option& row : detector_table()) table.push_back(row);
+  for (const Option& row : sift_table()) table.push_back(row);
   for (const Option& row : tiling_table()) table.push_back(row);
   table.push_back(shared_option("--ignore-orientation"));
   return table;
@@ -249,7 +246,7 @@ OptionTable detect_options() {
 Command detect_command() {
   return {"detect",
           "IMAGE|DIR...",
-          "SURF keypoints and descriptors of each image",
+          "SURF (or SIFT) keypoints and descriptors of each image",
           "A directory gives its images in name order. Images: png, jpg, bmp, tga, binary pgm/ppm, also "
           "piped (- or /dev/stdin). Angles are degrees counter-clockwise as the image is shown (y down), as "
           "OpenCV's SURF gives them. A file that cannot be read is reported and the others are detected "

@@ -24,16 +24,13 @@ namespace fs = std::filesystem;
 namespace {
 
 // What the features depend on, stored with them: a database holds the
-// features of one set of options.
-std::string detector_signature(const DetectorConfig& c, const std::string& backend, bool single_camera) {
-  char text[256];
-  std::snprintf(text, sizeof text,
-                "surf backend=%s threshold=%g octaves=%d layers=%d max-features=%d extended=%d upright=%d "
-                "sample-step=%d second-orientation=%g cameras=%s",
-                backend.c_str(), c.hessian_threshold, c.n_octaves, c.n_octave_layers, c.max_features,
-                c.extended ? 1 : 0, c.upright ? 1 : 0, c.first_step, c.second_orientation,
-                single_camera ? "single" : "per-image");
-  return text;
+// features of one set of options. Begins with the features' type ("surf",
+// "sift"), which Database::features reads.
+std::string detector_signature(const FeatureChoice& choice, const std::string& backend, bool single_camera) {
+  const std::string signature = feature_signature(choice);
+  const size_t space = signature.find(' ');
+  return signature.substr(0, space) + " backend=" + backend + signature.substr(space) +
+         " cameras=" + (single_camera ? "single" : "per-image");
 }
 
 // The focal length in pixels that the file's EXIF data gives (0: none), for
@@ -67,7 +64,7 @@ int detect_into_database(const DatabaseDetect& run) {
   const OutputLock lock(run.database);  // one writer at a time
   // The database's images keep their ids; those new to it take their place
   // in this list, or after the largest id when another image holds that.
-  db->require_setting("detector", detector_signature(run.config, run.backend, run.single_camera), "features");
+  db->require_setting("detector", detector_signature(run.choice, run.backend, run.single_camera), "features");
   db->set_setting("image_root", set.root);
 
   std::vector<size_t> todo;  // indices into set.files
@@ -81,13 +78,11 @@ int detect_into_database(const DatabaseDetect& run) {
   }
 
   std::unique_ptr<gl::Context> context;
-  std::unique_ptr<GpuDetector> detector;
-  const auto make_detector = [&] {
-    if (run.backend != "gl") return;
-    if (!context) context = std::make_unique<gl::Context>(headless_or_hint());
-    detector = std::make_unique<GpuDetector>(*context, run.config);
-  };
-  if (!todo.empty()) make_detector();
+  std::unique_ptr<Extractor> extractor;
+  if (!todo.empty()) {
+    if (run.backend == "gl") context = std::make_unique<gl::Context>(headless_or_hint());
+    extractor = std::make_unique<Extractor>(run.choice, run.tiling, context.get());
+  }
 
   Progress progress("images", todo.size(), run.quiet);
   for (const std::string& name : empty_directories)
@@ -103,9 +98,9 @@ int detect_into_database(const DatabaseDetect& run) {
     bool detecting = false;
     try {
       const GrayImage image = prefetch.take(i);
-      check_image_size(path, image, run.config, run.tiling, detector.get());
+      extractor->check_image(path, image);
       detecting = true;
-      const Features features = describe_file(detector.get(), run.config, run.tiling, image, path);
+      const Features features = extractor->describe(image, path);
       detecting = false;
       colmap::ImageId id = static_cast<colmap::ImageId>(i) + 1;
       if (db->has_image_id(id)) id = db->images(false).back().id + 1;
@@ -118,11 +113,11 @@ int detect_into_database(const DatabaseDetect& run) {
       const std::string what = e.what();
       progress.note("glsurf: error: " + (what.rfind(path, 0) == 0 ? what : what + " (" + path + ")"));
       ++failures;
-      if (detecting) make_detector();  // it may be left half configured for the image it refused
+      if (detecting) extractor->renew();  // it may be left half configured for the image it refused
     } catch (const std::bad_alloc&) {
       progress.note("glsurf: error: " + path + ": out of memory");
       ++failures;
-      if (detecting) make_detector();
+      if (detecting) extractor->renew();
     }
     progress.step();
   }

@@ -1,6 +1,8 @@
 // glsurf detect --database (detect_database.cpp).
 #pragma once
 
+#include "app/extractor.hpp"
+
 #include <string>
 #include <vector>
 
@@ -13,7 +15,7 @@ namespace glsurf::app {
 
 struct DatabaseDetect {
   std::string database, backend;
-  DetectorConfig config;
+  FeatureChoice choice;
   LoadOptions load;
   std::vector<std::string> names;  // images and directories as given
   Shard shard;

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "app/cli.hpp"
+#include "app/extractor.hpp"
 #include "app/json.hpp"
 #include "app/sequence.hpp"
 #include "cpu/matcher.hpp"
@@ -82,13 +83,14 @@ std::string report_pair(FILE* listing, int pair_width, int k, const PairScore& s
 
 int eval(Args& args) {
   const std::string backend = backend_option(args);
-  const DetectorConfig config = detector_options(args);
+  const FeatureChoice choice = feature_options(args);
   const Tiling tiling = tiling_options(args);
   const MatchConfig match_config = match_options(args);
   const std::string json = args.option("--json");
   const LoadOptions load = load_options(args);
   const std::vector<std::string> positional = args.positionals();
   args.finish();
+  check_feature_options(choice);
   // With the JSON on standard output, the table goes to standard error.
   FILE* const listing = standard_stream_of(json) == 1 ? stderr : stdout;
   if (positional.size() != 1)
@@ -100,7 +102,7 @@ int eval(Args& args) {
   // so that a bad one is an error without a table half written above it.
   std::map<int, GrayImage> images;
   for (const auto& [k, path] : sequence.images) images.emplace(k, load_gray(path, load));
-  for (const auto& [k, image] : images) check_image_size(sequence.images.at(k), image, config, tiling);
+  for (const auto& [k, image] : images) check_image_size(sequence.images.at(k), image, choice, tiling);
   if (!json.empty()) {
     std::vector<std::string> inputs;
     for (const auto& [k, path] : sequence.images) inputs.push_back(path);
@@ -110,16 +112,16 @@ int eval(Args& args) {
   const GrayImage& a = images.at(1);
 
   std::unique_ptr<gl::Context> context;
-  std::unique_ptr<GpuDetector> detector;
   std::unique_ptr<GpuMatcher> matcher;
   if (backend == "gl") {
     context = std::make_unique<gl::Context>(headless_or_hint());
-    detector = std::make_unique<GpuDetector>(*context, config);
     matcher = std::make_unique<GpuMatcher>(*context, match_config);
-    for (const auto& [k, image] : images)
-      check_image_size(sequence.images.at(k), image, config, tiling, detector.get());
   }
-  const Features fa = describe_file(detector.get(), config, tiling, a, sequence.images.at(1));
+  Extractor extractor(choice, tiling, context.get());
+  if (context) {
+    for (const auto& [k, image] : images) extractor.check_image(sequence.images.at(k), image);
+  }
+  const Features fa = extractor.describe(a, sequence.images.at(1));
   std::fprintf(listing, "%s (%s backend; matching: %s; correct = reprojection error < 3 px)\n",
                dir.string().c_str(), backend.c_str(), match_summary(match_config).c_str());
   // The pair column fits the last pair's name ("1->k"), so that the columns
@@ -132,7 +134,7 @@ int eval(Args& args) {
   std::string records;
   for (const auto& [k, truth] : sequence.homographies) {
     const GrayImage& b = images.at(k);
-    const Features fb = describe_file(detector.get(), config, tiling, b, sequence.images.at(k));
+    const Features fb = extractor.describe(b, sequence.images.at(k));
     const std::vector<Match> matches = matcher ? matcher->match(fa, fb) : cpu::match(fa, fb, match_config);
     const PairScore s = score_pair(fa, fb, matches, truth, a.width, a.height, b.width, b.height);
     records += report_pair(listing, pair_width, k, s, records);
@@ -143,7 +145,7 @@ int eval(Args& args) {
   if (!json.empty()) {
     write_file_atomically(json, false, [&](std::ostream& out) {
       out << "{\n  \"sequence\": \"" << json_escaped(dir.string()) << "\",\n  \"backend\": \"" << backend
-          << "\",\n  \"detector\": " << detector_json(config)
+          << "\",\n  \"detector\": " << (choice.type == FeatureType::Sift ? detector_json(choice.sift) : detector_json(choice.surf))
           << ",\n  \"matcher\": " << matcher_json(match_config) << ",\n  \"pairs\": [\n"
           << records << "\n  ]\n}\n";
     });
@@ -156,7 +158,7 @@ OptionTable eval_options() {
       text("--json", "OUT", "",
            "the scores as JSON (-: on standard output, the table then on standard error)", "none"),
       shared_option("--backend")};
-  for (const OptionTable& rows : {detector_table(), tiling_table(), match_table()})
+  for (const OptionTable& rows : {detector_table(), sift_table(), tiling_table(), match_table()})
     table.insert(table.end(), rows.begin(), rows.end());
   table.push_back(shared_option("--ignore-orientation"));
   return table;

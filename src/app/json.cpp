@@ -63,6 +63,17 @@ std::string detector_json(const DetectorConfig& config) {
   return text;
 }
 
+std::string detector_json(const SiftConfig& config) {
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "{\"features\": \"sift\", \"contrast_threshold\": %.7g, \"edge_threshold\": %.7g, "
+                "\"octaves\": %d, \"layers\": %d, \"sigma\": %.7g, \"first_octave\": %d, \"max_features\": %d, "
+                "\"root_sift\": %s}",
+                config.contrast_threshold, config.edge_threshold, config.n_octaves, config.n_octave_layers,
+                config.sigma, config.first_octave, config.max_features, config.root_sift ? "true" : "false");
+  return text;
+}
+
 std::string matcher_json(const MatchConfig& config) {
   // A filter that is off (ratio 0 or 1, distance 0) is null.
   char ratio[32] = "null", distance[32] = "null", text[192];

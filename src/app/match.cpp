@@ -77,7 +77,7 @@ Request read_request(Args& args) {
   // The detector's and the loader's options given, refused later when both
   // inputs are feature files (which are matched as they are).
   const size_t before = args.taken().size();
-  r.detector = detector_options(args);
+  r.features = feature_options(args);
   r.tiling = tiling_options(args);
   r.load = load_options(args);
   r.image_options.assign(args.taken().begin() + static_cast<std::ptrdiff_t>(before), args.taken().end());
@@ -106,6 +106,7 @@ Request read_request(Args& args) {
   r.truth_path = args.option("--truth");
   r.images = args.positionals();
   args.finish();
+  check_feature_options(r.features);
   if (r.draw_path.empty() && !draw_option.empty()) throw UsageError(draw_option + " needs --draw");
   if (r.images.empty()) {  // the bundled pair, with its ground truth
     r.images = {asset_dir() + "/graf1.png", asset_dir() + "/graf3.png"};
@@ -140,17 +141,18 @@ Request read_request(Args& args) {
 std::vector<Match> find_matches(const Request& r, Inputs& in) {
   const std::vector<std::string>& images = r.images;
   if (r.backend != "gl") {
-    if (!in.file_a) in.fa = describe_file(nullptr, r.detector, r.tiling, in.a, images[0]);
-    if (!in.file_b) in.fb = describe_file(nullptr, r.detector, r.tiling, in.b, images[1]);
+    Extractor extractor(r.features, r.tiling, nullptr);
+    if (!in.file_a) in.fa = extractor.describe(in.a, images[0]);
+    if (!in.file_b) in.fb = extractor.describe(in.b, images[1]);
     return cpu::match(in.fa, in.fb, r.matcher);
   }
   gl::Context context = headless_or_hint();
-  std::unique_ptr<GpuDetector> detector;  // for the images among the inputs
+  std::unique_ptr<Extractor> extractor;  // for the images among the inputs
   if (!in.file_a || !in.file_b) {
-    detector = std::make_unique<GpuDetector>(context, r.detector);
+    extractor = std::make_unique<Extractor>(r.features, r.tiling, &context);
     // The textures' limits too, both before either's work.
-    if (!in.file_a) check_image_size(images[0], in.a, r.detector, r.tiling, detector.get());
-    if (!in.file_b) check_image_size(images[1], in.b, r.detector, r.tiling, detector.get());
+    if (!in.file_a) extractor->check_image(images[0], in.a);
+    if (!in.file_b) extractor->check_image(images[1], in.b);
   }
   GpuMatcher matcher(context, r.matcher);
   // Both images' tiles are decided before either is detected (what is
@@ -158,19 +160,17 @@ std::vector<Match> find_matches(const Request& r, Inputs& in) {
   // for matching, unless an image is tiled (its descriptors come back from
   // each tile).
   const auto side_of = [&](bool file, const GrayImage& image) {
-    return file ? 0 : tile_side(detector.get(), r.detector, r.tiling, image.width, image.height);
+    return file ? 0 : extractor->tile_side(image);
   };
   const int side_a = side_of(in.file_a, in.a), side_b = side_of(in.file_b, in.b);
-  if (!in.file_a && !in.file_b && side_a == 0 && side_b == 0) {
+  if (!in.file_a && !in.file_b && side_a == 0 && side_b == 0 && extractor->keeps_on_gpu()) {
     DescriptorTextures ra, rb;
-    in.fa = describe_file(detector.get(), r.detector, r.tiling, in.a, images[0], &ra, nullptr, 0);
-    in.fb = describe_file(detector.get(), r.detector, r.tiling, in.b, images[1], &rb, nullptr, 0);
+    in.fa = extractor->describe(in.a, images[0], &ra, nullptr, 0);
+    in.fb = extractor->describe(in.b, images[1], &rb, nullptr, 0);
     return matcher.match(ra, rb);
   }
-  if (!in.file_a)
-    in.fa = describe_file(detector.get(), r.detector, r.tiling, in.a, images[0], nullptr, nullptr, side_a);
-  if (!in.file_b)
-    in.fb = describe_file(detector.get(), r.detector, r.tiling, in.b, images[1], nullptr, nullptr, side_b);
+  if (!in.file_a) in.fa = extractor->describe(in.a, images[0], nullptr, nullptr, side_a);
+  if (!in.file_b) in.fb = extractor->describe(in.b, images[1], nullptr, nullptr, side_b);
   return matcher.match(in.fa, in.fb);
 }
 
@@ -333,7 +333,7 @@ int match_set(Args& args, const std::string& database) {
   run.backend = backend_option(args);
   run.matcher = match_options(args);
   const size_t before = args.taken().size();
-  detector_options(args);
+  feature_options(args);
   tiling_options(args);
   load_options(args);
   for (const char* option :
@@ -445,7 +445,7 @@ OptionTable match_options_table() {
            "or a file of lines NAME1 NAME2 (COLMAP's match list)"),
       shard_option("pairs"),
       flag("--quiet", "with --database: no progress, only errors")};
-  for (const OptionTable& rows : {match_table(), detector_table(), tiling_table()})
+  for (const OptionTable& rows : {match_table(), detector_table(), sift_table(), tiling_table()})
     table.insert(table.end(), rows.begin(), rows.end());
   table.push_back(shared_option("--ignore-orientation"));
   return table;

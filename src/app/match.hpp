@@ -1,6 +1,8 @@
 // glsurf match's request and inputs (match.cpp, match_inputs.cpp).
 #pragma once
 
+#include "app/extractor.hpp"
+
 #include <string>
 #include <vector>
 
@@ -15,7 +17,7 @@ namespace glsurf::app {
 // What the command line asks for.
 struct Request {
   std::string backend;
-  DetectorConfig detector;
+  FeatureChoice features;
   Tiling tiling;
   LoadOptions load;
   MatchConfig matcher;

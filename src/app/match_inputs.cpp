@@ -69,18 +69,26 @@ Inputs read_inputs(const Request& r) {
     in.fb = read_described(images[1]);
   else
     in.b = load_image(images[1], r.load, r.draw_path.empty() ? nullptr : &in.colour_b);
-  // Descriptors of one length on both sides: a file's are as they are, an
-  // image's 64 values, or 128 with --extended.
-  const int da = file_a ? in.fa.descriptor_size : descriptor_size(r.detector);
-  const int db = file_b ? in.fb.descriptor_size : descriptor_size(r.detector);
+  // Features of one type and descriptors of one length on both sides: a
+  // file's are as they are, an image's SURF 64 values (128 with
+  // --extended), SIFT 128.
+  const FeatureType ta = file_a ? in.fa.type : r.features.type, tb = file_b ? in.fb.type : r.features.type;
+  if (ta != tb) {
+    const std::string hint = file_a == file_b ? "" : std::string(" (add --features ") + to_string(file_a ? ta : tb) + ")";
+    throw Error(images[0] + " gives " + to_string(ta) + " features, " + images[1] + " " + to_string(tb) + hint);
+  }
+  const int image_length = r.features.type == FeatureType::Sift ? 128 : descriptor_size(r.features.surf);
+  const int da = file_a ? in.fa.descriptor_size : image_length;
+  const int db = file_b ? in.fb.descriptor_size : image_length;
   if (da != db) {
     // Where one side is an image, a file of the other standard length needs
     // --extended given or left out.
     const int file_length = file_a ? da : db;
-    const std::string hint = file_a == file_b                             ? ""
-                             : file_length == 128 && !r.detector.extended ? " (add --extended)"
-                             : file_length == 64 && r.detector.extended   ? " (leave out --extended)"
-                                                                          : "";
+    const bool extended = r.features.surf.extended;
+    const std::string hint = file_a == file_b                    ? ""
+                             : file_length == 128 && !extended ? " (add --extended)"
+                             : file_length == 64 && extended   ? " (leave out --extended)"
+                                                               : "";
     throw Error(images[0] + " gives " + std::to_string(da) + "-value descriptors, " + images[1] + " " +
                 std::to_string(db) + hint);
   }
@@ -89,8 +97,9 @@ Inputs read_inputs(const Request& r) {
                 "-value descriptors: the GPU matcher takes at most " +
                 std::to_string(GpuMatcher::kMaxDescriptorSize) + " (--backend cpu takes any length)");
   }
-  if (!file_a) check_image_size(images[0], in.a, r.detector, r.tiling);  // both before either's work
-  if (!file_b) check_image_size(images[1], in.b, r.detector, r.tiling);
+  // Both before either's work.
+  if (!file_a) check_image_size(images[0], in.a, r.features, r.tiling);
+  if (!file_b) check_image_size(images[1], in.b, r.features, r.tiling);
   return in;
 }
 

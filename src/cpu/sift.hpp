@@ -5,6 +5,7 @@
 // `--features sift --backend cpu` path.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "glsurf/detector.hpp"
@@ -32,6 +33,15 @@ struct Image {
   float at(int x, int y) const { return pixels[static_cast<size_t>(y) * width + x]; }
   float& at(int x, int y) { return pixels[static_cast<size_t>(y) * width + x]; }
 };
+
+// The smallest image side SIFT takes (three octaves with the automatic count).
+constexpr int kMinImageSide = 16;
+// Why SIFT refuses a width x height image (a side below kMinImageSide), or "".
+std::string image_size_problem(int width, int height, const SiftConfig& config);
+// Host memory the CPU reference needs at its peak, per pixel of the image:
+// the image, and float Gaussian and DoG images of every octave with two
+// temporaries (sift_limits.cpp).
+double bytes_per_pixel(const SiftConfig& config);
 
 // The octaves a width x height image gets (n_octaves, or the automatic count),
 // each octave's index o (first_octave, first_octave + 1, ...) and size.

@@ -98,14 +98,14 @@ Camera default_camera(int width, int height, double focal_pixels) {
   return c;
 }
 
-std::vector<float> colmap_keypoints(const std::vector<KeyPoint>& keypoints) {
+std::vector<float> colmap_keypoints(const std::vector<KeyPoint>& keypoints, FeatureType type) {
   constexpr double kPi = 3.14159265358979323846;
   std::vector<float> data;
   data.reserve(4 * keypoints.size());
   for (const KeyPoint& k : keypoints) {
     data.push_back(k.x + 0.5f);
     data.push_back(k.y + 0.5f);
-    data.push_back(k.size * 1.2f / 9.0f);
+    data.push_back(type == FeatureType::Sift ? k.size / 2.0f : k.size * 1.2f / 9.0f);
     // Upright or detect-only keypoints (angle 0 or -1) have no orientation: 0.
     const double angle = k.angle > 0 ? k.angle : 0.0;
     double radians = -angle * kPi / 180.0;
@@ -117,6 +117,12 @@ std::vector<float> colmap_keypoints(const std::vector<KeyPoint>& keypoints) {
 
 std::vector<std::uint8_t> colmap_descriptors(const Features& features) {
   std::vector<std::uint8_t> data(features.descriptors.size());
+  if (features.type == FeatureType::Sift) {  // values >= 0, at most 0.2 but with RootSIFT: as VLFeat stores them
+    std::transform(features.descriptors.begin(), features.descriptors.end(), data.begin(), [](float v) {
+      return static_cast<std::uint8_t>(std::clamp(std::lround(512.0 * v), 0L, 255L));
+    });
+    return data;
+  }
   std::transform(features.descriptors.begin(), features.descriptors.end(), data.begin(), [](float v) {
     return static_cast<std::uint8_t>(std::clamp(std::lround(128.0 + 256.0 * v), 0L, 255L));
   });
@@ -271,7 +277,7 @@ void Database::add_image(ImageId id, const std::string& name, std::int64_t camer
       .bind(2, name)
       .bind(3, camera_id)
       .run();
-  const std::vector<float> keypoints = colmap_keypoints(f.keypoints);
+  const std::vector<float> keypoints = colmap_keypoints(f.keypoints, f.type);
   sql::Statement(connection_, "INSERT INTO keypoints (image_id, rows, cols, data) VALUES (?, ?, 4, ?)")
       .bind(1, id)
       .bind(2, rows)
@@ -310,6 +316,8 @@ Features Database::features(ImageId id) {
   if (!s.step()) throw Error(path() + ": image " + std::to_string(id) + " has no glsurf features");
   const std::int64_t rows = s.integer(0);
   Features f;
+  // The detector setting names the features' type first ("sift ...", "surf ...").
+  if (setting("detector").rfind("sift", 0) == 0) f.type = FeatureType::Sift;
   f.descriptor_size = static_cast<int>(s.integer(1));
   const std::vector<float> keypoints = s.blob_as<float>(2);
   f.descriptors = s.blob_as<float>(3);

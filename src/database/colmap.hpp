@@ -68,7 +68,9 @@ struct Image {
 };
 
 // Keypoints and descriptors in COLMAP's conventions (see above).
-std::vector<float> colmap_keypoints(const std::vector<KeyPoint>& keypoints);
+// sigma: 1.2 L / 9 for SURF, size / 2 for SIFT; descriptors: SURF's
+// clamp(round(128 + 256 v), 0, 255), SIFT's min(255, round(512 v)).
+std::vector<float> colmap_keypoints(const std::vector<KeyPoint>& keypoints, FeatureType type);
 std::vector<std::uint8_t> colmap_descriptors(const Features& features);
 
 // What a verified pair stores in two_view_geometries.

@@ -129,7 +129,7 @@ void write_colmap_features(std::ostream& out, const Features& features) {
   constexpr int kColmapSize = 128;  // LoadSiftFeaturesFromTextFile: CHECK_EQ(dim, 128)
   const int d = features.descriptor_size;
   GLSURF_EXPECTS(d <= kColmapSize, "COLMAP takes descriptors of at most 128 values");
-  const std::vector<float> keypoints = colmap::colmap_keypoints(features.keypoints);
+  const std::vector<float> keypoints = colmap::colmap_keypoints(features.keypoints, features.type);
   const std::vector<std::uint8_t> descriptors = colmap::colmap_descriptors(features);
   out << features.keypoints.size() << ' ' << kColmapSize << '\n';
   char field[128];
@@ -147,7 +147,7 @@ void write_colmap_features(std::ostream& out, const Features& features) {
 
 void write_lowe_features(std::ostream& out, const Features& features) {
   const int d = features.descriptor_size;
-  const std::vector<float> keypoints = colmap::colmap_keypoints(features.keypoints);
+  const std::vector<float> keypoints = colmap::colmap_keypoints(features.keypoints, features.type);
   const std::vector<std::uint8_t> descriptors = colmap::colmap_descriptors(features);
   out << features.keypoints.size() << ' ' << d << '\n';
   char field[128];

@@ -25,9 +25,10 @@
 // COLMAP 3.8's feature_importer (LoadSiftFeaturesFromTextFile): "N 128",
 // then a line per keypoint "x y scale orientation d1 ... d128" in COLMAP's
 // conventions, as glsurf's database stores them (database/colmap.hpp:
-// colmap_keypoints, colmap_descriptors): x + 0.5, y + 0.5, sigma =
-// 1.2 L / 9, radians clockwise as shown in (-pi, pi], and each value
-// clamp(round(128 + 256 v), 0, 255). COLMAP takes only D = 128: a 64-value
+// colmap_keypoints, colmap_descriptors): x + 0.5, y + 0.5, sigma
+// (SURF: 1.2 L / 9, SIFT: size / 2), radians clockwise as shown in
+// (-pi, pi], and each value clamp(round(128 + 256 v), 0, 255) for SURF,
+// min(255, round(512 v)) for SIFT. COLMAP takes only D = 128: a 64-value
 // descriptor is padded with 64 values of 128 (the quantised 0), which
 // leaves every distance between two padded descriptors as it was.
 // Matches for `colmap matches_importer --match_type raw|inliers`: the line

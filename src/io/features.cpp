@@ -20,6 +20,7 @@ namespace glsurf {
 namespace {
 
 constexpr char kMagic[8] = {'G', 'L', 'S', 'U', 'R', 'F', '0', '1'};
+constexpr char kSiftMagic[8] = {'G', 'L', 'S', 'I', 'F', 'T', '0', '1'};
 
 template <typename T>
 void put(std::ostream& out, T value) {
@@ -81,8 +82,9 @@ std::string shown(const std::string& token) {
 
 bool blank(const std::string& line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
 
-Features read_bin(std::istream& in, const std::string& path) {
+Features read_bin(std::istream& in, const std::string& path, FeatureType type) {
   Features features;
+  features.type = type;
   std::uint32_t n = 0, d = 0;
   if (!get(in, n) || !get(in, d)) throw Error(path + ": truncated feature file (in its header)");
   if (d > 4096) throw Error(path + ": implausible descriptor size " + std::to_string(d));
@@ -111,13 +113,19 @@ Features read_bin(std::istream& in, const std::string& path) {
   return features;
 }
 
-// The txt header "N D": two whole numbers, neither negative, and nothing
-// else on the line. One rule for the reader and is_feature_file.
-bool parse_header(const std::string& line, std::int32_t& n, std::int32_t& d) {
+// The txt header "N D" (SURF) or "N D sift": two whole numbers, neither
+// negative, the word sift or nothing, and nothing else on the line. One rule
+// for the reader and is_feature_file.
+bool parse_header(const std::string& line, std::int32_t& n, std::int32_t& d, FeatureType& type) {
   std::istringstream header(line);
-  std::string count_token, size_token, token;
-  return (header >> count_token >> size_token) && !(header >> token) && parse_int(count_token, n) &&
-         parse_int(size_token, d) && n >= 0 && d >= 0;
+  std::string count_token, size_token, type_token, token;
+  if (!(header >> count_token >> size_token)) return false;
+  type = FeatureType::Surf;
+  if (header >> type_token) {
+    if (type_token != "sift" || (header >> token)) return false;
+    type = FeatureType::Sift;
+  }
+  return parse_int(count_token, n) && parse_int(size_token, d) && n >= 0 && d >= 0;
 }
 
 // The header line "N D", then exactly N lines of 7 + D numbers; blank lines
@@ -127,7 +135,7 @@ Features read_txt(std::istream& in, const std::string& path) {
   std::string line, token;
   std::getline(in, line);
   std::int32_t n = -1, d = -1;
-  if (!parse_header(line, n, d)) {
+  if (!parse_header(line, n, d, features.type)) {
     throw Error(path +
                 ": not a feature file (its first line must be the keypoint count and descriptor size)");
   }
@@ -185,7 +193,7 @@ void write_features(std::ostream& out, const Features& features, FeatureFormat f
   GLSURF_EXPECTS(features.descriptors.size() == keypoints.size() * static_cast<size_t>(d),
                  "descriptor count does not match the keypoints");
   if (format == FeatureFormat::Txt) {
-    out << keypoints.size() << ' ' << d << '\n';
+    out << keypoints.size() << ' ' << d << (features.type == FeatureType::Sift ? " sift" : "") << '\n';
     char field[160];
     for (size_t i = 0; i < keypoints.size(); ++i) {
       const KeyPoint& k = keypoints[i];
@@ -200,7 +208,7 @@ void write_features(std::ostream& out, const Features& features, FeatureFormat f
     }
     return;
   }
-  out.write(kMagic, sizeof kMagic);
+  out.write(features.type == FeatureType::Sift ? kSiftMagic : kMagic, sizeof kMagic);
   put<std::uint32_t>(out, static_cast<std::uint32_t>(keypoints.size()));
   put<std::uint32_t>(out, static_cast<std::uint32_t>(d));
   for (size_t i = 0; i < keypoints.size(); ++i) {
@@ -229,13 +237,15 @@ bool is_feature_file(const std::string& path) {
   std::string head(4096, '\0');
   in.read(&head[0], static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0)));
-  if (head.size() >= 8 && std::memcmp(head.data(), kMagic, 8) == 0) return true;
+  if (head.size() >= 8 && (std::memcmp(head.data(), kMagic, 8) == 0 || std::memcmp(head.data(), kSiftMagic, 8) == 0))
+    return true;
   const size_t end = head.find('\n');
   if (end == std::string::npos && head.size() == 4096) return false;
   // "N D" as the reader takes it (its whole first line, to the newline or
   // the end of the file).
   std::int32_t n = 0, d = 0;
-  return parse_header(head.substr(0, end), n, d);
+  FeatureType type;
+  return parse_header(head.substr(0, end), n, d, type);
 }
 
 std::string keypoint_location(FeatureFormat format, size_t index, size_t count) {
@@ -254,9 +264,10 @@ Features read_features_file(const std::string& path, FeatureFormat* format) {
   char magic[8] = {};
   in.read(magic, 8);
   const auto got = static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0));
-  const bool bin = in && std::memcmp(magic, kMagic, 8) == 0;
+  const bool sift = in && std::memcmp(magic, kSiftMagic, 8) == 0;
+  const bool bin = sift || (in && std::memcmp(magic, kMagic, 8) == 0);
   if (format) *format = bin ? FeatureFormat::Bin : FeatureFormat::Txt;
-  if (bin) return read_bin(in, path);
+  if (bin) return read_bin(in, path, sift ? FeatureType::Sift : FeatureType::Surf);
   in.clear();
   if (in.seekg(0)) return read_txt(in, path);
   // A pipe cannot go back: the text is the 8 bytes read and the rest.

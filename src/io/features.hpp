@@ -1,10 +1,11 @@
 // Feature files.
 //
-// txt: first line "N D", then one line per keypoint
+// txt: first line "N D" (SURF) or "N D sift", then one line per keypoint
 //        x y size angle response laplacian octave d1 ... dD
 //      (D = 0 until descriptors exist). Fields as surf/keypoint.hpp; floats
 //      printed with enough digits to read back the same float32.
-// bin: little-endian. Header: the 8 bytes "GLSURF01", uint32 N, uint32 D.
+// bin: little-endian. Header: the 8 bytes "GLSURF01" (SURF) or "GLSIFT01",
+//      uint32 N, uint32 D.
 //      Then N records: float32 x, y, size, angle, response; int32 laplacian,
 //      octave; float32 d1 ... dD.
 //

@@ -25,6 +25,10 @@ void check_matchable(const Features& query, const Features& train) {
                   " set's keypoints without descriptors cannot be matched");
     }
   }
+  if (query.type != train.type) {
+    throw Error(std::string("cannot match ") + to_string(query.type) + " features against " +
+                to_string(train.type) + " features");
+  }
   if (!query.keypoints.empty() && !train.keypoints.empty() &&
       query.descriptor_size != train.descriptor_size) {
     throw Error("cannot match: descriptor sizes differ (" + std::to_string(query.descriptor_size) + " and " +
