@@ -23,6 +23,12 @@ constexpr int kDescriptorWidth = 4;  // d: d x d spatial bins
 constexpr int kDescriptorBins = 8;   // n: orientation bins of each
 constexpr int kDescriptorSize = kDescriptorWidth * kDescriptorWidth * kDescriptorBins;  // 128
 
+// Whether every function here takes `config`: n_octaves 0..32, n_octave_layers
+// 1..64 (the layer is packed in 8 bits of KeyPoint::octave), sigma in
+// (0, 64], contrast_threshold >= 0, edge_threshold > 0 (both finite),
+// first_octave -1 or 0, max_features >= 0. The others assert it.
+bool valid_config(const SiftConfig& config);
+
 // A float image, row by row.
 struct Image {
   int width = 0, height = 0;
@@ -80,7 +86,9 @@ struct Extremum {
   KeyPoint keypoint;       // in image coordinates, angle -1 (fields: docs/notes/sift.md)
 };
 // Every extremum of the pyramid, strongest first (sort_by_strength on the
-// keypoints, the extrema moving with them).
+// keypoints, the extrema moving with them). Two candidates that refine to the
+// same (k, layer, px, py) give the same extremum, everything after the moves
+// being computed at that sample: it is listed once.
 std::vector<Extremum> find_extrema(const Pyramid& pyramid, const SiftConfig& config);
 // The extremum a keypoint in image coordinates stands for (its octave, layer
 // and sub-layer offset from KeyPoint::octave as OpenCV packs it, its position
