@@ -482,24 +482,28 @@ void describe(const Pyramid& pyramid, const Extremum& e, float angle, bool root_
       }
     }
   }
+  normalise_descriptor(hist.data(), root_sift);
+  std::copy(hist.begin(), hist.end(), out);
+}
+
+void normalise_descriptor(float* values, bool root_sift) {
+  float* end = values + kDescriptorSize;
   auto normalise = [&]() {
     double sum = 0;
-    for (float v : hist) sum += static_cast<double>(v) * v;
+    for (const float* v = values; v != end; ++v) sum += static_cast<double>(*v) * *v;
     if (sum == 0) return;
     const double norm = std::sqrt(sum);
-    for (float& v : hist) v = static_cast<float>(v / norm);
+    for (float* v = values; v != end; ++v) *v = static_cast<float>(*v / norm);
   };
   normalise();
-  for (float& v : hist) v = std::min(v, 0.2f);
+  for (float* v = values; v != end; ++v) *v = std::min(*v, 0.2f);
   normalise();
   if (root_sift) {
     double sum = 0;
-    for (float v : hist) sum += v;
-    if (sum > 0) {
-      for (float& v : hist) v = static_cast<float>(std::sqrt(v / sum));
-    }
+    for (const float* v = values; v != end; ++v) sum += *v;
+    if (sum == 0) return;
+    for (float* v = values; v != end; ++v) *v = static_cast<float>(std::sqrt(*v / sum));
   }
-  std::copy(hist.begin(), hist.end(), out);
 }
 
 std::vector<KeyPoint> detect(const GrayImage& image, const SiftConfig& config) {

@@ -104,6 +104,11 @@ std::vector<float> orientations(const Pyramid& pyramid, const Extremum& extremum
 // The 128 values for one orientation (degrees), normalised, clamped at 0.2,
 // normalised again; RootSIFT on top when asked (docs/notes/sift.md, Descriptor).
 void describe(const Pyramid& pyramid, const Extremum& extremum, float angle, bool root_sift, float* out);
+// describe's last step on kDescriptorSize histogram values, in place: v /= |v|_2,
+// v = min(v, 0.2), v /= |v|_2 (the norms in double; all-zero stays zero), then
+// with root_sift v /= |v|_1, v = sqrt(v). The result has unit length; values
+// may exceed 0.2 again after the second normalisation.
+void normalise_descriptor(float* values, bool root_sift);
 
 // Keypoints only (angle -1), strongest first, max_features applied.
 std::vector<KeyPoint> detect(const GrayImage& image, const SiftConfig& config);
@@ -115,8 +120,9 @@ Features detect_and_compute(const GrayImage& image, const SiftConfig& config);
 // order; a keypoint with angle >= 0 keeps it (one entry).
 Features compute(const GrayImage& image, const std::vector<KeyPoint>& keypoints, const SiftConfig& config);
 
-// A float descriptor (unit length, values <= 0.2 before RootSIFT) as the
-// uint8 values VLFeat and COLMAP store: round(512 v), saturated at 255.
+// A float descriptor (unit length, values in [0, 1]) as the uint8 values
+// VLFeat and COLMAP store: round(512 v), saturated at 255 (values above
+// 255.5 / 512, rare after the clamp at 0.2, saturate).
 void to_uint8(const float* descriptor, int n, unsigned char* out);
 
 }  // namespace glsurf::cpu::sift
