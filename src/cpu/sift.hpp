@@ -24,6 +24,12 @@ constexpr int kDescriptorWidth = 4;  // d: d x d spatial bins
 constexpr int kDescriptorBins = 8;   // n: orientation bins of each
 constexpr int kDescriptorSize = kDescriptorWidth * kDescriptorWidth * kDescriptorBins;  // 128
 
+// Whether every function here takes `config`: n_octaves 0..32, n_octave_layers
+// 1..64 (the layer is packed in 8 bits of KeyPoint::octave), sigma in
+// (0, 64], contrast_threshold >= 0, edge_threshold > 0 (both finite),
+// first_octave -1 or 0, max_features >= 0. The others assert it.
+bool valid_config(const SiftConfig& config);
+
 // A float image, row by row.
 struct Image {
   int width = 0, height = 0;
@@ -90,7 +96,9 @@ struct Extremum {
   KeyPoint keypoint;       // in image coordinates, angle -1 (fields: docs/notes/sift.md)
 };
 // Every extremum of the pyramid, strongest first (sort_by_strength on the
-// keypoints, the extrema moving with them).
+// keypoints, the extrema moving with them). Two candidates that refine to the
+// same (k, layer, px, py) give the same extremum, everything after the moves
+// being computed at that sample: it is listed once.
 std::vector<Extremum> find_extrema(const Pyramid& pyramid, const SiftConfig& config);
 // The extremum a keypoint in image coordinates stands for (its octave, layer
 // and sub-layer offset from KeyPoint::octave as OpenCV packs it, its position
@@ -106,6 +114,11 @@ std::vector<float> orientations(const Pyramid& pyramid, const Extremum& extremum
 // The 128 values for one orientation (degrees), normalised, clamped at 0.2,
 // normalised again; RootSIFT on top when asked (docs/notes/sift.md, Descriptor).
 void describe(const Pyramid& pyramid, const Extremum& extremum, float angle, bool root_sift, float* out);
+// describe's last step on kDescriptorSize histogram values, in place: v /= |v|_2,
+// v = min(v, 0.2), v /= |v|_2 (the norms in double; all-zero stays zero), then
+// with root_sift v /= |v|_1, v = sqrt(v). The result has unit length; values
+// may exceed 0.2 again after the second normalisation.
+void normalise_descriptor(float* values, bool root_sift);
 
 // Keypoints only (angle -1), strongest first, max_features applied.
 std::vector<KeyPoint> detect(const GrayImage& image, const SiftConfig& config);
@@ -117,8 +130,9 @@ Features detect_and_compute(const GrayImage& image, const SiftConfig& config);
 // order; a keypoint with angle >= 0 keeps it (one entry).
 Features compute(const GrayImage& image, const std::vector<KeyPoint>& keypoints, const SiftConfig& config);
 
-// A float descriptor (unit length, values <= 0.2 before RootSIFT) as the
-// uint8 values VLFeat and COLMAP store: round(512 v), saturated at 255.
+// A float descriptor (unit length, values in [0, 1]) as the uint8 values
+// VLFeat and COLMAP store: round(512 v), saturated at 255 (values above
+// 255.5 / 512, rare after the clamp at 0.2, saturate).
 void to_uint8(const float* descriptor, int n, unsigned char* out);
 
 }  // namespace glsurf::cpu::sift
