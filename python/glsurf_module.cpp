@@ -283,9 +283,10 @@ py::tuple features_out(glsurf::Features&& f, int descriptor_size) {
 class PyDetector {
  public:
   PyDetector(float threshold, int max_features, std::optional<int> octaves, std::optional<int> layers,
-             bool extended, bool upright, const std::string& backend, int sample_step, float second_orientation,
-             const std::optional<double>& memory_budget, int tile_size, const std::string& features,
-             float contrast_threshold, float edge_threshold, int first_octave, bool root_sift)
+             bool extended, bool upright, const std::string& backend, int sample_step,
+             float second_orientation, const std::optional<double>& memory_budget, int tile_size,
+             const std::string& features, float contrast_threshold, float edge_threshold, int first_octave,
+             bool root_sift)
       : on_gpu_(parse_backend(backend)) {
     if (features != "surf" && features != "sift")
       throw py::value_error("features must be \"surf\" or \"sift\", not \"" + features + "\"");
@@ -294,10 +295,10 @@ class PyDetector {
     // A setting of the other detector, changed from its default, is a mistake.
     const char* foreign = nullptr;
     if (sift_) {
-      foreign = threshold != 100.0f ? "threshold"
-                : extended          ? "extended"
-                : upright           ? "upright"
-                : sample_step != 1  ? "sample_step"
+      foreign = threshold != 100.0f          ? "threshold"
+                : extended                   ? "extended"
+                : upright                    ? "upright"
+                : sample_step != 1           ? "sample_step"
                 : second_orientation != 0.0f ? "second_orientation"
                                              : nullptr;
     } else {
@@ -650,7 +651,8 @@ argument, TypeError for one of the wrong kind, glsurf.Error (a RuntimeError)
 for what glsurf refuses or cannot do (an unreadable file, no OpenGL, an image
 too small), with glsurf's one-line message. See docs/python.md.)";
 
-constexpr const char* kDetectorDoc = R"(SURF (Bay et al. 2008) or SIFT (Lowe 2004) detector and descriptor, on the GPU or the CPU.
+constexpr const char* kDetectorDoc =
+    R"(SURF (Bay et al. 2008) or SIFT (Lowe 2004) detector and descriptor, on the GPU or the CPU.
 
 Detector(threshold=100, max_features=0, octaves=None, layers=None, extended=False,
          upright=False, backend="gl", sample_step=1, second_orientation=0,
@@ -835,7 +837,9 @@ PYBIND11_MODULE(_glsurf, m) {
           "octaves of the scale space (SIFT: 0, as many as the image allows)")
       .def_property_readonly(
           "layers",
-          [](const PyDetector& d) { return d.sift() ? d.sift_config().n_octave_layers : d.config().n_octave_layers; },
+          [](const PyDetector& d) {
+            return d.sift() ? d.sift_config().n_octave_layers : d.config().n_octave_layers;
+          },
           "layers per octave")
       .def_property_readonly(
           "contrast_threshold", [](const PyDetector& d) { return d.sift_config().contrast_threshold; },

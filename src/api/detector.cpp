@@ -6,14 +6,14 @@
 #include <cmath>
 
 #include "cpu/descriptor.hpp"
-#include "cpu/sift.hpp"
 #include "cpu/detector.hpp"
+#include "cpu/sift.hpp"
 #include "gl/context.hpp"
 #include "glsurf/context.hpp"
 #include "sift/detector.hpp"
 #include "surf/detector.hpp"
-#include "surf/memory.hpp"
 #include "surf/keypoint.hpp"
+#include "surf/memory.hpp"
 #include "surf/tiles.hpp"
 
 namespace glsurf {
@@ -39,8 +39,9 @@ void check_config(const DetectorConfig& config) {
 void check_config(const SiftConfig& c) {
   const auto positive = [](float v) { return std::isfinite(v) && v > 0; };
   if (c.n_octaves < 0 || c.n_octaves > 16 || c.n_octave_layers < 1 || c.n_octave_layers > 8 ||
-      (c.first_octave != -1 && c.first_octave != 0) || !(std::isfinite(c.contrast_threshold) && c.contrast_threshold >= 0) ||
-      !positive(c.edge_threshold) || !positive(c.sigma) || c.max_features < 0) {
+      (c.first_octave != -1 && c.first_octave != 0) ||
+      !(std::isfinite(c.contrast_threshold) && c.contrast_threshold >= 0) || !positive(c.edge_threshold) ||
+      !positive(c.sigma) || c.max_features < 0) {
     throw Error(
         "SIFT configuration out of range (n_octaves 0..16, n_octave_layers 1..8, first_octave -1 or 0, "
         "contrast_threshold >= 0, edge_threshold and sigma positive, max_features >= 0)");
@@ -48,9 +49,11 @@ void check_config(const SiftConfig& c) {
 }
 
 // Why the SIFT detector refuses `image`, or "".
-std::string sift_problem(const SiftConfig& sift, const GpuSift* gpu, const Tiling& tiling, const GrayImage& image) {
+std::string sift_problem(const SiftConfig& sift, const GpuSift* gpu, const Tiling& tiling,
+                         const GrayImage& image) {
   if (std::string why = image_layout_problem(image); !why.empty()) return why;
-  if (std::string why = cpu::sift::image_size_problem(image.width, image.height, sift); !why.empty()) return why;
+  if (std::string why = cpu::sift::image_size_problem(image.width, image.height, sift); !why.empty())
+    return why;
   if (gpu) return gpu->size_problem(image.width, image.height);
   return memory_problem(image.width, image.height, cpu::sift::bytes_per_pixel(sift),
                         tiling.memory_budget >= 0 ? tiling.memory_budget : available_host_memory(),
@@ -99,7 +102,8 @@ Detector Detector::sift_cpu(const SiftConfig& config) {
 std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
   Impl& i = impl();
   if (i.type == FeatureType::Sift) {
-    if (const std::string why = sift_problem(i.sift, i.sift_gpu.get(), i.tiling, image); !why.empty()) throw Error(why);
+    if (const std::string why = sift_problem(i.sift, i.sift_gpu.get(), i.tiling, image); !why.empty())
+      throw Error(why);
     return i.sift_gpu ? i.sift_gpu->detect(image) : cpu::sift::detect(image, i.sift);
   }
   if (const std::string why = image_layout_problem(image); !why.empty()) throw Error(why);
@@ -130,7 +134,8 @@ std::vector<KeyPoint> Detector::detect(const GrayImage& image) {
 Features Detector::detect_and_compute(const GrayImage& image) {
   Impl& i = impl();
   if (i.type == FeatureType::Sift) {
-    if (const std::string why = sift_problem(i.sift, i.sift_gpu.get(), i.tiling, image); !why.empty()) throw Error(why);
+    if (const std::string why = sift_problem(i.sift, i.sift_gpu.get(), i.tiling, image); !why.empty())
+      throw Error(why);
     return i.sift_gpu ? i.sift_gpu->detect_and_compute(image) : cpu::sift::detect_and_compute(image, i.sift);
   }
   if (const std::string why = image_layout_problem(image); !why.empty()) throw Error(why);
@@ -147,7 +152,9 @@ const Tiling& Detector::tiling() const { return impl().tiling; }
 
 Features Detector::compute(const GrayImage& image, std::vector<KeyPoint> keypoints) {
   if (impl().type == FeatureType::Sift) {
-    if (const std::string why = sift_problem(impl().sift, impl().sift_gpu.get(), impl().tiling, image); !why.empty()) throw Error(why);
+    if (const std::string why = sift_problem(impl().sift, impl().sift_gpu.get(), impl().tiling, image);
+        !why.empty())
+      throw Error(why);
     return cpu::sift::compute(image, keypoints, impl().sift);
   }
   return impl().gpu ? impl().gpu->compute(image, std::move(keypoints))

@@ -38,11 +38,12 @@ int run_sift(Args& args) {
   const bool software = info.software();
   std::fprintf(listing, "glsurf bench sift — %s, %s, %s%s\n", info.vendor.c_str(), info.renderer.c_str(),
                info.version.c_str(), software_note(software));
-  std::fprintf(listing,
-               "  SIFT detection + orientation + descriptors per frame, %s resampled, first octave %d; median "
-               "of %d runs after 1 warm-up;\n  ms per pass (separate runs): %s\n\n",
-               image_path.c_str(), config.first_octave, runs,
-               software ? "wall clock between glFinish calls around each pass" : "GPU timer queries");
+  std::fprintf(
+      listing,
+      "  SIFT detection + orientation + descriptors per frame, %s resampled, first octave %d; median "
+      "of %d runs after 1 warm-up;\n  ms per pass (separate runs): %s\n\n",
+      image_path.c_str(), config.first_octave, runs,
+      software ? "wall clock between glFinish calls around each pass" : "GPU timer queries");
   std::string records;
   for (const auto& [w, h] : sizes) {
     const GrayImage image = resize(photo, w, h);
@@ -74,11 +75,14 @@ int run_sift(Args& args) {
     char label[32];
     std::snprintf(label, sizeof label, "%dx%d", w, h);
     std::fprintf(listing, "%-10s GPU %9.1f ms, %6zu entries; CPU reference %s ms (one run)\n", label,
-                 median(wall), found, cpu_ms >= 0 ? std::to_string(static_cast<long>(cpu_ms + 0.5)).c_str() : "-");
+                 median(wall), found,
+                 cpu_ms >= 0 ? std::to_string(static_cast<long>(cpu_ms + 0.5)).c_str() : "-");
     char head[256];
-    std::snprintf(head, sizeof head, "%s    {\"size\": \"%s\", \"gpu_ms\": %.2f, \"entries\": %zu, \"cpu_ms\": %s, \"passes_ms\": {",
-                  records.empty() ? "" : ",\n", label, median(wall), found,
-                  cpu_ms >= 0 ? std::to_string(cpu_ms).c_str() : "null");
+    std::snprintf(
+        head, sizeof head,
+        "%s    {\"size\": \"%s\", \"gpu_ms\": %.2f, \"entries\": %zu, \"cpu_ms\": %s, \"passes_ms\": {",
+        records.empty() ? "" : ",\n", label, median(wall), found,
+        cpu_ms >= 0 ? std::to_string(cpu_ms).c_str() : "null");
     records += head;
     bool first = true;
     for (const auto& [name, ms] : passes) {
@@ -93,9 +97,10 @@ int run_sift(Args& args) {
   }
   if (!json.empty()) {
     write_file_atomically(json, false, [&](std::ostream& out) {
-      out << "{\n  \"renderer\": \"" << json_escaped(info.renderer) << "\",\n  \"software\": "
-          << (software ? "true" : "false") << ",\n  \"detector\": " << detector_json(config)
-          << ",\n  \"frames\": [\n" << records << "\n  ]\n}\n";
+      out << "{\n  \"renderer\": \"" << json_escaped(info.renderer)
+          << "\",\n  \"software\": " << (software ? "true" : "false")
+          << ",\n  \"detector\": " << detector_json(config) << ",\n  \"frames\": [\n"
+          << records << "\n  ]\n}\n";
     });
   }
   return 0;
@@ -103,8 +108,8 @@ int run_sift(Args& args) {
 
 OptionTable sift_options() {
   return {runs_option(5),
-          text("--json", "OUT", "", "the results as JSON (-: on standard output, the table then on standard error)",
-               "none"),
+          text("--json", "OUT", "",
+               "the results as JSON (-: on standard output, the table then on standard error)", "none"),
           image_option(),
           text("--sizes", "WxH,...", "640x480,1920x1080", "frame sizes, the image resampled to each"),
           integer("--first-octave", "O", -1, -1, 0, "SIFT's first octave (-1: the image doubled)"),

@@ -205,7 +205,7 @@ int run_throughput(Args& args) {
       fs::remove(db);
       const Clock::time_point t0 = Clock::now();
       DatabaseDetect run;
-      run.database = db, run.backend = kBackends[b], run.config = detect_config, run.names = detect_files;
+      run.database = db, run.backend = kBackends[b], run.choice.surf = detect_config, run.names = detect_files;
       run.quiet = true;
       const int status = detect_into_database(run);
       detect.seconds[b].push_back(ms_since(t0) / 1000.0);
@@ -219,7 +219,7 @@ int run_throughput(Args& args) {
   // (b) match: features of the set once, then a copy of that database per run.
   const std::string features_db = dir + "/set_features.db";
   DatabaseDetect set_run;
-  set_run.database = features_db, set_run.backend = "gl", set_run.config = set_config,
+  set_run.database = features_db, set_run.backend = "gl", set_run.choice.surf = set_config,
   set_run.names = set_files;
   set_run.quiet = true;
   if (detect_into_database(set_run) != 0) throw Error("detect of the matching set failed");

@@ -48,7 +48,13 @@ int describe(Args& args) {
   const GrayImage image = load_gray(input_path(image_name), load);
   FeatureFormat keypoints_format = FeatureFormat::Txt;
   const std::string keypoints_path = input_path(keypoints_name);
-  std::vector<KeyPoint> keypoints = read_features_file(keypoints_path, &keypoints_format).keypoints;
+  Features read = read_features_file(keypoints_path, &keypoints_format);
+  if (read.type != FeatureType::Surf) {
+    throw Error(keypoints_path +
+                ": SIFT keypoints; describe computes SURF descriptors (detect --features sift "
+                "gives SIFT's)");
+  }
+  std::vector<KeyPoint> keypoints = std::move(read.keypoints);
   // A keypoint the image cannot hold is named where it is in its file, as
   // the reader names a value it cannot read.
   std::string why;

@@ -13,9 +13,9 @@
 #include <new>
 
 #include "app/cli.hpp"
-#include "app/extractor.hpp"
 #include "app/dataset.hpp"
 #include "app/detect_database.hpp"
+#include "app/extractor.hpp"
 #include "gl/context.hpp"
 #include "gl/error.hpp"
 #include "io/draw.hpp"

@@ -145,7 +145,8 @@ int eval(Args& args) {
   if (!json.empty()) {
     write_file_atomically(json, false, [&](std::ostream& out) {
       out << "{\n  \"sequence\": \"" << json_escaped(dir.string()) << "\",\n  \"backend\": \"" << backend
-          << "\",\n  \"detector\": " << (choice.type == FeatureType::Sift ? detector_json(choice.sift) : detector_json(choice.surf))
+          << "\",\n  \"detector\": "
+          << (choice.type == FeatureType::Sift ? detector_json(choice.sift) : detector_json(choice.surf))
           << ",\n  \"matcher\": " << matcher_json(match_config) << ",\n  \"pairs\": [\n"
           << records << "\n  ]\n}\n";
     });

@@ -31,12 +31,14 @@ OptionTable sift_table() {
            "options below; --octaves, --layers and --max-features apply to both)"),
       number("--contrast-threshold", "C", sift.contrast_threshold, 0.0f, 1.0f,
              "SIFT: keep extrema with |DoG| * layers >= C, grey levels 0..1 (OpenCV's contrastThreshold)"),
-      number("--edge-threshold", "R", sift.edge_threshold, 1.0f, 1000.0f,
-             "SIFT: drop extrema whose principal curvatures differ more than R to 1 (OpenCV's edgeThreshold)"),
+      number(
+          "--edge-threshold", "R", sift.edge_threshold, 1.0f, 1000.0f,
+          "SIFT: drop extrema whose principal curvatures differ more than R to 1 (OpenCV's edgeThreshold)"),
       integer("--first-octave", "O", sift.first_octave, -1, 0,
               "SIFT: -1 doubles the image first, as OpenCV and COLMAP do; 0 starts at its size (4x fewer "
               "pixels, fewer small keypoints)"),
-      flag("--root-sift", "SIFT: RootSIFT descriptors (L1-normalised, square-rooted; Arandjelovic & Zisserman)"),
+      flag("--root-sift",
+           "SIFT: RootSIFT descriptors (L1-normalised, square-rooted; Arandjelovic & Zisserman)"),
   };
 }
 
@@ -59,7 +61,8 @@ FeatureChoice feature_options(Args& args) {
   };
   for (const char* option : choice.type == FeatureType::Sift ? kSurfOnly : kSiftOnly) {
     if (is_given(option) && choice.misplaced.empty()) {
-      choice.misplaced = std::string(option) + " is " + (choice.type == FeatureType::Sift ? "SURF's" : "SIFT's") +
+      choice.misplaced = std::string(option) + " is " +
+                         (choice.type == FeatureType::Sift ? "SURF's" : "SIFT's") +
                          " option; it does not apply to --features " + features;
     }
   }
@@ -77,11 +80,12 @@ std::string feature_signature(const FeatureChoice& choice) {
   if (choice.type == FeatureType::Surf) {
     const DetectorConfig& c = choice.surf;
     char text[256];
-    std::snprintf(text, sizeof text,
-                  "surf threshold=%g octaves=%d layers=%d max-features=%d extended=%d upright=%d sample-step=%d "
-                  "second-orientation=%g",
-                  c.hessian_threshold, c.n_octaves, c.n_octave_layers, c.max_features, c.extended ? 1 : 0,
-                  c.upright ? 1 : 0, c.first_step, c.second_orientation);
+    std::snprintf(
+        text, sizeof text,
+        "surf threshold=%g octaves=%d layers=%d max-features=%d extended=%d upright=%d sample-step=%d "
+        "second-orientation=%g",
+        c.hessian_threshold, c.n_octaves, c.n_octave_layers, c.max_features, c.extended ? 1 : 0,
+        c.upright ? 1 : 0, c.first_step, c.second_orientation);
     return text;
   }
   const SiftConfig& c = choice.sift;
@@ -89,8 +93,8 @@ std::string feature_signature(const FeatureChoice& choice) {
   std::snprintf(text, sizeof text,
                 "sift contrast-threshold=%g edge-threshold=%g octaves=%d layers=%d sigma=%g first-octave=%d "
                 "max-features=%d root-sift=%d",
-                c.contrast_threshold, c.edge_threshold, c.n_octaves, c.n_octave_layers, c.sigma, c.first_octave,
-                c.max_features, c.root_sift ? 1 : 0);
+                c.contrast_threshold, c.edge_threshold, c.n_octaves, c.n_octave_layers, c.sigma,
+                c.first_octave, c.max_features, c.root_sift ? 1 : 0);
   return text;
 }
 

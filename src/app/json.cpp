@@ -65,12 +65,13 @@ std::string detector_json(const DetectorConfig& config) {
 
 std::string detector_json(const SiftConfig& config) {
   char text[256];
-  std::snprintf(text, sizeof text,
-                "{\"features\": \"sift\", \"contrast_threshold\": %.7g, \"edge_threshold\": %.7g, "
-                "\"octaves\": %d, \"layers\": %d, \"sigma\": %.7g, \"first_octave\": %d, \"max_features\": %d, "
-                "\"root_sift\": %s}",
-                config.contrast_threshold, config.edge_threshold, config.n_octaves, config.n_octave_layers,
-                config.sigma, config.first_octave, config.max_features, config.root_sift ? "true" : "false");
+  std::snprintf(
+      text, sizeof text,
+      "{\"features\": \"sift\", \"contrast_threshold\": %.7g, \"edge_threshold\": %.7g, "
+      "\"octaves\": %d, \"layers\": %d, \"sigma\": %.7g, \"first_octave\": %d, \"max_features\": %d, "
+      "\"root_sift\": %s}",
+      config.contrast_threshold, config.edge_threshold, config.n_octaves, config.n_octave_layers,
+      config.sigma, config.first_octave, config.max_features, config.root_sift ? "true" : "false");
   return text;
 }
 

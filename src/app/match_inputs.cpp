@@ -74,8 +74,10 @@ Inputs read_inputs(const Request& r) {
   // --extended), SIFT 128.
   const FeatureType ta = file_a ? in.fa.type : r.features.type, tb = file_b ? in.fb.type : r.features.type;
   if (ta != tb) {
-    const std::string hint = file_a == file_b ? "" : std::string(" (add --features ") + to_string(file_a ? ta : tb) + ")";
-    throw Error(images[0] + " gives " + to_string(ta) + " features, " + images[1] + " " + to_string(tb) + hint);
+    const std::string hint =
+        file_a == file_b ? "" : std::string(" (add --features ") + to_string(file_a ? ta : tb) + ")";
+    throw Error(images[0] + " gives " + to_string(ta) + " features, " + images[1] + " " + to_string(tb) +
+                hint);
   }
   const int image_length = r.features.type == FeatureType::Sift ? 128 : descriptor_size(r.features.surf);
   const int da = file_a ? in.fa.descriptor_size : image_length;
@@ -85,7 +87,7 @@ Inputs read_inputs(const Request& r) {
     // --extended given or left out.
     const int file_length = file_a ? da : db;
     const bool extended = r.features.surf.extended;
-    const std::string hint = file_a == file_b                    ? ""
+    const std::string hint = file_a == file_b                  ? ""
                              : file_length == 128 && !extended ? " (add --extended)"
                              : file_length == 64 && extended   ? " (leave out --extended)"
                                                                : "";

@@ -27,6 +27,7 @@ std::vector<int> sort_by_strength(Features& f) {
             [&](size_t a, size_t b) { return stronger(f.keypoints[a], f.keypoints[b]); });
   Features sorted;
   sorted.descriptor_size = f.descriptor_size;
+  sorted.type = f.type;
   sorted.keypoints.reserve(order.size());
   sorted.descriptors.reserve(f.descriptors.size());
   for (size_t i : order) {

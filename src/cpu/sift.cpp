@@ -547,6 +547,7 @@ Features detect_and_compute(const GrayImage& image, const SiftConfig& config) {
   }
   Features f;
   f.descriptor_size = kDescriptorSize;
+  f.type = FeatureType::Sift;
   for (const Extremum& e : extrema) add_entries(pyramid, e, orientations(pyramid, e), config.root_sift, f);
   sort_by_strength(f);
   if (n > 0 && f.keypoints.size() > n) {
@@ -560,6 +561,7 @@ Features compute(const GrayImage& image, const std::vector<KeyPoint>& keypoints,
   const Pyramid pyramid = build_pyramid(image, config);
   Features f;
   f.descriptor_size = kDescriptorSize;
+  f.type = FeatureType::Sift;
   for (const KeyPoint& kp : keypoints) {
     const Extremum e = from_keypoint(kp, pyramid, config);
     add_entries(pyramid, e, kp.angle >= 0 ? std::vector<float>{kp.angle} : orientations(pyramid, e),

@@ -5,8 +5,9 @@ namespace glsurf::cpu::sift {
 
 std::string image_size_problem(int width, int height, const SiftConfig&) {
   if (width >= kMinImageSide && height >= kMinImageSide) return "";
-  return "image of " + std::to_string(width) + "x" + std::to_string(height) + " is smaller than SIFT takes (" +
-         std::to_string(kMinImageSide) + "x" + std::to_string(kMinImageSide) + ")";
+  return "image of " + std::to_string(width) + "x" + std::to_string(height) +
+         " is smaller than SIFT takes (" + std::to_string(kMinImageSide) + "x" +
+         std::to_string(kMinImageSide) + ")";
 }
 
 double bytes_per_pixel(const SiftConfig& config) {

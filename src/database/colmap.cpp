@@ -117,7 +117,8 @@ std::vector<float> colmap_keypoints(const std::vector<KeyPoint>& keypoints, Feat
 
 std::vector<std::uint8_t> colmap_descriptors(const Features& features) {
   std::vector<std::uint8_t> data(features.descriptors.size());
-  if (features.type == FeatureType::Sift) {  // values >= 0, at most 0.2 but with RootSIFT: as VLFeat stores them
+  if (features.type ==
+      FeatureType::Sift) {  // values >= 0, at most 0.2 but with RootSIFT: as VLFeat stores them
     std::transform(features.descriptors.begin(), features.descriptors.end(), data.begin(), [](float v) {
       return static_cast<std::uint8_t>(std::clamp(std::lround(512.0 * v), 0L, 255L));
     });

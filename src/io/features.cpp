@@ -237,7 +237,8 @@ bool is_feature_file(const std::string& path) {
   std::string head(4096, '\0');
   in.read(&head[0], static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0)));
-  if (head.size() >= 8 && (std::memcmp(head.data(), kMagic, 8) == 0 || std::memcmp(head.data(), kSiftMagic, 8) == 0))
+  if (head.size() >= 8 &&
+      (std::memcmp(head.data(), kMagic, 8) == 0 || std::memcmp(head.data(), kSiftMagic, 8) == 0))
     return true;
   const size_t end = head.find('\n');
   if (end == std::string::npos && head.size() == 4096) return false;
