@@ -1,0 +1,301 @@
+// GPU SIFT orientations and descriptors (sift::OrientationStage,
+// sift::DescriptorStage) against the CPU reference, on the same inputs: the
+// CPU's Gaussian pyramid uploaded into the atlas layout, the CPU's extrema
+// as the point list (for the descriptors, each extremum at each of its CPU
+// orientations as the oriented list).
+//
+// Tolerances. Orientations: per keypoint the same number of angles, each
+// within 0.05 degrees of the CPU's, in the same order, for >= 99 % of
+// keypoints. The GPU follows the CPU step by step, so an angle differs by
+// float rounding alone (measured: see kAngleTolerance) unless a gradient's
+// direction lies so near a bin's rounding boundary (a multiple of 5
+// degrees, odd) that atan2 in float on one side and on the other puts it
+// in the neighbouring bin; that moves the peak's parabola by up to a few
+// hundredths of a degree, and it can lift a second peak over or under 0.8
+// of the highest (one angle more or fewer) or swap two peaks of nearly
+// equal height. Descriptors: per entry max |GPU - CPU| <= 1e-3 for >= 99 %
+// of entries (values are <= 0.2; the same near-boundary samples move a few
+// units of 1e-4), unit L2 length within 1e-4, and each GPU descriptor's
+// nearest CPU descriptor is its own partner for >= 99 %. RootSIFT the same.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cpu/sift.hpp"
+#include "gl/error.hpp"
+#include "gl/pass.hpp"
+#include "gl/shader_source.hpp"
+#include "gl/shared_constants.hpp"
+#include "gl/texture.hpp"
+#include "io/image.hpp"
+#include "sift/descriptor.hpp"
+#include "sift/layout.hpp"
+#include "sift/orientation.hpp"
+#include "support.hpp"
+
+using namespace glsurf;
+
+namespace {
+
+constexpr int kWidth = shader::kListWidth;
+// Largest |GPU - CPU| of an angle counted as the same, degrees.
+constexpr double kAngleTolerance = 0.05;
+// Largest |GPU - CPU| of a descriptor value counted as the same.
+constexpr double kValueTolerance = 1e-3;
+
+GrayImage crop(const GrayImage& image, int x0, int y0, int width, int height) {
+  GrayImage out(width, height);
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) out.at(x, y) = image.at(x0 + x, y0 + y);
+  }
+  return out;
+}
+
+// The pyramid's Gaussian images in the atlas layout, R32F.
+gl::Texture gaussian_atlas(const cpu::sift::Pyramid& pyramid, const sift::AtlasLayout& layout) {
+  std::vector<float> texels(static_cast<size_t>(layout.size.x) * layout.size.y, 0.0f);
+  for (size_t k = 0; k < pyramid.octaves.size(); ++k) {
+    for (int i = 0; i < pyramid.levels; ++i) {
+      const glm::ivec4 r = layout.rect(static_cast<int>(k), i);
+      const cpu::sift::Image& image = pyramid.gauss(static_cast<int>(k), i);
+      REQUIRE(image.width == r.z);
+      REQUIRE(image.height == r.w);
+      for (int y = 0; y < r.w; ++y) {
+        std::copy_n(&image.pixels[static_cast<size_t>(y) * r.z], r.z,
+                    &texels[static_cast<size_t>(r.y + y) * layout.size.x + r.x]);
+      }
+    }
+  }
+  gl::Texture atlas(layout.size.x, layout.size.y, gl::Format::R32F, "test_sift_gaussian");
+  atlas.upload(texels.data());
+  return atlas;
+}
+
+// A list texture: entry i at texel i, 1024 wide, RGBA32F.
+gl::Texture list_texture(const std::vector<float>& values, int capacity, const char* label) {
+  const int rows = std::max(1, (capacity + kWidth - 1) / kWidth);
+  std::vector<float> texels(static_cast<size_t>(kWidth) * rows * 4, 0.0f);
+  std::copy(values.begin(), values.end(), texels.begin());
+  gl::Texture t(kWidth, rows, gl::Format::RGBA32F, label);
+  t.upload(texels.data());
+  return t;
+}
+
+double angle_difference(double a, double b) {
+  double d = std::fabs(a - b);
+  return std::min(d, 360.0 - d);
+}
+
+struct Timing {
+  double gpu_ms = 0, wall_ms = 0;
+};
+
+// Total time per pass of the runner's profile, by key prefix.
+Timing take(gl::PassRunner& runner, const std::string& prefix) {
+  Timing t;
+  for (const auto& p : runner.take_profile()) {
+    if (p.name.compare(0, prefix.size(), prefix) != 0) continue;
+    t.gpu_ms += p.milliseconds;
+    t.wall_ms += p.wall_milliseconds;
+  }
+  return t;
+}
+
+struct Case {
+  std::string name;
+  GrayImage image;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> c;
+  c.push_back({"box.png", load_gray(GLSURF_TEST_ASSET_DIR "/box.png")});
+  const GrayImage graf = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
+  c.push_back({"graf1 crop 320x256", crop(graf, 200, 150, 320, 256)});
+  c.push_back({"noise 256x192", test::random_image(256, 192, 7)});
+  return c;
+}
+
+struct Totals {
+  size_t keypoints = 0, same_count = 0, agree = 0;
+  double max_difference = 0;  // over keypoints with the same count
+  size_t entries = 0, within = 0, nearest_own = 0, unit = 0;
+  double max_value_difference = 0;
+};
+
+// Orientations of the CPU's extrema of `image`, GPU and CPU.
+void compare_orientations(const Case& c, const SiftConfig& config, Totals& totals) {
+  const cpu::sift::Pyramid pyramid = cpu::sift::build_pyramid(c.image, config);
+  const std::vector<cpu::sift::Extremum> extrema = cpu::sift::find_extrema(pyramid, config);
+  REQUIRE(!extrema.empty());
+  const int n = static_cast<int>(extrema.size());
+  std::vector<float> points, scales;
+  for (const cpu::sift::Extremum& e : extrema) {
+    points.insert(points.end(), {e.x, e.y, e.sigma, e.value});
+    scales.insert(scales.end(), {static_cast<float>(e.k), static_cast<float>(e.layer), e.scale_offset, 0.0f});
+  }
+  const sift::AtlasLayout layout = sift::atlas_layout(pyramid.octaves, pyramid.levels);
+  const gl::Texture atlas = gaussian_atlas(pyramid, layout);
+  const gl::Texture point_list = list_texture(points, n, "test_sift_points");
+  const gl::Texture scale_list = list_texture(scales, n, "test_sift_scales");
+
+  gl::PassRunner runner;
+  runner.set_check_every_pass(true);
+  sift::OrientationStage stage(gl::ShaderSource::from_environment(), config);
+  stage.configure(n);
+  stage.run(runner, atlas, layout, point_list, scale_list, n);  // warm-up: compiles, first touches
+  runner.set_profiling(true, true);
+  stage.run(runner, atlas, layout, point_list, scale_list, n);
+  const Timing time = take(runner, "sift_orientation");
+  runner.set_profiling(false);
+  const std::vector<float> gpu = stage.read(n);
+
+  size_t same_count = 0, agree = 0;
+  double max_difference = 0;
+  for (int i = 0; i < n; ++i) {
+    const std::vector<float> cpu = cpu::sift::orientations(pyramid, extrema[static_cast<size_t>(i)]);
+    std::vector<float> mine;
+    for (int j = 0; j < 4; ++j) {
+      const float a = gpu[static_cast<size_t>(i) * 4 + j];
+      if (a >= 0) mine.push_back(a);
+    }
+    if (mine.size() != cpu.size()) continue;
+    ++same_count;
+    double worst = 0;
+    for (size_t j = 0; j < cpu.size(); ++j) worst = std::max(worst, angle_difference(mine[j], cpu[j]));
+    max_difference = std::max(max_difference, worst);
+    agree += worst <= kAngleTolerance;
+  }
+  std::printf(
+      "sift orientation %s: %d keypoints, same count %zu, within %.2f deg %zu (%.2f %%), max diff %.3g "
+      "deg; %.2f ms (timer %.2f ms)\n",
+      c.name.c_str(), n, same_count, kAngleTolerance, agree, 100.0 * agree / n, max_difference, time.wall_ms,
+      time.gpu_ms);
+  totals.keypoints += n;
+  totals.same_count += same_count;
+  totals.agree += agree;
+  totals.max_difference = std::max(totals.max_difference, max_difference);
+}
+
+void compare_descriptors(const Case& c, const SiftConfig& config, Totals& totals) {
+  const cpu::sift::Pyramid pyramid = cpu::sift::build_pyramid(c.image, config);
+  const std::vector<cpu::sift::Extremum> extrema = cpu::sift::find_extrema(pyramid, config);
+  REQUIRE(!extrema.empty());
+  // Every extremum at each of its CPU orientations.
+  std::vector<const cpu::sift::Extremum*> of;
+  std::vector<float> angle, points, scales;
+  for (const cpu::sift::Extremum& e : extrema) {
+    for (const float a : cpu::sift::orientations(pyramid, e)) {
+      of.push_back(&e);
+      angle.push_back(a);
+      points.insert(points.end(), {e.x, e.y, e.sigma, a});
+      scales.insert(scales.end(),
+                    {static_cast<float>(e.k), static_cast<float>(e.layer), e.scale_offset, 0.0f});
+    }
+  }
+  const int n = static_cast<int>(of.size());
+  REQUIRE(n > 0);
+  const sift::AtlasLayout layout = sift::atlas_layout(pyramid.octaves, pyramid.levels);
+  const gl::Texture atlas = gaussian_atlas(pyramid, layout);
+  const gl::Texture point_list = list_texture(points, n, "test_sift_oriented");
+  const gl::Texture scale_list = list_texture(scales, n, "test_sift_scales");
+
+  gl::PassRunner runner;
+  runner.set_check_every_pass(true);
+  sift::DescriptorStage stage(gl::ShaderSource::from_environment(), config);
+  stage.configure(n);
+  stage.run(runner, atlas, layout, point_list, scale_list, n);
+  runner.set_profiling(true, true);
+  stage.run(runner, atlas, layout, point_list, scale_list, n);
+  std::vector<gl::PassRunner::PassTime> profile = runner.take_profile();
+  runner.set_profiling(false);
+  const std::vector<float> gpu = stage.read(n);
+
+  constexpr int kSize = cpu::sift::kDescriptorSize;
+  std::vector<float> cpu(static_cast<size_t>(n) * kSize);
+  for (int i = 0; i < n; ++i) {
+    cpu::sift::describe(pyramid, *of[static_cast<size_t>(i)], angle[static_cast<size_t>(i)], config.root_sift,
+                        &cpu[static_cast<size_t>(i) * kSize]);
+  }
+  size_t within = 0, nearest_own = 0, unit = 0;
+  double max_value_difference = 0;
+  for (int i = 0; i < n; ++i) {
+    const float* g = &gpu[static_cast<size_t>(i) * kSize];
+    const float* r = &cpu[static_cast<size_t>(i) * kSize];
+    double worst = 0, length = 0, own = 0;
+    for (int j = 0; j < kSize; ++j) {
+      worst = std::max(worst, static_cast<double>(std::fabs(g[j] - r[j])));
+      length += static_cast<double>(g[j]) * g[j];
+      own += (static_cast<double>(g[j]) - r[j]) * (static_cast<double>(g[j]) - r[j]);
+    }
+    max_value_difference = std::max(max_value_difference, worst);
+    within += worst <= kValueTolerance;
+    unit += std::fabs(std::sqrt(length) - 1.0) <= 1e-4;
+    // The nearest CPU descriptor (a tie with the own counts as own).
+    bool nearest = true;
+    for (int m = 0; m < n && nearest; ++m) {
+      if (m == i) continue;
+      const float* o = &cpu[static_cast<size_t>(m) * kSize];
+      double d = 0;
+      for (int j = 0; j < kSize && d < own; ++j) d += (static_cast<double>(g[j]) - o[j]) * (g[j] - o[j]);
+      nearest = d >= own;
+    }
+    nearest_own += nearest;
+  }
+  std::string passes;
+  for (const auto& p : profile) {
+    char line[128];
+    std::snprintf(line, sizeof line, " %s %.2f ms (timer %.2f)", p.name.c_str(), p.wall_milliseconds,
+                  p.milliseconds);
+    passes += line;
+  }
+  std::printf(
+      "sift descriptor%s %s: %d entries, max |diff| %.3g, within %.0e %zu (%.2f %%), nearest own %zu "
+      "(%.2f %%), unit %zu;%s\n",
+      config.root_sift ? " (RootSIFT)" : "", c.name.c_str(), n, max_value_difference, kValueTolerance, within,
+      100.0 * within / n, nearest_own, 100.0 * nearest_own / n, unit, passes.c_str());
+  totals.entries += n;
+  totals.within += within;
+  totals.nearest_own += nearest_own;
+  totals.unit += unit;
+  totals.max_value_difference = std::max(totals.max_value_difference, max_value_difference);
+}
+
+}  // namespace
+
+TEST_SUITE("gl") {
+  TEST_CASE("GPU SIFT orientations agree with the CPU reference") {
+    test::headless_context();
+    SiftConfig config;
+    Totals totals;
+    for (const Case& c : cases()) {
+      CAPTURE(c.name);
+      compare_orientations(c, config, totals);
+    }
+    REQUIRE(totals.keypoints > 500);
+    CHECK(totals.same_count >= 0.99 * totals.keypoints);
+    CHECK(totals.agree >= 0.99 * totals.keypoints);
+  }
+
+  TEST_CASE("GPU SIFT descriptors agree with the CPU reference, and RootSIFT") {
+    test::headless_context();
+    for (const bool root : {false, true}) {
+      CAPTURE(root);
+      SiftConfig config;
+      config.root_sift = root;
+      Totals totals;
+      for (const Case& c : cases()) {
+        CAPTURE(c.name);
+        compare_descriptors(c, config, totals);
+      }
+      REQUIRE(totals.entries > 500);
+      CHECK(totals.within >= 0.99 * totals.entries);
+      CHECK(totals.nearest_own >= 0.99 * totals.entries);
+      CHECK(totals.unit == totals.entries);
+    }
+  }
+}
