@@ -20,7 +20,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -111,12 +110,33 @@ struct Case {
   GrayImage image;
 };
 
+// Noise of side / 4 x side / 4 random levels, enlarged 4 times bilinearly:
+// blobs of a few pixels at every scale SIFT looks at, so many keypoints.
+GrayImage blob_noise(int width, int height, unsigned seed) {
+  const int w = width / 4 + 2, h = height / 4 + 2;
+  const GrayImage coarse = test::random_image(w, h, seed);
+  GrayImage out(width, height);
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const double fx = x / 4.0, fy = y / 4.0;
+      const int x0 = static_cast<int>(fx), y0 = static_cast<int>(fy);
+      const double ax = fx - x0, ay = fy - y0;
+      const double top = (1 - ax) * coarse.at(x0, y0) + ax * coarse.at(x0 + 1, y0);
+      const double bottom = (1 - ax) * coarse.at(x0, y0 + 1) + ax * coarse.at(x0 + 1, y0 + 1);
+      out.at(x, y) = static_cast<std::uint8_t>(std::lround((1 - ay) * top + ay * bottom));
+    }
+  }
+  return out;
+}
+
 std::vector<Case> cases() {
   std::vector<Case> c;
   c.push_back({"box.png", load_gray(GLSURF_TEST_ASSET_DIR "/box.png")});
   const GrayImage graf = load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png");
   c.push_back({"graf1 crop 320x256", crop(graf, 200, 150, 320, 256)});
+  c.push_back({"graf1", graf});
   c.push_back({"noise 256x192", test::random_image(256, 192, 7)});
+  c.push_back({"blob noise 512x384", blob_noise(512, 384, 11)});
   return c;
 }
 

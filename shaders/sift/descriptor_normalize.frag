@@ -8,17 +8,18 @@
 // of 32 texels).
 //
 // Defines:  ROOT_SIFT
-// Inputs:   u_low, u_high   descriptor_bins.frag output (a 4 x 4 tile per entry)
-//           u_norms         descriptor_norms.frag output
-// Uniform:  u_count         entries
-// Output:   RGBA32F, 32 texels per entry; an all-zero descriptor stays zero.
-// Viewport: ceil(32 count / 1024) rows, 1024 wide.
+// Inputs:   u_cell0 .. u_cell7   descriptor_cells.frag output (descriptor_bins.glsl)
+//           u_norms              descriptor_norms.frag output
+// Uniforms: u_first, u_count     the chunk: entries u_first .. u_first + u_count - 1
+// Output:   RGBA32F, 32 texels per entry of the whole list; an all-zero
+//           descriptor stays zero.
+// Viewport: the rows that hold the chunk's entries, 1024 wide.
 #include "common/precision.glsl"
 #include "common/blocks.glsl"
+#include "sift/descriptor_bins.glsl"
 
-uniform sampler2D u_low;
-uniform sampler2D u_high;
 uniform sampler2D u_norms;
+uniform int u_first;
 uniform int u_count;
 
 layout(location = 0) out vec4 o_values;
@@ -27,13 +28,12 @@ const float kClamp = 0.2;
 
 void main() {
   ivec2 kt = block_of(ivec2(gl_FragCoord.xy), 32);
+  int t = kt.x - u_first;  // the entry's tile in the chunk
   o_values = vec4(0.0);
-  if (kt.x >= u_count) return;
-  vec4 norms = texelFetch(u_norms, texel_of(kt.x), 0);
+  if (t < 0 || t >= u_count) return;
+  vec4 norms = texelFetch(u_norms, texel_of(t), 0);
   if (!(norms.x > 0.0)) return;
-  ivec2 own = tile_texel(kt.x, kt.y / 2, 4);
-  vec4 raw = kt.y % 2 == 0 ? texelFetch(u_low, own, 0) : texelFetch(u_high, own, 0);
-  vec4 v = min(raw / norms.x, vec4(kClamp)) / norms.y;
+  vec4 v = min(bin_values(t, kt.y / 2, kt.y % 2) / norms.x, vec4(kClamp)) / norms.y;
 #ifdef ROOT_SIFT
   v = sqrt(v / norms.z);
 #endif

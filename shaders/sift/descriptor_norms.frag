@@ -2,20 +2,20 @@
 // sift/descriptor_norms.frag — what normalising an entry's descriptor needs
 // (docs/notes/sift.md, Descriptor): |v|_2 of the raw values, |v'|_2 of v' =
 // min(v / |v|_2, 0.2), and |v''|_1 of v'' = v' / |v'|_2 (for RootSIFT). One
-// fragment per entry: its 32 texels are read once, not by each of its 32
-// output texels (descriptor_normalize.frag). Sums run over the values in
-// their order (spatial bins row by row, orientations within), as the CPU's.
+// fragment per entry: its 128 values are gathered once, not by each of its
+// 32 output texels (descriptor_normalize.frag). Sums run over the values in
+// their order (spatial bins row by row, orientations within), as the CPU's
+// (which sums in double).
 //
-// Inputs:   u_low, u_high   descriptor_bins.frag output (a 4 x 4 tile per entry)
-// Uniform:  u_count         entries
-// Output:   RGBA32F per entry (a run of 1): (|v|_2, |v'|_2, |v''|_1, 0), all
-//           0 for an all-zero descriptor (which stays zero).
+// Inputs:   u_cell0 .. u_cell7   descriptor_cells.frag output (descriptor_bins.glsl)
+// Uniform:  u_count              entries of the chunk
+// Output:   RGBA32F per entry of the chunk (a run of 1): (|v|_2, |v'|_2,
+//           |v''|_1, 0), all 0 for an all-zero descriptor (which stays zero).
 // Viewport: the rows that hold u_count entries, 1024 wide.
 #include "common/precision.glsl"
 #include "common/blocks.glsl"
+#include "sift/descriptor_bins.glsl"
 
-uniform sampler2D u_low;
-uniform sampler2D u_high;
 uniform int u_count;
 
 layout(location = 0) out vec4 o_norms;
@@ -23,16 +23,15 @@ layout(location = 0) out vec4 o_norms;
 const float kClamp = 0.2;
 
 void main() {
-  int entry = block_of(ivec2(gl_FragCoord.xy), 1).x;
+  int t = block_of(ivec2(gl_FragCoord.xy), 1).x;
   o_norms = vec4(0.0);
-  if (entry >= u_count) return;
-  float v[32 * 4];
-  for (int t = 0; t < 16; ++t) {
-    vec4 low = texelFetch(u_low, tile_texel(entry, t, 4), 0);
-    vec4 high = texelFetch(u_high, tile_texel(entry, t, 4), 0);
+  if (t >= u_count) return;
+  float v[128];
+  for (int b = 0; b < 16; ++b) {
+    vec4 low = bin_values(t, b, 0), high = bin_values(t, b, 1);
     for (int o = 0; o < 4; ++o) {
-      v[t * 8 + o] = low[o];
-      v[t * 8 + 4 + o] = high[o];
+      v[b * 8 + o] = low[o];
+      v[b * 8 + 4 + o] = high[o];
     }
   }
   float sum = 0.0;

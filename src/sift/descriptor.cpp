@@ -1,5 +1,6 @@
 #include "sift/descriptor.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -12,52 +13,60 @@ namespace glsurf::sift {
 namespace {
 
 constexpr int kWidth = shader::kListWidth;
-constexpr int kTile = 4;  // the bins pass: a 4 x 4 tile per entry, texel (c, r) spatial bin (r, c)
+constexpr int kCellTile = 5;  // the cells pass: a 5 x 5 tile per entry, texel (c0 + 1, r0 + 1) cell (r0, c0)
 using blocks::rows_for;
 using blocks::tile_rows;
+static_assert(DescriptorStage::kChunk % (kWidth / DescriptorStage::kTexels) == 0,
+              "a chunk's descriptors must start a row");
 
 }  // namespace
 
-DescriptorStage::BinsPass::BinsPass(const gl::ShaderSource& shaders, const SiftConfig& config)
-    : Pass(shaders, "sift_descriptor_bins", "sift/descriptor_bins.frag",
+DescriptorStage::CellsPass::CellsPass(const gl::ShaderSource& shaders, const SiftConfig& config)
+    : Pass(shaders, "sift_descriptor_cells", "sift/descriptor_cells.frag",
            {"MAX_OCTAVES " + std::to_string(kMaxOctaves)}) {
-  // A fragment's pixels: the rotated 2 x 2 bin square of side 2 hist_width
-  // (3 sigma) at its worst (45 degrees), with a pixel to spare around it,
-  // each 4 fetches, an atan and an exp.
+  // A fragment's pixels: a cell, a hist_width (3 sigma) square, at its
+  // largest and turned by 45 degrees (twice the area) with a row's spare
+  // pixel, each 3 fetches, an atan, an exp and 32 multiply-adds.
   const int s = config.n_octave_layers;
   const double hist_width = 3.0 * config.sigma * std::pow(2.0, (s + 0.5) / s);
-  const double side = 2.0 * hist_width * std::sqrt(2.0) + 3.0;
-  set_work(static_cast<std::int64_t>(side * side * 8));
+  set_work(static_cast<std::int64_t>((2 * hist_width * hist_width + 2 * hist_width) * 16));
 }
 
 DescriptorStage::DescriptorStage(const gl::ShaderSource& shaders, const SiftConfig& config)
-    : bins_(shaders, config), norms_(shaders), normalize_(shaders, config.root_sift) {}
+    : cells_(shaders, config), norms_(shaders), normalize_(shaders, config.root_sift) {}
+
+double DescriptorStage::chunk_bytes(int capacity) {
+  const int chunk = std::min(capacity, kChunk);
+  return 16.0 * kCellTargets * kWidth * tile_rows(chunk, kCellTile, kCellTile) +
+         16.0 * kWidth * rows_for(chunk);
+}
 
 void DescriptorStage::configure(int capacity) {
   GLSURF_EXPECTS(capacity > 0, "capacity must be positive");
   if (capacity == capacity_) return;
-  bins_target_ = gl::Framebuffer();
-  norms_target_ = gl::Framebuffer();
   descriptors_target_ = gl::Framebuffer();
-  low_ = gl::Texture();
-  high_ = gl::Texture();
-  norms_tex_ = gl::Texture();
   descriptors_ = gl::Texture();
-  const int tiles = tile_rows(capacity, kTile, kTile);
-  gl::Texture low(kWidth, tiles, gl::Format::RGBA32F, "sift_descriptor_bins_low");
-  gl::Texture high(kWidth, tiles, gl::Format::RGBA32F, "sift_descriptor_bins_high");
-  gl::Texture norms(kWidth, rows_for(capacity), gl::Format::RGBA32F, "sift_descriptor_norms");
   gl::Texture descriptors(kWidth, rows_for(capacity * kTexels), gl::Format::RGBA32F, "sift_descriptors");
-  gl::Framebuffer bins_target({&low, &high}, "sift_descriptor_bins");
-  gl::Framebuffer norms_target({&norms}, "sift_descriptor_norms");
   gl::Framebuffer descriptors_target({&descriptors}, "sift_descriptors");
-  low_ = std::move(low);
-  high_ = std::move(high);
-  norms_tex_ = std::move(norms);
   descriptors_ = std::move(descriptors);
-  bins_target_ = std::move(bins_target);
-  norms_target_ = std::move(norms_target);
   descriptors_target_ = std::move(descriptors_target);
+  const int chunk = std::min(capacity, kChunk);
+  if (chunk != chunk_) {
+    cells_target_ = gl::Framebuffer();
+    norms_target_ = gl::Framebuffer();
+    std::vector<const gl::Texture*> targets;
+    for (int i = 0; i < kCellTargets; ++i) {
+      cell_sums_[i] = gl::Texture();
+      cell_sums_[i] = gl::Texture(kWidth, tile_rows(chunk, kCellTile, kCellTile), gl::Format::RGBA32F,
+                                  "sift_descriptor_cells_" + std::to_string(i));
+      targets.push_back(&cell_sums_[i]);
+    }
+    cells_target_ = gl::Framebuffer(targets, "sift_descriptor_cells");
+    norms_tex_ = gl::Texture();
+    norms_tex_ = gl::Texture(kWidth, rows_for(chunk), gl::Format::RGBA32F, "sift_descriptor_norms");
+    norms_target_ = gl::Framebuffer({&norms_tex_}, "sift_descriptor_norms");
+    chunk_ = chunk;
+  }
   capacity_ = capacity;
 }
 
@@ -65,14 +74,18 @@ void DescriptorStage::run(gl::PassRunner& runner, const gl::Texture& gaussian, c
                           const gl::Texture& points, const gl::Texture& scales, int count) {
   GLSURF_EXPECTS(capacity_ > 0, "configure() before run()");
   GLSURF_EXPECTS(count >= 0 && count <= capacity_, "more entries than configured");
-  if (count == 0) return;
-  bins_.gaussian(gaussian, layout)
-      .list(points, scales, count)
-      .draw(runner, bins_target_, {0, 0, kWidth, tile_rows(count, kTile, kTile)});
-  norms_.bins(low_, high_, count).draw(runner, norms_target_, {0, 0, kWidth, rows_for(count)});
-  normalize_.bins(low_, high_, count)
-      .norms(norms_tex_)
-      .draw(runner, descriptors_target_, {0, 0, kWidth, rows_for(count * kTexels)});
+  for (int first = 0; first < count; first += kChunk) {
+    const int n = std::min(kChunk, count - first);
+    cells_.gaussian(gaussian, layout)
+        .list(points, scales)
+        .chunk(first, n)
+        .draw(runner, cells_target_, {0, 0, kWidth, tile_rows(n, kCellTile, kCellTile)});
+    norms_.sums(cell_sums_, n).draw(runner, norms_target_, {0, 0, kWidth, rows_for(n)});
+    const int first_row = first * kTexels / kWidth;
+    normalize_.sums(cell_sums_, norms_tex_)
+        .chunk(first, n)
+        .draw(runner, descriptors_target_, {0, first_row, kWidth, rows_for(n * kTexels)});
+  }
   gl::check_gl_errors("sift descriptor");
 }
 
