@@ -30,6 +30,13 @@ std::vector<glm::ivec4> octave_uniforms(const AtlasLayout& gaussian) {
   return uniforms;
 }
 
+// A gather (shaders/sift/orientation.frag): one fragment per entry walks
+// its window. Measured against a scatter, a point per entry and window
+// pixel ((2 R_max + 1)^2 per entry) added by blending into the entry's run
+// of 36 bins, then a pass for the peaks, with the same angles (blending
+// adds in primitive order, so the same sums): on llvmpipe, 3,951 entries of
+// 512 x 384 blob noise (4.3 M points), the gather took 125 ms, the scatter
+// 1,190 ms (least of 5, the same run, 2 cores shared).
 OrientationStage::OrientationPass::OrientationPass(const gl::ShaderSource& shaders, const SiftConfig& config)
     : Pass(shaders, "sift_orientation", "sift/orientation.frag",
            {"MAX_OCTAVES " + std::to_string(kMaxOctaves)}) {
