@@ -410,6 +410,13 @@ TEST_SUITE("gl") {
     flat.x = 20.3f;
     flat.y = 40.6f;
     extrema.push_back(flat);
+    // Windows larger than the octave: every pixel of it taken.
+    for (const float sigma : {40.0f, 1e20f}) {
+      cpu::sift::Extremum huge = extrema[1];
+      huge.k = 1;
+      huge.sigma = sigma;
+      extrema.push_back(huge);
+    }
     std::mt19937 rng(3);
     std::uniform_real_distribution<float> degrees(0.0f, 360.0f);
     std::vector<float> angles;
@@ -458,7 +465,10 @@ TEST_SUITE("gl") {
         zero);
     CHECK(same >= 0.99 * n);
     CHECK(described >= 0.99 * n);
-    CHECK(none >= 1);  // the flat one at least
+    CHECK(none >= 1);                  // the flat one at least
+    for (int i = n - 2; i < n; ++i) {  // the huge ones, here alike
+      CHECK(!cpu::sift::orientations(pyramid, extrema[static_cast<size_t>(i)]).empty());
+    }
     CHECK(zero >= 1);
   }
 

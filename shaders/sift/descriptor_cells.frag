@@ -71,9 +71,12 @@ void main() {
     float theta = point.w * kRadiansPerDegree;
     float cos_t = cos(theta), sin_t = sin(theta);
     float hist_width = 3.0 * sigma;
-    int radius = int(round_half_away(hist_width * 1.41421356237309504880 * float(kD + 1) / 2.0));
     ivec2 size = image.size;
-    radius = min(radius, int(round_half_away(sqrt(float(size.x * size.x + size.y * size.y)))));
+    // At most the diagonal (exact in float where it is the smaller: a
+    // coarse octave).
+    float diagonal = round_half_away(sqrt(float(size.x) * float(size.x) + float(size.y) * float(size.y)));
+    int radius =
+        int(round_half_away(min(hist_width * 1.41421356237309504880 * float(kD + 1) / 2.0, diagonal)));
     int cx = int(round_half_away(x)), cy = int(round_half_away(y));
 
     // The cell: rbin in [cr, cr + 1), r = rbin - (d/2 - 0.5) in hist widths,
@@ -86,8 +89,10 @@ void main() {
     vec2 rv = r_range * cos_t, cv = -c_range * sin_t;
     float v_lo = hist_width * (min(rv.x, rv.y) + min(cv.x, cv.y));
     float v_hi = hist_width * (max(rv.x, rv.y) + max(cv.x, cv.y));
-    int y0 = max(max(cy - radius, 1), int(ceil(y + v_lo - kSpare)));
-    int y1 = min(min(cy + radius, size.y - 2), int(floor(y + v_hi + kSpare)));
+    // Bounds held to the image before they become ints (any sigma).
+    vec2 rows = clamp(vec2(ceil(y + v_lo - kSpare), floor(y + v_hi + kSpare)), -1.0, float(size.y));
+    int y0 = max(max(cy - radius, 1), int(rows.x));
+    int y1 = min(min(cy + radius, size.y - 2), int(rows.y));
     int wx0 = max(cx - radius, 1), wx1 = min(cx + radius, size.x - 2);
 
     for (int py = y0; py <= y1; ++py) {
@@ -95,8 +100,9 @@ void main() {
       // c hist_width = u cos - v sin, r hist_width = u sin + v cos.
       vec2 uc = interval(cos_t, -v * sin_t, c_range.x * hist_width, c_range.y * hist_width);
       vec2 ur = interval(sin_t, v * cos_t, r_range.x * hist_width, r_range.y * hist_width);
-      int x0 = max(wx0, int(ceil(x + max(uc.x, ur.x))));
-      int x1 = min(wx1, int(floor(x + min(uc.y, ur.y))));
+      vec2 columns = clamp(vec2(ceil(x + max(uc.x, ur.x)), floor(x + min(uc.y, ur.y))), -1.0, float(size.x));
+      int x0 = max(wx0, int(columns.x));
+      int x1 = min(wx1, int(columns.y));
       if (x0 > x1) continue;
       // L(px - 1, py) and L(px, py), carried along the row.
       float left = gaussian_at(image, x0 - 1, py), middle = gaussian_at(image, x0, py);

@@ -42,7 +42,8 @@ void main() {
   float x = point.x, y = point.y, sigma = point.z;
   float sigma_w = 1.5 * sigma;
   float two_sw2 = 2.0 * sigma_w * sigma_w;
-  int radius = int(round_half_away(4.5 * sigma));
+  // A radius beyond W + H takes every pixel, as W + H does (the CPU's bound).
+  int radius = int(round_half_away(min(4.5 * sigma, float(image.size.x + image.size.y))));
   int cx = int(round_half_away(x)), cy = int(round_half_away(y));
   // The window, and the pixels whose gradient is defined.
   int x0 = max(cx - radius, 1), x1 = min(cx + radius, image.size.x - 2);
