@@ -508,5 +508,13 @@ TEST_SUITE("gl") {
     descriptor.run(runner, atlas, layout, point_list, scale_list, 40);
     CHECK(orientation.read(40) == angles);
     CHECK(descriptor.read(40) == values);
+    // Drawn in bands of rows (PassRunner::set_max_draw_work): the same.
+    runner.set_max_draw_work(1 << 16);
+    const std::uint64_t draws = runner.draws_issued();
+    orientation.run(runner, atlas, layout, point_list, scale_list, 40);
+    descriptor.run(runner, atlas, layout, point_list, scale_list, 40);
+    CHECK(runner.draws_issued() - draws > 4);
+    CHECK(orientation.read(40) == angles);
+    CHECK(descriptor.read(40) == values);
   }
 }
