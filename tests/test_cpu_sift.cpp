@@ -344,9 +344,24 @@ TEST_SUITE("cpu") {
       for (size_t j = i + 1; j < extrema.size(); ++j)
         CHECK_FALSE((extrema[i].k == extrema[j].k && extrema[i].layer == extrema[j].layer &&
                      extrema[i].px == extrema[j].px && extrema[i].py == extrema[j].py));
-    KeyPoint outside;
-    outside.octave = 9;
+    KeyPoint unknown_octave = extrema.front().keypoint;
+    unknown_octave.octave = 9;
+    CHECK_THROWS_AS(sift::from_keypoint(unknown_octave, p, config), Error);
+    KeyPoint outside = extrema.front().keypoint;
+    outside.x = 1000;
     CHECK_THROWS_AS(sift::from_keypoint(outside, p, config), Error);
+    KeyPoint no_size = extrema.front().keypoint;
+    no_size.size = 0;
+    CHECK_THROWS_AS(sift::from_keypoint(no_size, p, config), Error);
+    // A huge keypoint takes the whole image, no more (and no longer).
+    KeyPoint huge = extrema.front().keypoint;
+    huge.size = 1e30f;
+    huge.angle = 0;
+    KeyPoint huge_unoriented = huge;
+    huge_unoriented.angle = -1;
+    const Features described = sift::compute(image, {huge, huge_unoriented}, config);
+    CHECK(described.keypoints.size() >= 1);
+    CHECK(described.keypoints.size() <= 1 + sift::kMaxOrientations);
   }
 
   TEST_CASE(

@@ -102,7 +102,10 @@ struct Extremum {
 std::vector<Extremum> find_extrema(const Pyramid& pyramid, const SiftConfig& config);
 // The extremum a keypoint in image coordinates stands for (its octave, layer
 // and sub-layer offset from KeyPoint::octave as OpenCV packs it, its position
-// and sigma from x, y and size), for describing given keypoints.
+// and sigma from x, y and size), for describing given keypoints. Throws
+// glsurf::Error for an octave or layer the pyramid lacks, a position outside
+// [-1, W] x [-1, H] in that octave's pixels, or a size that is not positive
+// and finite.
 Extremum from_keypoint(const KeyPoint& keypoint, const Pyramid& pyramid, const SiftConfig& config);
 
 // The smoothed 36-bin gradient histogram around an extremum, on its Gaussian
@@ -127,7 +130,8 @@ std::vector<KeyPoint> detect(const GrayImage& image, const SiftConfig& config);
 Features detect_and_compute(const GrayImage& image, const SiftConfig& config);
 // Orientations and descriptors of given keypoints (from detect(), or OpenCV's
 // SIFT: the same packing of octave), one entry per orientation, in the given
-// order; a keypoint with angle >= 0 keeps it (one entry).
+// order; a keypoint with angle >= 0 keeps it (one entry; glsurf's angle,
+// 360 minus OpenCV's). Throws glsurf::Error as from_keypoint.
 Features compute(const GrayImage& image, const std::vector<KeyPoint>& keypoints, const SiftConfig& config);
 
 // A float descriptor (unit length, values in [0, 1]) as the uint8 values
