@@ -9,14 +9,13 @@
 // Inputs, uniforms: sift/cells.glsl
 // Output:   gl_FragDepth = 0 for cells with an extremum; the others are
 //           discarded. (No colour is written.)
-// Viewport: the pair's maps, 2 cells wide x 1 cell tall per 2 x 2 samples, at u_origin.
+// Viewport: the pair's two maps side by side (maxima, minima), a texel per
+//           cell, at u_origin.
 #include "common/precision.glsl"
 #include "sift/cells.glsl"
 
 void main() {
   Cell c = this_cell();
-  vec4 b[16];
-  load_block(c, b);
-  if (cell_extremum(c, b) < 0) discard;
+  if (cell_extremum(c) < 0) discard;
   gl_FragDepth = 0.0;
 }

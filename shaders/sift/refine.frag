@@ -53,9 +53,7 @@ vec3 round_away(vec3 v) { return sign(v) * floor(abs(v) + 0.5); }
 
 void main() {
   Cell c = this_cell();
-  vec4 b[16];
-  load_block(c, b);
-  int found = cell_extremum(c, b);
+  int found = cell_extremum(c);
   if (found < 0) discard;
   ivec2 p = c.p0 + ivec2(found & 1, (found >> 1) & 1);
   int layer = u_layer + (found >> 2);

@@ -19,9 +19,10 @@
 // Cells rather than samples: a quarter of the texels per map, and with s =
 // 3 the atlas has as many texels as octave 0, a third of what a texel per
 // sample and layer takes (16 bytes each: for a 2 MP image doubled, 171 MB
-// against 512 MB, and a depth buffer a quarter of that); the mark pass reads
-// 64 values per 8 samples tested instead of 27 per sample, and the
-// compaction reads a third as many texels.
+// against 512 MB, and a depth buffer a quarter of that); the mark pass finds
+// the one sample of a cell that can be an extremum of its map's kind in 8
+// look-ups and tests it in 26 (34 look-ups for 8 samples instead of 27 for
+// each), and the compaction reads a third as many texels.
 //
 // Passes, per octave and pair of layers (Terriberry et al. 2008, III-B.2: one
 // early-Z round):

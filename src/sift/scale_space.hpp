@@ -6,14 +6,17 @@
 //                       cell (0, 1), doubled (bilinear, the last column and
 //                       row replicated) when first_octave is -1
 //   sift_blur_rows      one axis of a separable Gaussian (edges replicated),
-//   sift_blur_columns   rows from an atlas cell into the scratch texture,
-//                       columns from the scratch into the next atlas cell:
-//                       the base blur into cell (0, 0), then level i = level
-//                       i - 1 blurred incrementally, i = 1 .. s + 2
+//   sift_blur_columns   rows from an atlas cell into the scratch (RGBA32F, four
+//                       pixels of a row to a texel: sift/blur.frag), columns
+//                       from the scratch (or its buffer-texture copy, where
+//                       the driver's buffer textures hold it) into the next
+//                       atlas cell: the base blur into cell (0, 0), then
+//                       level i = level i - 1 blurred incrementally, i = 1 ..
+//                       s + 2
 //   sift_downsample     every second pixel of octave k - 1's level s into the
 //                       scratch, copied into octave k's cell 0 by a columns
 //                       pass with the one-tap kernel
-//   sift_dog            per octave, D_i = L_{i+1} - L_i into the DoG atlas
+//   sift_dog            D_i = L_{i+1} - L_i into the DoG atlas
 //
 // The weights are cpu::sift::gaussian_kernel's floats, summed from -r up as
 // the CPU reference sums them, so the images agree with it to float
@@ -52,6 +55,10 @@ class ScaleSpaceStage {
   // Allocates the image, scratch and atlas textures for width x height
   // (throws glsurf::Error where size_problem says why not).
   void configure(int width, int height);
+  // Caps the buffer textures below GL_MAX_TEXTURE_BUFFER_SIZE before
+  // configure() (tests: 0 reads the scratch as a 2-D texture, as for an
+  // image too large for the driver's buffer textures; < 0: the driver's limit).
+  void limit_buffer_texels(int texels) { buffer_limit_ = texels; }
   // Uploads `image` (the configured size) and draws every level and DoG.
   void run(gl::PassRunner& runner, const GrayImage& image);
 
@@ -81,7 +88,8 @@ class ScaleSpaceStage {
   class BlurPass : public gl::Pass {
    public:
     BlurPass() = default;
-    BlurPass(const gl::ShaderSource& shaders, bool rows, const std::vector<float>& weights);
+    // `linear`: columns reading the scratch's buffer copy.
+    BlurPass(const gl::ShaderSource& shaders, bool rows, const std::vector<float>& weights, bool linear);
     BlurPass& source(const gl::Texture& texture, glm::ivec4 rect) {
       input("u_source", texture);
       return uniform("u_source_rect", rect), *this;
@@ -104,22 +112,18 @@ class ScaleSpaceStage {
       return uniform("u_source_rect", rect), *this;
     }
   };
-  // sift_dog: an octave's differences (shaders/sift/dog.frag).
+  // sift_dog: one difference (shaders/sift/dog.frag).
   class DogPass : public gl::Pass {
    public:
     DogPass() = default;
-    DogPass(const gl::ShaderSource& shaders, int gaussian_images)
-        : Pass(shaders, "sift_dog", "sift/dog.frag", {"IMAGES " + std::to_string(gaussian_images)}) {}
-    DogPass& gaussian(const gl::Texture& atlas, const std::vector<glm::ivec4>& rects) {
+    explicit DogPass(const gl::ShaderSource& shaders) : Pass(shaders, "sift_dog", "sift/dog.frag") {}
+    // The Gaussian atlas and where L_i and L_{i+1} start in it.
+    DogPass& gaussian(const gl::Texture& atlas, glm::ivec2 lower, glm::ivec2 upper) {
       input("u_gaussian", atlas);
-      return uniform("u_gaussian_rects", rects), *this;
+      uniform("u_lower", lower);
+      return uniform("u_upper", upper), *this;
     }
-    // The octave's band in the DoG atlas: its top row, the image size, the count.
-    DogPass& band(int top, glm::ivec2 size, int images) {
-      uniform("u_top", top);
-      uniform("u_size", size);
-      return uniform("u_images", images), *this;
-    }
+    DogPass& origin(glm::ivec2 cell) { return uniform("u_origin", cell), *this; }
   };
 
   // One blur: rows of `source` (rect) into the scratch, columns into the
@@ -130,6 +134,10 @@ class ScaleSpaceStage {
   void columns(gl::PassRunner& runner, int kernel, glm::ivec4 target);
 
   SiftConfig config_;
+  gl::ShaderSource shaders_;  // the columns passes are built for the kind of scratch
+  std::vector<std::vector<float>> kernels_;
+  int buffer_limit_ = -1;
+  bool linear_ = false;
   BasePass base_;
   // [kernel]: 0 the base blur, i = 1 .. s + 2 level i's increment, s + 3 the
   // one-tap copy (columns only).
@@ -140,7 +148,7 @@ class ScaleSpaceStage {
   int width_ = 0, height_ = 0;
   std::vector<cpu::sift::OctaveSize> octaves_;
   AtlasLayout gaussian_layout_, dog_layout_;
-  gl::Texture image_, scratch_, gaussian_, dog_;
+  gl::Texture image_, scratch_, scratch_linear_, gaussian_, dog_;
   gl::Framebuffer scratch_target_, gaussian_target_, dog_target_;
 };
 
