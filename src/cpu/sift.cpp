@@ -361,15 +361,21 @@ Extremum from_keypoint(const KeyPoint& keypoint, const Pyramid& pyramid, const S
                 std::to_string(pyramid.levels - 1) + ")");
   }
   const float scale = std::ldexp(1.0f, -o);
+  const OctaveSize& size = pyramid.octaves[static_cast<size_t>(k)];
+  const float x = keypoint.x * scale, y = keypoint.y * scale, sigma = keypoint.size * 0.5f * scale;
+  if (!(x >= -1 && x <= size.width && y >= -1 && y <= size.height && sigma > 0 && std::isfinite(sigma))) {
+    throw Error("keypoint at (" + std::to_string(keypoint.x) + ", " + std::to_string(keypoint.y) +
+                ") of size " + std::to_string(keypoint.size) + " lies outside the image or has no size");
+  }
   Extremum e;
   e.k = k;
   e.layer = layer;
-  e.x = keypoint.x * scale;
-  e.y = keypoint.y * scale;
+  e.x = x;
+  e.y = y;
   e.px = round_int(e.x);
   e.py = round_int(e.y);
   e.scale_offset = fraction / 255.0f - 0.5f;
-  e.sigma = keypoint.size * 0.5f * scale;
+  e.sigma = sigma;
   e.value = keypoint.laplacian < 0 ? -keypoint.response : keypoint.response;
   e.keypoint = keypoint;
   return e;
@@ -379,15 +385,15 @@ std::vector<float> orientation_histogram(const Pyramid& pyramid, const Extremum&
   const Image& l = pyramid.gauss(e.k, e.layer);
   const int n = kOrientationBins;
   const float sigma_w = 1.5f * e.sigma;
-  const int radius = round_int(4.5f * e.sigma);
+  // A radius beyond W + H takes every pixel of the image, as W + H does.
+  const int radius = round_int(std::min(4.5f * e.sigma, static_cast<float>(l.width + l.height)));
   const int cx = round_int(e.x), cy = round_int(e.y);
   std::vector<float> raw(static_cast<size_t>(n), 0.0f);
-  for (int b = -radius; b <= radius; ++b) {
+  // Only pixels with 1 <= px <= W - 2, 1 <= py <= H - 2 count.
+  for (int b = std::max(-radius, 1 - cy); b <= std::min(radius, l.height - 2 - cy); ++b) {
     const int py = cy + b;
-    if (py < 1 || py > l.height - 2) continue;
-    for (int a = -radius; a <= radius; ++a) {
+    for (int a = std::max(-radius, 1 - cx); a <= std::min(radius, l.width - 2 - cx); ++a) {
       const int px = cx + a;
-      if (px < 1 || px > l.width - 2) continue;
       float dx, dy;
       gradient(l, px, py, dx, dy);
       const float magnitude = std::sqrt(dx * dx + dy * dy);
@@ -443,19 +449,20 @@ void describe(const Pyramid& pyramid, const Extremum& e, float angle, bool root_
   const float hist_width = 3.0f * e.sigma;
   const int diagonal =
       round_int(std::sqrt(static_cast<double>(l.width) * l.width + static_cast<double>(l.height) * l.height));
-  const int radius =
-      std::min(round_int(hist_width * static_cast<float>(std::sqrt(2.0)) * (d + 1) / 2), diagonal);
+  // min(round(v), diagonal) = round(min(v, diagonal)), which cannot overflow.
+  const int radius = round_int(
+      std::min(hist_width * static_cast<float>(std::sqrt(2.0)) * (d + 1) / 2, static_cast<float>(diagonal)));
   const int cx = round_int(e.x), cy = round_int(e.y);
   std::array<float, kDescriptorSize> hist{};
-  for (int b = -radius; b <= radius; ++b) {
+  // Only pixels with 1 <= px <= W - 2, 1 <= py <= H - 2 count.
+  for (int b = std::max(-radius, 1 - cy); b <= std::min(radius, l.height - 2 - cy); ++b) {
     const int py = cy + b;
-    for (int a = -radius; a <= radius; ++a) {
+    for (int a = std::max(-radius, 1 - cx); a <= std::min(radius, l.width - 2 - cx); ++a) {
       const int px = cx + a;
       const float u = static_cast<float>(px) - e.x, v = static_cast<float>(py) - e.y;
       const float c = (u * cos_t - v * sin_t) / hist_width, r = (u * sin_t + v * cos_t) / hist_width;
       const float cbin = c + d / 2 - 0.5f, rbin = r + d / 2 - 0.5f;
       if (!(rbin > -1 && rbin < d && cbin > -1 && cbin < d)) continue;
-      if (px < 1 || px > l.width - 2 || py < 1 || py > l.height - 2) continue;
       float dx, dy;
       gradient(l, px, py, dx, dy);
       const float magnitude = std::sqrt(dx * dx + dy * dy);
@@ -482,24 +489,28 @@ void describe(const Pyramid& pyramid, const Extremum& e, float angle, bool root_
       }
     }
   }
+  normalise_descriptor(hist.data(), root_sift);
+  std::copy(hist.begin(), hist.end(), out);
+}
+
+void normalise_descriptor(float* values, bool root_sift) {
+  float* end = values + kDescriptorSize;
   auto normalise = [&]() {
     double sum = 0;
-    for (float v : hist) sum += static_cast<double>(v) * v;
+    for (const float* v = values; v != end; ++v) sum += static_cast<double>(*v) * *v;
     if (sum == 0) return;
     const double norm = std::sqrt(sum);
-    for (float& v : hist) v = static_cast<float>(v / norm);
+    for (float* v = values; v != end; ++v) *v = static_cast<float>(*v / norm);
   };
   normalise();
-  for (float& v : hist) v = std::min(v, 0.2f);
+  for (float* v = values; v != end; ++v) *v = std::min(*v, 0.2f);
   normalise();
   if (root_sift) {
     double sum = 0;
-    for (float v : hist) sum += v;
-    if (sum > 0) {
-      for (float& v : hist) v = static_cast<float>(std::sqrt(v / sum));
-    }
+    for (const float* v = values; v != end; ++v) sum += *v;
+    if (sum == 0) return;
+    for (float* v = values; v != end; ++v) *v = static_cast<float>(std::sqrt(*v / sum));
   }
-  std::copy(hist.begin(), hist.end(), out);
 }
 
 std::vector<KeyPoint> detect(const GrayImage& image, const SiftConfig& config) {

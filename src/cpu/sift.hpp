@@ -92,7 +92,10 @@ struct Extremum {
 std::vector<Extremum> find_extrema(const Pyramid& pyramid, const SiftConfig& config);
 // The extremum a keypoint in image coordinates stands for (its octave, layer
 // and sub-layer offset from KeyPoint::octave as OpenCV packs it, its position
-// and sigma from x, y and size), for describing given keypoints.
+// and sigma from x, y and size), for describing given keypoints. Throws
+// glsurf::Error for an octave or layer the pyramid lacks, a position outside
+// [-1, W] x [-1, H] in that octave's pixels, or a size that is not positive
+// and finite.
 Extremum from_keypoint(const KeyPoint& keypoint, const Pyramid& pyramid, const SiftConfig& config);
 
 // The smoothed 36-bin gradient histogram around an extremum, on its Gaussian
@@ -104,6 +107,11 @@ std::vector<float> orientations(const Pyramid& pyramid, const Extremum& extremum
 // The 128 values for one orientation (degrees), normalised, clamped at 0.2,
 // normalised again; RootSIFT on top when asked (docs/notes/sift.md, Descriptor).
 void describe(const Pyramid& pyramid, const Extremum& extremum, float angle, bool root_sift, float* out);
+// describe's last step on kDescriptorSize histogram values, in place: v /= |v|_2,
+// v = min(v, 0.2), v /= |v|_2 (the norms in double; all-zero stays zero), then
+// with root_sift v /= |v|_1, v = sqrt(v). The result has unit length; values
+// may exceed 0.2 again after the second normalisation.
+void normalise_descriptor(float* values, bool root_sift);
 
 // Keypoints only (angle -1), strongest first, max_features applied.
 std::vector<KeyPoint> detect(const GrayImage& image, const SiftConfig& config);
@@ -112,11 +120,13 @@ std::vector<KeyPoint> detect(const GrayImage& image, const SiftConfig& config);
 Features detect_and_compute(const GrayImage& image, const SiftConfig& config);
 // Orientations and descriptors of given keypoints (from detect(), or OpenCV's
 // SIFT: the same packing of octave), one entry per orientation, in the given
-// order; a keypoint with angle >= 0 keeps it (one entry).
+// order; a keypoint with angle >= 0 keeps it (one entry; glsurf's angle,
+// 360 minus OpenCV's). Throws glsurf::Error as from_keypoint.
 Features compute(const GrayImage& image, const std::vector<KeyPoint>& keypoints, const SiftConfig& config);
 
-// A float descriptor (unit length, values <= 0.2 before RootSIFT) as the
-// uint8 values VLFeat and COLMAP store: round(512 v), saturated at 255.
+// A float descriptor (unit length, values in [0, 1]) as the uint8 values
+// VLFeat and COLMAP store: round(512 v), saturated at 255 (values above
+// 255.5 / 512, rare after the clamp at 0.2, saturate).
 void to_uint8(const float* descriptor, int n, unsigned char* out);
 
 }  // namespace glsurf::cpu::sift
