@@ -18,6 +18,9 @@
 //                     strictly stronger ones, the ties); common/keep.glsl
 // Uniforms: u_origin  where level 0 starts in its texture
 //           u_image_size, u_orientation_reach  common/orientation_inside.glsl
+//                     (not with SIFT)
+// Variant:  SIFT      SIFT's candidate atlas (sift/extrema.frag: response
+//                     |D^| in alpha): every candidate of the first class
 // Output:   location 0: RG32UI (keypoints clear of the border, the others),
 //           each 0..16; location 1: R32UI masks of the block's texels t = 4 j
 //           + i (i, j in 0..3), bit t for the first class, bit 16 + t for the
@@ -27,10 +30,12 @@
 
 uniform sampler2D u_atlas;
 uniform ivec2 u_origin;
+#include "common/keep.glsl"
+#ifndef SIFT
 uniform ivec2 u_image_size;
 uniform float u_orientation_reach;
-#include "common/keep.glsl"
 #include "common/orientation_inside.glsl"
+#endif
 
 layout(location = 0) out uvec2 o_count;
 layout(location = 1) out uint o_masks;
@@ -41,7 +46,11 @@ uvec2 class_of(ivec2 q) {
   if (any(greaterThanEqual(q, textureSize(u_atlas, 0)))) return uvec2(0u);
   vec4 texel = texelFetch(u_atlas, q, 0);
   if (!keep(texel.a)) return uvec2(0u);
+#ifdef SIFT
+  return uvec2(1u, 0u);
+#else
   return orientation_inside(texel) ? uvec2(1u, 0u) : uvec2(0u, 1u);
+#endif
 }
 
 void main() {

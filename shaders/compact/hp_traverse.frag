@@ -23,6 +23,12 @@
 //           the atlas texel; location 1: RGBA32F (octave, atlas x, atlas y, 0).
 //           Entries before u_first or at or past u_first + the pyramid's
 //           total are discarded (left as they were).
+// Variant:  SIFT  SIFT's candidate atlas (sift/extrema.frag: x, y, the code
+//           of D^'s sign, layer and offset_s, |D^|) into SIFT's point list
+//           (docs/notes/sift.md): location 0 (x, y, sigma, D^) in octave
+//           pixels, sigma = u_sigma 2^((layer + offset_s) / u_layers);
+//           location 1 (k, layer, offset_s, 0), k the octave's position
+//           (its map, one per octave).
 // Viewport: the list texture.
 #include "common/precision.glsl"
 
@@ -41,6 +47,11 @@ uniform ivec4 u_rects[MAX_RECTS];
 uniform int u_rect_count;
 uniform int u_maps_per_octave;
 uniform usampler2D u_masks;
+#ifdef SIFT
+uniform float u_sigma;
+uniform int u_layers;
+#include "sift/code.glsl"
+#endif
 
 layout(location = 0) out vec4 o_keypoint;
 layout(location = 1) out vec4 o_where;
@@ -99,6 +110,16 @@ void main() {
     ivec4 r = u_rects[i];
     if (all(greaterThanEqual(found, r.xy)) && all(lessThan(found, r.xy + r.zw))) octave = i / u_maps_per_octave;
   }
+#ifdef SIFT
+  vec4 texel = texelFetch(u_atlas, found, 0);
+  int layer;
+  float offset_s;
+  float sign_d = decode_extremum(texel.z, layer, offset_s);
+  float sigma = u_sigma * exp2((float(layer) + offset_s) / float(u_layers));
+  o_keypoint = vec4(texel.xy, sigma, sign_d * texel.w);
+  o_where = vec4(float(octave), float(layer), offset_s, 0.0);
+#else
   o_keypoint = texelFetch(u_atlas, found, 0);
   o_where = vec4(float(octave), vec2(found), 0.0);
+#endif
 }

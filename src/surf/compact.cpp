@@ -10,30 +10,51 @@
 namespace glsurf {
 
 namespace {
-// The common/keep.glsl define of each CompactStage::Keep.
-std::vector<std::string> keep_defines(CompactStage::Keep keep) {
+// The common/keep.glsl define of each CompactStage::Keep, and SIFT for SIFT's atlas.
+std::vector<std::string> base_defines(CompactStage::Keep keep, bool sift) {
   static const char* const kDefines[] = {nullptr, "SELECT", "SELECT_ABOVE", "SELECT_AT"};
-  const char* define = kDefines[static_cast<int>(keep)];
-  return define ? std::vector<std::string>{define} : std::vector<std::string>{};
+  std::vector<std::string> defines;
+  if (const char* define = kDefines[static_cast<int>(keep)]) defines.emplace_back(define);
+  if (sift) defines.emplace_back("SIFT");
+  return defines;
 }
 }  // namespace
 
-CompactStage::BasePass::BasePass(const gl::ShaderSource& shaders, Keep keep)
-    : Pass(shaders, "compact_hp_base", "compact/hp_base.frag", keep_defines(keep)) {}
+CandidateAtlas candidate_atlas(const ExtremaStage& extrema) {
+  CandidateAtlas atlas;
+  atlas.texture = &extrema.atlas();
+  for (const AtlasRect& r : extrema.rects()) atlas.rects.emplace_back(r.x, r.y, r.width, r.height);
+  atlas.maps_per_octave = extrema.maps_per_octave();
+  return atlas;
+}
+
+CompactStage::BasePass::BasePass(const gl::ShaderSource& shaders, Keep keep, bool sift)
+    : Pass(shaders, "compact_hp_base", "compact/hp_base.frag", base_defines(keep, sift)) {}
 
 CompactStage::CompactStage(const gl::ShaderSource& shaders, int capacity)
-    : base_{BasePass(shaders, Keep::All), BasePass(shaders, Keep::AtOrAbove), BasePass(shaders, Keep::Above),
-            BasePass(shaders, Keep::At)},
+    : CompactStage(shaders, capacity, false, 0.0f, 0) {}
+
+CompactStage::CompactStage(const gl::ShaderSource& shaders, int capacity, const SiftConfig& sift)
+    : CompactStage(shaders, capacity, true, sift.sigma, sift.n_octave_layers) {}
+
+CompactStage::CompactStage(const gl::ShaderSource& shaders, int capacity, bool sift, float sigma, int layers)
+    : sift_(sift),
+      sift_sigma_(sigma),
+      sift_layers_(layers),
+      base_{BasePass(shaders, Keep::All, sift), BasePass(shaders, Keep::AtOrAbove, sift),
+            BasePass(shaders, Keep::Above, sift), BasePass(shaders, Keep::At, sift)},
       reduce_(shaders),
-      traverse_(shaders),
+      traverse_(shaders, sift),
       capacity_(capacity) {
   GLSURF_EXPECTS(capacity > 0, "capacity must be positive");
 }
 
-void CompactStage::configure(const ExtremaStage& extrema, int image_width, int image_height) {
-  GLSURF_EXPECTS(extrema.rects().size() <= 32, "at most 32 candidate maps (MAX_RECTS in hp_traverse.frag)");
+void CompactStage::configure(const CandidateAtlas& atlas, int image_width, int image_height) {
+  GLSURF_EXPECTS(atlas.texture != nullptr, "no candidate atlas");
+  GLSURF_EXPECTS(atlas.rects.size() <= 32, "at most 32 candidate maps (MAX_RECTS in hp_traverse.frag)");
+  const gl::Texture& texture = *atlas.texture;
   std::vector<glm::ivec2> origins, sizes;
-  glm::ivec2 size((extrema.atlas().width() + 3) / 4, (extrema.atlas().height() + 3) / 4);
+  glm::ivec2 size((texture.width() + 3) / 4, (texture.height() + 3) / 4);
   glm::ivec2 packed[2] = {glm::ivec2(0), glm::ivec2(0)};  // extent of the even / odd textures
   for (int level = 0;; ++level) {
     GLSURF_EXPECTS(level < kMaxLevels, "HistoPyramid deeper than kMaxLevels");
@@ -53,7 +74,7 @@ void CompactStage::configure(const ExtremaStage& extrema, int image_width, int i
   gl::Framebuffer base_target({&even, &masks}, "histopyramid_base");
   gl::Framebuffer even_target({&even}, "histopyramid_even");
   gl::Framebuffer odd_target({&odd}, "histopyramid_odd");
-  const long long texels = static_cast<long long>(extrema.atlas().width()) * extrema.atlas().height();
+  const long long texels = static_cast<long long>(texture.width()) * texture.height();
   const int entries = static_cast<int>(std::min<long long>(capacity_, texels));
   const int rows = (entries + kListWidth - 1) / kListWidth;
   const int width = std::min(entries, kListWidth);
@@ -76,7 +97,7 @@ void CompactStage::configure(const ExtremaStage& extrema, int image_width, int i
   image_size_ = glm::ivec2(image_width, image_height);
 }
 
-int CompactStage::count(gl::PassRunner& runner, const ExtremaStage& extrema, Keep keep,
+int CompactStage::count(gl::PassRunner& runner, const CandidateAtlas& atlas, Keep keep,
                         const gl::Texture* selection, int* inside) {
   GLSURF_EXPECTS(!sizes_.empty(), "configure() first");
   GLSURF_EXPECTS((keep == Keep::All) == (selection == nullptr), "a selection goes with every keep but All");
@@ -84,11 +105,11 @@ int CompactStage::count(gl::PassRunner& runner, const ExtremaStage& extrema, Kee
     return gl::PassRunner::Region{origins_[level].x, origins_[level].y, sizes_[level].x, sizes_[level].y};
   };
   BasePass& base = base_[static_cast<int>(keep)];
-  base.atlas(extrema.atlas());
+  base.atlas(*atlas.texture);
   if (selection) base.selection(*selection);
-  base.origin(origins_[0])
-      .orientation_inside(image_size_, static_cast<float>(cpu::kOrientationReach))
-      .draw(runner, base_target_, region(0));
+  base.origin(origins_[0]);
+  if (!sift_) base.orientation_inside(image_size_, static_cast<float>(cpu::kOrientationReach));
+  base.draw(runner, base_target_, region(0));
   for (size_t level = 1; level < sizes_.size(); ++level) {
     const bool odd = level & 1;
     reduce_.finer(odd ? even_ : odd_, origins_[level - 1], sizes_[level - 1])
@@ -103,19 +124,18 @@ int CompactStage::count(gl::PassRunner& runner, const ExtremaStage& extrema, Kee
   return static_cast<int>(totals[0] + totals[1]);
 }
 
-void CompactStage::write_list(gl::PassRunner& runner, const ExtremaStage& extrema, int total, int first) {
+void CompactStage::write_list(gl::PassRunner& runner, const CandidateAtlas& atlas, int total, int first) {
   GLSURF_EXPECTS(first >= 0, "negative first list entry");
   const int n = std::min(total, list_entries_ - first);
   if (n <= 0) return;
   const int width = list_keypoints_.width();
   const int first_row = first / width, end_row = (first + n + width - 1) / width;
   const gl::PassRunner::Region rows{0, first_row, width, end_row - first_row};
-  std::vector<glm::ivec4> rects;
-  for (const AtlasRect& r : extrema.rects()) rects.emplace_back(r.x, r.y, r.width, r.height);
   traverse_.pyramid(even_, odd_, masks_, origins_, sizes_)
-      .atlas(extrema.atlas(), rects, extrema.maps_per_octave())
-      .list(list_keypoints_.width(), first)
-      .draw(runner, list_target_, rows);
+      .atlas(*atlas.texture, atlas.rects, atlas.maps_per_octave)
+      .list(list_keypoints_.width(), first);
+  if (sift_) traverse_.sift_scale(sift_sigma_, sift_layers_);
+  traverse_.draw(runner, list_target_, rows);
   gl::check_gl_errors("point list");
 }
 

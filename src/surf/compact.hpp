@@ -26,6 +26,11 @@
 // keypoints (RGBA32F: x, y, size * laplacian, response) and where they came
 // from (RGBA32F: octave, atlas x, atlas y, 0). Within each class entries are
 // in the pyramid's (deterministic) order, not sorted.
+//
+// The same stage compacts SIFT's candidate atlas (src/sift/extrema.hpp) when
+// built for it (the SiftConfig constructor): one class, and the list
+// decoded into SIFT's point list, (x, y, sigma, D^) in octave pixels and (k,
+// layer, offset_s, 0) (docs/notes/sift.md, GPU data between stages).
 #pragma once
 
 #include "gl/pass.hpp"
@@ -33,6 +38,18 @@
 #include "surf/extrema.hpp"
 
 namespace glsurf {
+
+// A candidate atlas as CompactStage and SelectStage read it: one RGBA32F
+// texture, response (> 0) in alpha where a candidate is and 0 elsewhere, and
+// its maps (x, y, width, height) octave by octave, maps_per_octave each: the
+// list says which octave an entry came from by the map that holds it.
+struct CandidateAtlas {
+  const gl::Texture* texture = nullptr;
+  std::vector<glm::ivec4> rects;
+  int maps_per_octave = 1;
+};
+// SURF's: ExtremaStage's atlas and maps.
+CandidateAtlas candidate_atlas(const ExtremaStage& extrema);
 
 class CompactStage {
  public:
@@ -45,19 +62,34 @@ class CompactStage {
   // it, or exactly at it.
   enum class Keep { All, AtOrAbove, Above, At };
 
+  // For SURF's candidate atlas (surf/extrema.hpp).
   CompactStage(const gl::ShaderSource& shaders, int capacity);
-  // For `extrema`'s atlas of an image_width x image_height image.
-  void configure(const ExtremaStage& extrema, int image_width, int image_height);
+  // For SIFT's (sift/extrema.hpp): its texels decoded with `sift`'s sigma_0
+  // and layers into SIFT's point list; every candidate of the first class.
+  CompactStage(const gl::ShaderSource& shaders, int capacity, const SiftConfig& sift);
+  // For `atlas`, of an image_width x image_height image (the image's size
+  // classes SURF's keypoints; SIFT's ignores it).
+  void configure(const CandidateAtlas& atlas, int image_width, int image_height);
+  void configure(const ExtremaStage& extrema, int image_width, int image_height) {
+    configure(candidate_atlas(extrema), image_width, image_height);
+  }
   // Builds the pyramid and reads back its totals (the one small readback):
   // returns how many keypoints it counts, and puts in `inside` (if given) how
   // many of them are of the first class, which write_list() lists first.
   // `selection` is needed with every `keep` but All.
-  int count(gl::PassRunner& runner, const ExtremaStage& extrema, Keep keep = Keep::All,
+  int count(gl::PassRunner& runner, const CandidateAtlas& atlas, Keep keep = Keep::All,
             const gl::Texture* selection = nullptr, int* inside = nullptr);
+  int count(gl::PassRunner& runner, const ExtremaStage& extrema, Keep keep = Keep::All,
+            const gl::Texture* selection = nullptr, int* inside = nullptr) {
+    return count(runner, candidate_atlas(extrema), keep, selection, inside);
+  }
   // Lists the keypoints of the pyramid that count() last built (`total` of
   // them, as it returned) from list entry `first` on, as many as fit below
   // capacity(); entries before `first` and rows past the last are not shaded.
-  void write_list(gl::PassRunner& runner, const ExtremaStage& extrema, int total, int first = 0);
+  void write_list(gl::PassRunner& runner, const CandidateAtlas& atlas, int total, int first = 0);
+  void write_list(gl::PassRunner& runner, const ExtremaStage& extrema, int total, int first = 0) {
+    write_list(runner, candidate_atlas(extrema), total, first);
+  }
   // Reads back the first n entries (keypoints, origins), n <= capacity.
   void read_list(int n, std::vector<float>& keypoints, std::vector<float>& where) const;
 
@@ -65,6 +97,9 @@ class CompactStage {
   // atlas has texels (known after configure()).
   int capacity() const { return list_entries_; }
   const gl::Texture& list() const { return list_keypoints_; }
+  // The list's second texture: (octave, atlas x, atlas y, 0) for SURF, (k,
+  // layer, offset_s, 0) for SIFT.
+  const gl::Texture& list_where() const { return list_where_; }
 
  private:
   // hp_base: level 0, the keypoints of each 4x4 block of the atlas by class,
@@ -72,7 +107,8 @@ class CompactStage {
   // common/keep.glsl).
   class BasePass : public gl::Pass {
    public:
-    BasePass(const gl::ShaderSource& shaders, Keep keep);
+    // `sift`: SIFT's atlas, every candidate of the first class.
+    BasePass(const gl::ShaderSource& shaders, Keep keep, bool sift);
     BasePass& atlas(const gl::Texture& candidates) { return input("u_atlas", candidates), *this; }
     // With every Keep but All: select.hpp's state.
     BasePass& selection(const gl::Texture& state) { return input("u_selection", state), *this; }
@@ -100,8 +136,10 @@ class CompactStage {
   // keypoint (compact/hp_traverse.frag).
   class TraversePass : public gl::Pass {
    public:
-    explicit TraversePass(const gl::ShaderSource& shaders)
-        : Pass(shaders, "compact_hp_traverse", "compact/hp_traverse.frag") {}
+    // `sift`: the list decoded from SIFT's atlas (SIFT variant).
+    TraversePass(const gl::ShaderSource& shaders, bool sift)
+        : Pass(shaders, "compact_hp_traverse", "compact/hp_traverse.frag",
+               sift ? std::vector<std::string>{"SIFT"} : std::vector<std::string>{}) {}
     // The levels (even and odd textures, where each is and its size; the top
     // is the last) and level 0's class masks.
     TraversePass& pyramid(const gl::Texture& even, const gl::Texture& odd, const gl::Texture& masks,
@@ -121,6 +159,11 @@ class CompactStage {
       uniform("u_rect_count", static_cast<int>(rects.size()));
       return uniform("u_maps_per_octave", maps_per_octave), *this;
     }
+    // SIFT: sigma_0 and s, for sigma = sigma_0 2^((layer + offset_s) / s).
+    TraversePass& sift_scale(float sigma, int layers) {
+      uniform("u_sigma", sigma);
+      return uniform("u_layers", layers), *this;
+    }
     // Entries per row, and the entry that takes the pyramid's keypoint 0.
     TraversePass& list(int width, int first) {
       uniform("u_list_width", width);
@@ -128,6 +171,11 @@ class CompactStage {
     }
   };
 
+  CompactStage(const gl::ShaderSource& shaders, int capacity, bool sift, float sigma, int layers);
+
+  bool sift_ = false;
+  float sift_sigma_ = 0;
+  int sift_layers_ = 0;
   BasePass base_[4];  // indexed by Keep
   ReducePass reduce_;
   TraversePass traverse_;

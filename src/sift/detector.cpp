@@ -1,0 +1,158 @@
+#include "sift/detector.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "gl/error.hpp"
+#include "surf/keypoint.hpp"
+
+namespace glsurf::sift {
+
+namespace {
+// The point list's entries at least (more with a larger max_features), as
+// SURF's detector.
+constexpr int kMinCapacity = 65536;
+// The most max_features takes: the list's texture is 1024 entries a row.
+constexpr int kMaxFeatures = 1 << 20;
+
+// With max_features = N the selection keeps this many of the strongest: the
+// list may hold an extremum twice (detector.hpp, about 1 % of the entries
+// on photos), and detect() cuts to N after dropping the copies, so that
+// copies among the strongest do not leave it short of the CPU's N. The
+// extra entries are weaker than the N-th, so they do not change which N
+// remain (nor, after orientation, which N entries).
+int selected(int n) { return n + n / 16 + 64; }
+
+const SiftConfig& checked(const SiftConfig& config) {
+  if (!cpu::sift::valid_config(config))
+    throw Error("invalid SIFT configuration (cpu/sift.hpp: valid_config)");
+  if (config.max_features > kMaxFeatures) {
+    throw Error("max_features " + std::to_string(config.max_features) +
+                " is more than the GPU SIFT detector's " + std::to_string(kMaxFeatures));
+  }
+  return config;
+}
+
+bool same(const KeyPoint& a, const KeyPoint& b) {
+  return a.x == b.x && a.y == b.y && a.size == b.size && a.response == b.response && a.octave == b.octave &&
+         a.laplacian == b.laplacian;
+}
+}  // namespace
+
+std::vector<KeyPoint> list_keypoints(const std::vector<float>& points, const std::vector<float>& where,
+                                     const std::vector<cpu::sift::OctaveSize>& octaves) {
+  const size_t n = points.size() / 4;
+  std::vector<KeyPoint> keypoints(n);
+  for (size_t i = 0; i < n; ++i) {
+    const float* p = &points[4 * i];
+    const float* w = &where[4 * i];
+    const int k = static_cast<int>(w[0]);
+    const int layer = static_cast<int>(w[1]);
+    const double offset_s = w[2];
+    GLSURF_EXPECTS(k >= 0 && k < static_cast<int>(octaves.size()), "list entry of no octave");
+    const int o = octaves[static_cast<size_t>(k)].octave;
+    const float scale = std::ldexp(1.0f, o);
+    KeyPoint& kp = keypoints[i];
+    kp.x = p[0] * scale;
+    kp.y = p[1] * scale;
+    kp.size = 2.0f * p[2] * scale;
+    kp.angle = -1;
+    kp.response = std::abs(p[3]);
+    kp.laplacian = (p[3] > 0) - (p[3] < 0);
+    const int fraction = std::clamp(static_cast<int>(std::lround((offset_s + 0.5) * 255)), 0, 255);
+    kp.octave = (o & 255) | (layer << 8) | (fraction << 16);
+  }
+  return keypoints;
+}
+
+GpuSift::GpuSift(const gl::Context& context, const SiftConfig& config, const gl::ShaderSource& shaders)
+    // `context` is made current before any stage creates GL objects in it.
+    : config_((context.make_current(), checked(config))),
+      scale_space_(shaders, config),
+      extrema_(shaders, config),
+      compact_(shaders, std::max(kMinCapacity, config.max_features > 0 ? selected(config.max_features) : 0),
+               config),
+      select_(shaders),
+      context_(context.tag()) {}
+
+std::string GpuSift::size_problem(int width, int height) const {
+  context_.require_current("GpuSift");
+  if (width < 1 || height < 1) return "image has no pixels";
+  if (std::string why = ScaleSpaceStage::size_problem(width, height, config_); !why.empty()) return why;
+  return ExtremaStage::size_problem(width, height, config_);
+}
+
+void GpuSift::configure(int width, int height) {
+  if (const std::string why = size_problem(width, height); !why.empty()) throw Error(why);
+  // Until every stage is configured, no size is.
+  width_ = height_ = 0;
+  scale_space_.configure(width, height);
+  extrema_.configure(scale_space_);
+  compact_.configure(extrema_.candidates(), width, height);
+  width_ = width;
+  height_ = height;
+}
+
+int GpuSift::find(const GrayImage& image) {
+  context_.require_current("GpuSift");
+  if (const std::string why = image_layout_problem(image); !why.empty()) throw Error(why);
+  if (image.width != width_ || image.height != height_) configure(image.width, image.height);
+
+  scale_space_.run(runner_, image);
+  extrema_.run(runner_, scale_space_);
+  const CandidateAtlas atlas = extrema_.candidates();
+  using Keep = CompactStage::Keep;
+  const gl::Texture* selection = nullptr;
+  if (config_.max_features > 0)
+    selection = &select_.run(runner_, *atlas.texture, selected(config_.max_features));
+  candidates_ = compact_.count(runner_, atlas, selection ? Keep::AtOrAbove : Keep::All, selection);
+  runner_.after_transfer();  // count() read the total back
+  truncated_ = false;
+  if (candidates_ > compact_.capacity() && !selection) {
+    // More than the list holds: keep the strongest that fit (a second count).
+    selection = &select_.run(runner_, *atlas.texture, compact_.capacity());
+    candidates_ = compact_.count(runner_, atlas, Keep::AtOrAbove, selection);
+    runner_.after_transfer();
+    truncated_ = true;
+  }
+  const int listed = std::min(candidates_, compact_.capacity());
+  if (candidates_ <= compact_.capacity()) {
+    compact_.write_list(runner_, atlas, candidates_);
+  } else {
+    // More exact ties with the N-th strongest than the list has room for:
+    // the strictly stronger ones first, the ties fill the rest.
+    const int stronger = compact_.count(runner_, atlas, Keep::Above, selection);
+    runner_.after_transfer();
+    compact_.write_list(runner_, atlas, stronger);
+    const int ties = compact_.count(runner_, atlas, Keep::At, selection);
+    runner_.after_transfer();
+    compact_.write_list(runner_, atlas, ties, stronger);
+  }
+  listed_ = listed;
+  return listed;
+}
+
+std::vector<KeyPoint> GpuSift::detect(const GrayImage& image) {
+  const int listed = find(image);
+  std::vector<float> points, where;
+  compact_.read_list(listed, points, where);
+  std::vector<KeyPoint> keypoints = list_keypoints(points, where, scale_space_.octaves());
+  // One of each extremum (the list may hold one twice: detector.hpp), then
+  // strongest first.
+  std::sort(keypoints.begin(), keypoints.end(), [](const KeyPoint& a, const KeyPoint& b) {
+    return std::tie(a.octave, a.y, a.x, a.size, a.response, a.laplacian) <
+           std::tie(b.octave, b.y, b.x, b.size, b.response, b.laplacian);
+  });
+  const size_t before = keypoints.size();
+  keypoints.erase(std::unique(keypoints.begin(), keypoints.end(), same), keypoints.end());
+  duplicates_ = static_cast<int>(before - keypoints.size());
+  sort_by_strength(keypoints);
+  if (config_.max_features > 0 && static_cast<int>(keypoints.size()) > config_.max_features) {
+    keypoints.resize(static_cast<size_t>(config_.max_features));
+  }
+  gl::check_context_not_lost("GpuSift");
+  return keypoints;
+}
+
+}  // namespace glsurf::sift
