@@ -24,7 +24,7 @@ struct Detector::Impl {
   SiftConfig sift;
   Tiling tiling;
   std::unique_ptr<GpuDetector> gpu;  // SURF; both null: the CPU reference
-  std::unique_ptr<GpuSift> sift_gpu;
+  std::unique_ptr<sift::GpuSift> sift_gpu;
   bool sift_cpu() const { return type == FeatureType::Sift && !sift_gpu; }
 };
 
@@ -49,7 +49,7 @@ void check_config(const SiftConfig& c) {
 }
 
 // Why the SIFT detector refuses `image`, or "".
-std::string sift_problem(const SiftConfig& sift, const GpuSift* gpu, const Tiling& tiling,
+std::string sift_problem(const SiftConfig& sift, const sift::GpuSift* gpu, const Tiling& tiling,
                          const GrayImage& image) {
   if (std::string why = image_layout_problem(image); !why.empty()) return why;
   if (std::string why = cpu::sift::image_size_problem(image.width, image.height, sift); !why.empty())
@@ -87,7 +87,7 @@ Detector Detector::sift_gpu(const Context& context, const SiftConfig& config) {
   auto impl = std::make_unique<Impl>();
   impl->type = FeatureType::Sift;
   impl->sift = config;
-  impl->sift_gpu = std::make_unique<GpuSift>(context.native(), config);
+  impl->sift_gpu = std::make_unique<sift::GpuSift>(context.native(), config);
   return Detector(std::move(impl));
 }
 

@@ -47,7 +47,7 @@ int run_sift(Args& args) {
   std::string records;
   for (const auto& [w, h] : sizes) {
     const GrayImage image = resize(photo, w, h);
-    GpuSift detector(ctx, config);
+    sift::GpuSift detector(ctx, config);
     size_t found = detector.detect_and_compute(image).keypoints.size();
     std::vector<double> wall;
     for (int i = 0; i < runs; ++i) {

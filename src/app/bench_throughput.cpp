@@ -205,7 +205,8 @@ int run_throughput(Args& args) {
       fs::remove(db);
       const Clock::time_point t0 = Clock::now();
       DatabaseDetect run;
-      run.database = db, run.backend = kBackends[b], run.choice.surf = detect_config, run.names = detect_files;
+      run.database = db, run.backend = kBackends[b], run.choice.surf = detect_config,
+      run.names = detect_files;
       run.quiet = true;
       const int status = detect_into_database(run);
       detect.seconds[b].push_back(ms_since(t0) / 1000.0);

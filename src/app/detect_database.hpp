@@ -1,13 +1,12 @@
 // glsurf detect --database (detect_database.cpp).
 #pragma once
 
-#include "app/extractor.hpp"
-
 #include <string>
 #include <vector>
 
 #include "app/cli.hpp"
 #include "app/dataset.hpp"
+#include "app/extractor.hpp"
 #include "io/image.hpp"
 #include "surf/keypoint.hpp"
 

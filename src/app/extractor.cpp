@@ -110,7 +110,7 @@ void Extractor::renew() {
   sift_gpu_.reset();
   if (!context_) return;
   if (choice_.type == FeatureType::Sift)
-    sift_gpu_ = std::make_unique<GpuSift>(*context_, choice_.sift);
+    sift_gpu_ = std::make_unique<sift::GpuSift>(*context_, choice_.sift);
   else
     surf_gpu_ = std::make_unique<GpuDetector>(*context_, choice_.surf);
 }

@@ -13,7 +13,9 @@
 
 namespace glsurf {
 class GpuDetector;
+namespace sift {
 class GpuSift;
+}
 struct DescriptorTextures;
 namespace gl {
 class Context;
@@ -78,7 +80,7 @@ class Extractor {
   Tiling tiling_;
   const gl::Context* context_;
   std::unique_ptr<GpuDetector> surf_gpu_;
-  std::unique_ptr<GpuSift> sift_gpu_;
+  std::unique_ptr<sift::GpuSift> sift_gpu_;
 };
 
 }  // namespace glsurf::app

@@ -1,12 +1,11 @@
 // glsurf match's request and inputs (match.cpp, match_inputs.cpp).
 #pragma once
 
-#include "app/extractor.hpp"
-
 #include <string>
 #include <vector>
 
 #include "app/cli.hpp"
+#include "app/extractor.hpp"
 #include "io/exchange.hpp"
 #include "io/image.hpp"
 #include "match/types.hpp"

@@ -74,6 +74,8 @@ GpuSift::GpuSift(const gl::Context& context, const SiftConfig& config, const gl:
       compact_(shaders, std::max(kMinCapacity, config.max_features > 0 ? selected(config.max_features) : 0),
                config),
       select_(shaders),
+      orientation_(shaders, config),
+      descriptor_(shaders, config),
       context_(context.tag()) {}
 
 std::string GpuSift::size_problem(int width, int height) const {
@@ -153,6 +155,115 @@ std::vector<KeyPoint> GpuSift::detect(const GrayImage& image) {
   }
   gl::check_context_not_lost("GpuSift");
   return keypoints;
+}
+
+void GpuSift::upload_oriented(const std::vector<float>& points, const std::vector<float>& where, int n) {
+  constexpr int kWidth = CompactStage::kListWidth;
+  const int rows = std::max(1, (n + kWidth - 1) / kWidth);
+  if (oriented_points_.height() < rows) {
+    oriented_points_ = gl::Texture(kWidth, rows, gl::Format::RGBA32F, "sift_oriented_points");
+    oriented_where_ = gl::Texture(kWidth, rows, gl::Format::RGBA32F, "sift_oriented_where");
+  }
+  std::vector<float> padded(static_cast<size_t>(4) * kWidth * static_cast<size_t>(oriented_points_.height()),
+                            0.0f);
+  std::copy(points.begin(), points.end(), padded.begin());
+  oriented_points_.upload(padded.data());
+  std::fill(padded.begin(), padded.end(), 0.0f);
+  std::copy(where.begin(), where.end(), padded.begin());
+  oriented_where_.upload(padded.data());
+  runner_.after_transfer();
+}
+
+Features GpuSift::detect_and_compute(const GrayImage& image) {
+  const int listed = find(image);
+  if (listed > 0) {
+    orientation_.configure(std::max(orientation_.capacity(), compact_.capacity()));
+    orientation_.run(runner_, scale_space_.gaussian(), scale_space_.gaussian_layout(), compact_.list(),
+                     compact_.list_where(), listed);
+  }
+  std::vector<float> points, where;
+  compact_.read_list(listed, points, where);
+  const std::vector<float> angles = listed > 0 ? orientation_.read(listed) : std::vector<float>();
+  const std::vector<KeyPoint> keypoints = list_keypoints(points, where, scale_space_.octaves());
+
+  // One of each extremum (the list may hold copies: their entries, and so
+  // their angles, are equal), strongest first.
+  std::vector<int> order(keypoints.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  const auto key = [&](int i) {
+    const KeyPoint& k = keypoints[static_cast<size_t>(i)];
+    return std::tie(k.octave, k.y, k.x, k.size, k.response, k.laplacian);
+  };
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return key(a) < key(b) || (key(a) == key(b) && a < b); });
+  order.erase(std::unique(order.begin(), order.end(),
+                          [&](int a, int b) {
+                            return same(keypoints[static_cast<size_t>(a)], keypoints[static_cast<size_t>(b)]);
+                          }),
+              order.end());
+  duplicates_ = listed - static_cast<int>(order.size());
+  std::vector<KeyPoint> extrema;
+  extrema.reserve(order.size());
+  for (int i : order) {
+    KeyPoint k = keypoints[static_cast<size_t>(i)];
+    k.angle = static_cast<float>(i);  // carries the list index through the sort
+    extrema.push_back(k);
+  }
+  std::stable_sort(extrema.begin(), extrema.end(), [](const KeyPoint& a, const KeyPoint& b) {
+    return std::tie(b.response, a.y, a.x, a.size) < std::tie(a.response, b.y, b.x, b.size);
+  });
+  // max_features: the N strongest extrema and their ties (cpu::sift::detect_and_compute).
+  const size_t n = static_cast<size_t>(config_.max_features);
+  if (n > 0 && extrema.size() > n) {
+    const float last = extrema[n - 1].response;
+    size_t keep = n;
+    while (keep < extrema.size() && extrema[keep].response >= last) ++keep;
+    extrema.resize(keep);
+  }
+  // One entry per orientation, strongest first, cut to N.
+  struct Entry {
+    KeyPoint keypoint;
+    int index;  // into the list
+  };
+  std::vector<Entry> entries;
+  for (const KeyPoint& e : extrema) {
+    const int i = static_cast<int>(e.angle);
+    for (int a = 0; a < 4; ++a) {
+      const float angle = angles[4 * static_cast<size_t>(i) + static_cast<size_t>(a)];
+      if (angle < 0) break;
+      Entry entry{e, i};
+      entry.keypoint.angle = angle;
+      entries.push_back(entry);
+    }
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    const KeyPoint &p = a.keypoint, &q = b.keypoint;
+    return std::tie(q.response, p.y, p.x, p.size, p.angle) < std::tie(p.response, q.y, q.x, q.size, q.angle);
+  });
+  if (n > 0 && entries.size() > n) entries.resize(n);
+
+  Features f;
+  f.type = FeatureType::Sift;
+  f.descriptor_size = DescriptorStage::kSize;
+  const int count = static_cast<int>(entries.size());
+  if (count > 0) {
+    std::vector<float> oriented(4 * entries.size()), oriented_where(4 * entries.size());
+    for (size_t j = 0; j < entries.size(); ++j) {
+      const size_t i = static_cast<size_t>(entries[j].index);
+      std::copy(&points[4 * i], &points[4 * i + 3], &oriented[4 * j]);
+      oriented[4 * j + 3] = entries[j].keypoint.angle;
+      std::copy(&where[4 * i], &where[4 * i + 4], &oriented_where[4 * j]);
+    }
+    upload_oriented(oriented, oriented_where, count);
+    if (descriptor_.capacity() < count) descriptor_.configure(std::max(count, 2 * descriptor_.capacity()));
+    descriptor_.run(runner_, scale_space_.gaussian(), scale_space_.gaussian_layout(), oriented_points_,
+                    oriented_where_, count);
+    f.descriptors = descriptor_.read(count);
+  }
+  f.keypoints.reserve(entries.size());
+  for (const Entry& e : entries) f.keypoints.push_back(e.keypoint);
+  gl::check_context_not_lost("GpuSift");
+  return f;
 }
 
 }  // namespace glsurf::sift

@@ -34,7 +34,9 @@
 
 #include "gl/context.hpp"
 #include "gl/pass.hpp"
+#include "sift/descriptor.hpp"
 #include "sift/extrema.hpp"
+#include "sift/orientation.hpp"
 #include "sift/scale_space.hpp"
 #include "surf/compact.hpp"
 #include "surf/select.hpp"
@@ -59,6 +61,15 @@ class GpuSift {
   // Keypoints in image coordinates, strongest first, max_features applied.
   // Throws glsurf::Error for an image size_problem refuses.
   std::vector<KeyPoint> detect(const GrayImage& image);
+
+  // detect(), then the orientations of every list entry (sift/orientation.hpp)
+  // and one descriptor per orientation (sift/descriptor.hpp), as
+  // cpu::sift::detect_and_compute gives them: one entry per orientation,
+  // strongest first, max_features counting entries (the N strongest
+  // extrema and their ties, each with its orientations, then cut to N
+  // entries). Four transfers: the count, the list with its angles, the
+  // oriented list up (the entries kept, one per angle), the descriptors.
+  Features detect_and_compute(const GrayImage& image);
 
   // The last detection's data on the GPU (valid until the next detect()).
   const gl::Texture& gaussian() const { return scale_space_.gaussian(); }
@@ -93,11 +104,18 @@ class GpuSift {
   // The stages up to the point list; returns how many entries it holds.
   int find(const GrayImage& image);
 
+  // Into oriented_points_ and oriented_where_: n entries of the point
+  // list's layout with the angle in place of D^.
+  void upload_oriented(const std::vector<float>& points, const std::vector<float>& where, int n);
+
   SiftConfig config_;
   ScaleSpaceStage scale_space_;
   ExtremaStage extrema_;
   CompactStage compact_;
   SelectStage select_;
+  OrientationStage orientation_;
+  DescriptorStage descriptor_;
+  gl::Texture oriented_points_, oriented_where_;  // rows as needed, kept for later images
   gl::PassRunner runner_;
   int width_ = 0, height_ = 0;
   int candidates_ = 0, listed_ = 0, duplicates_ = 0;
