@@ -3,7 +3,8 @@
 # what they hold, the GPU gives the CPU reference's keypoints and
 # descriptors, SURF's and SIFT's options and files do not mix, and on the
 # bundled pair glsurf's SIFT finds at least as many correct matches as
-# OpenCV's (sift_quality.py).
+# OpenCV's (sift_quality.py) and keeps its keypoints and descriptors under
+# rotations and a half scale (sift_invariance.py).
 # Usage: cli_sift.sh GLSURF ASSETS
 . "$(dirname "$0")/cli_common.sh"
 . "$(dirname "$0")/../tools/find_python.sh"
@@ -52,9 +53,30 @@ err=$("$glsurf" match "$work/surf.txt" "$work/box_cpu.txt" 2>&1)
 import numpy as np, sys
 rows = np.loadtxt(sys.argv[1], skiprows=1, ndmin=2)
 ours = np.loadtxt(sys.argv[2], skiprows=1, ndmin=2)
-assert np.array_equal(rows[:, 4:], np.minimum(255, np.round(512 * ours[:, 7:]))), 'uint8 values'
+assert np.array_equal(rows[:, 4:], np.minimum(255, np.floor(512 * ours[:, 7:] + 0.5))), 'uint8 values'
 assert np.allclose(rows[:, 2], ours[:, 2] / 2, rtol=1e-6), 'scale = size / 2'
 " "$work/box.png.txt" "$work/box_cpu.txt" || fail "colmap values"
 
+# A COLMAP database of SIFT features: COLMAP's bytes are round(512 v) of
+# glsurf's own floats, and the pair is matched and verified from it.
+"$glsurf" detect "$assets/graf1.png" "$assets/graf3.png" --features sift --backend cpu --database "$work/s.db" \
+  --quiet 2>"$work/err" || fail "detect --database --features sift: $(cat "$work/err")"
+"$glsurf" match --database "$work/s.db" --pairs exhaustive --quiet 2>"$work/err" ||
+  fail "match --database of SIFT features: $(cat "$work/err")"
+"$python" -c "
+import sqlite3, sys, numpy as np
+db = sqlite3.connect(sys.argv[1])
+for image_id, rows, cols, data in db.execute('SELECT image_id, rows, cols, data FROM descriptors'):
+    ours = db.execute('SELECT descriptors FROM glsurf_features WHERE image_id = ?', (image_id,)).fetchone()[0]
+    v = np.frombuffer(ours, '<f4').reshape(rows, 128)
+    assert cols == 128 and np.array_equal(np.frombuffer(data, np.uint8).reshape(rows, cols),
+                                          np.minimum(255, np.floor(512 * v.astype(np.float64) + 0.5)).astype(np.uint8)), image_id
+assert db.execute('SELECT value FROM glsurf_settings WHERE key = \\'detector\\'').fetchone()[0].startswith('sift ')
+inliers = db.execute('SELECT rows FROM two_view_geometries').fetchone()[0]
+assert inliers > 100, inliers
+print('database:', inliers, 'verified matches')
+" "$work/s.db" || fail "SIFT database"
+
 "$python" "$(dirname "$0")/sift_quality.py" "$glsurf" "$assets" gl || fail "SIFT quality"
+"$python" "$(dirname "$0")/sift_invariance.py" "$glsurf" "$assets" gl || fail "SIFT invariance"
 echo "all SIFT checks passed"

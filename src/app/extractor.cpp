@@ -137,8 +137,12 @@ void Extractor::check_image(const std::string& name, const GrayImage& image) con
   }
   if (!sift_gpu_) return check_image_size(name, image, choice_, tiling_);
   std::string why = cpu::sift::image_size_problem(image.width, image.height, choice_.sift);
-  if (why.empty()) why = sift_gpu_->size_problem(image.width, image.height);
   if (!why.empty()) throw Error(name + ": " + why);
+  why = sift_gpu_->size_problem(image.width, image.height);
+  if (!why.empty()) {
+    throw Error(name + ": " + why + "; SIFT is not tiled: try " +
+                (choice_.sift.first_octave < 0 ? "--first-octave 0 (not doubled) or " : "") + "--backend cpu");
+  }
 }
 
 int Extractor::tile_side(const GrayImage& image) const {
