@@ -57,6 +57,13 @@ assert np.array_equal(rows[:, 4:], np.minimum(255, np.floor(512 * ours[:, 7:] + 
 assert np.allclose(rows[:, 2], ours[:, 2] / 2, rtol=1e-6), 'scale = size / 2'
 " "$work/box.png.txt" "$work/box_cpu.txt" || fail "colmap values"
 
+# The viewer in match mode finds what match finds (the same detector, matcher and filters).
+want=$("$glsurf" match "$assets/graf1.png" "$assets/graf3.png" --features sift 2>&1 | sed -n 's/.* \([0-9]* matches, [0-9]* inliers\),.*/\1/p')
+got=$("$glsurf" view --headless --frames 2 --features sift --match "$assets/graf1.png" "$assets/graf3.png" 2>&1)
+[ -n "$want" ] && echo "$got" | grep -q "match mode, last frame: $want" || fail "view --features sift --match: $got (match: $want)"
+err=$("$glsurf" view --headless --frames 1 --features sift --upright "$assets/box.png" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "upright is SURF's option" || fail "view --features sift --upright: $err"
+
 # A COLMAP database of SIFT features: COLMAP's bytes are round(512 v) of
 # glsurf's own floats, and the pair is matched and verified from it.
 "$glsurf" detect "$assets/graf1.png" "$assets/graf3.png" --features sift --backend cpu --database "$work/s.db" \

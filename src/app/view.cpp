@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "app/cli.hpp"
+#include "app/extractor.hpp"
 #include "app/view_session.hpp"
 #include "io/image.hpp"
 #include "io/output.hpp"
@@ -35,11 +36,32 @@ ViewOptions read_options(Args& args) {
   o.hud = hud == "on";
   o.start_matching = args.flag("--match");
   o.matcher = match_options(args);
+  const std::string features = args.option("--features");
+  if (features != "surf" && features != "sift")
+    throw UsageError("--features must be surf or sift, not '" + features + "'");
+  o.sift = features == "sift";
+  const size_t before = args.taken().size();
   o.detector.hessian_threshold = args.option_float("--threshold");
   o.detector.max_features = args.option_int("--max-features");
   o.detector.upright = args.flag("--upright");
   o.detector.first_step = args.option_int("--sample-step");
   o.second_orientation = args.option_float("--second-orientation");
+  o.sift_config.contrast_threshold = args.option_float("--contrast-threshold");
+  o.sift_config.edge_threshold = args.option_float("--edge-threshold");
+  o.sift_config.first_octave = args.option_int("--first-octave");
+  o.sift_config.root_sift = args.flag("--root-sift");
+  o.sift_config.max_features = o.detector.max_features;
+  // An option of the other detector (checked after finish(): an unknown option is reported first).
+  std::string misplaced;
+  for (size_t i = before; i < args.taken().size() && misplaced.empty(); ++i) {
+    const std::string& option = args.taken()[i];
+    const bool sift_only = option == "--contrast-threshold" || option == "--edge-threshold" ||
+                           option == "--first-octave" || option == "--root-sift";
+    if (option != "--max-features" && sift_only != o.sift) {
+      misplaced = option + " is " + (o.sift ? "SURF's" : "SIFT's") +
+                  " option; it does not apply to --features " + features;
+    }
+  }
   if (o.second_orientation > 0 && o.detector.upright) {
     throw UsageError("--second-orientation needs oriented keypoints, not --upright");
   }
@@ -50,6 +72,7 @@ ViewOptions read_options(Args& args) {
   o.pix = args.option("--pix");
   o.names = args.positionals();
   args.finish();
+  if (!misplaced.empty()) throw UsageError(misplaced);
   if (!o.screenshot.empty()) check_writable(o.screenshot);  // before the session, not after it
   return o;
 }
@@ -172,6 +195,11 @@ OptionTable view_options() {
       shared_option("--upright"),
       shared_option("--sample-step"),
       shared_option("--second-orientation"),
+      *find_option(sift_table(), "--features"),
+      *find_option(sift_table(), "--contrast-threshold"),
+      *find_option(sift_table(), "--edge-threshold"),
+      *find_option(sift_table(), "--first-octave"),
+      *find_option(sift_table(), "--root-sift"),
       flag("--match", "start in match mode: the first frame is the reference, matched against each frame"),
   };
   for (const Option& row : match_table()) table.push_back(row);
@@ -185,7 +213,8 @@ Command view_command() {
   return {"view",
           "[IMAGE|DIR...|-]",
           "images in a window with their keypoints drawn from the GPU",
-          "With no images, the bundled ones. Keys: space pause, n/p next/previous, +/- threshold, u upright, "
+          "With no images, the bundled ones. Keys: space pause, n/p next/previous, +/- threshold (SIFT: the "
+          "contrast threshold), u upright (SURF), "
           "m match mode, r set reference, k the strongest 100/300/1000/all keypoints, s screenshot, h help, "
           "q/Esc quit. In match mode a second "
           "orientation's entries are matched too, as match does.",

@@ -90,8 +90,28 @@ int next_strongest(int max_features) {
   return 0;
 }
 
+std::string sift_stage_times(sift::GpuSift& detector, GpuMatcher& matcher, double detect_ms) {
+  // SIFT's passes summed, and the matcher's; a sum longer than the whole
+  // frame is a timer artefact (llvmpipe) and shows as n/a, as in stage_times.
+  double ms[2] = {};
+  for (const auto& p : detector.runner().take_profile()) ms[0] += p.milliseconds;
+  for (const auto& p : matcher.runner().take_profile()) ms[1] += p.milliseconds;
+  std::string text = "GPU ms:";
+  const char* names[2] = {"sift", "matcher"};
+  for (int i = 0; i < 2; ++i) {
+    if (ms[i] == 0) continue;
+    char cell[48];
+    if (ms[i] > detect_ms)
+      std::snprintf(cell, sizeof cell, "  %s n/a", names[i]);
+    else
+      std::snprintf(cell, sizeof cell, "  %s %.1f", names[i], ms[i]);
+    text += cell;
+  }
+  return text;
+}
+
 std::vector<std::string> hud_text(const HudState& state, const GrayImage& image, const DetectorConfig& config,
-                                  const ViewFrame& frame) {
+                                  const ViewFrame& frame, const SiftConfig* sift) {
   std::vector<std::string> hud;
   char line[256];
   if (state.stream) {
@@ -111,8 +131,13 @@ std::vector<std::string> hud_text(const HudState& state, const GrayImage& image,
   }
   const std::string strongest =
       config.max_features > 0 ? "   the strongest " + std::to_string(config.max_features) + " (k)" : "";
-  std::snprintf(line, sizeof line, "%d keypoints   threshold %.0f   %s%s%s", frame.found.count,
-                config.hessian_threshold, orientation.c_str(), step.c_str(), strongest.c_str());
+  if (sift) {
+    std::snprintf(line, sizeof line, "%d SIFT entries   contrast threshold %.4g%s", frame.found.count,
+                  static_cast<double>(sift->contrast_threshold), strongest.c_str());
+  } else {
+    std::snprintf(line, sizeof line, "%d keypoints   threshold %.0f   %s%s%s", frame.found.count,
+                  config.hessian_threshold, orientation.c_str(), step.c_str(), strongest.c_str());
+  }
   hud.emplace_back(line);
   if (state.match) {
     std::snprintf(line, sizeof line, "match mode: %d matches, %d inliers   %.1f fps   %.1f ms", frame.matches,
@@ -143,6 +168,8 @@ bool ViewSession::find(const GrayImage& image, ViewFrame& frame) {
     t0 = Clock::now();
     if (keys_.match) {
       match(image, frame);
+    } else if (sift_) {
+      frame.found = upload_sift(sift_->detect_and_compute(image).keypoints);
     } else {
       frame.found = detector_->detect_on_gpu(image);
     }
@@ -171,6 +198,22 @@ bool ViewSession::find(const GrayImage& image, ViewFrame& frame) {
 }
 
 void ViewSession::match(const GrayImage& image, ViewFrame& frame) {
+  if (sift_) {  // descriptors come back to the host: matched from there
+    if (!have_reference_ || keys_.reference) {
+      reference_ = sift_->detect_and_compute(image);
+      reference_texture_ = gl::Texture(image.width, image.height, gl::Format::R8, "view_reference");
+      reference_texture_.upload(image.pixels.data());
+      have_reference_ = true;
+      keys_.reference = false;
+    }
+    const Features current = sift_->detect_and_compute(image);
+    frame.found = upload_sift(current.keypoints);
+    const std::vector<Match> matches = matcher_.match(reference_, current);
+    match_lines(reference_, current, matches, reference_texture_.width(), reference_texture_.height(), frame);
+    last_matches_ = frame.matches;
+    last_inliers_ = frame.inliers;
+    return;
+  }
   if (!have_reference_ || keys_.reference) {  // the first frame, or the current one on 'r'
     reference_ = detector_->detect_and_compute(image, &reference_descriptors_);
     reference_texture_ = gl::Texture(image.width, image.height, gl::Format::R8, "view_reference");

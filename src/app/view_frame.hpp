@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "match/matcher.hpp"
+#include "sift/detector.hpp"
 #include "surf/detector.hpp"
 #include "window/viewer.hpp"
 
@@ -28,6 +29,8 @@ void match_lines(const Features& reference, const Features& current, const std::
 // queries ("GPU ms:  integral 1.2  hessian 3.4 ..."); a value longer than
 // the whole detection (`detect_ms`) is a timer artefact and shows as n/a.
 std::string stage_times(GpuDetector& detector, GpuMatcher& matcher, double detect_ms, bool software);
+// The same for --features sift: SIFT's passes summed, and the matcher.
+std::string sift_stage_times(sift::GpuSift& detector, GpuMatcher& matcher, double detect_ms);
 
 // What the HUD reports besides the detector's settings.
 struct HudState {
@@ -43,7 +46,8 @@ struct HudState {
 // (0), then the strongest 100, 300, 1000, then all again.
 int next_strongest(int max_features);
 
+// The HUD's lines; `sift` given: SIFT's settings instead of SURF's.
 std::vector<std::string> hud_text(const HudState& state, const GrayImage& image, const DetectorConfig& config,
-                                  const ViewFrame& frame);
+                                  const ViewFrame& frame, const SiftConfig* sift = nullptr);
 
 }  // namespace glsurf::app

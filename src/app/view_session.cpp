@@ -57,6 +57,11 @@ ViewSession::ViewSession(ViewOptions& options, ViewInputs& inputs)
 // A new detector for the current settings, its passes timed for the HUD.
 std::unique_ptr<GpuDetector> ViewSession::new_detector() {
   DetectorConfig& config = o_.detector;
+  if (o_.sift) {
+    o_.sift_config.max_features = config.max_features;
+    sift_ = std::make_unique<sift::GpuSift>(context_, o_.sift_config);
+    sift_->runner().set_profiling(o_.hud);
+  }
   config.second_orientation = config.upright ? 0.0f : o_.second_orientation;
   auto made = std::make_unique<GpuDetector>(context_, config);
   made->runner().set_profiling(o_.hud);
@@ -69,9 +74,10 @@ bool ViewSession::poll(bool& stepped) {
   if (glfwWindowShouldClose(context_.glfw_window()) || keys_.quit) return false;
   DetectorConfig& config = o_.detector;
   if (keys_.faster || keys_.slower || keys_.upright || keys_.strongest) {  // takes effect on this frame
-    if (keys_.faster) config.hessian_threshold = std::max(1.0f, config.hessian_threshold * 1.25f);
-    if (keys_.slower) config.hessian_threshold /= 1.25f;
-    if (keys_.upright) config.upright = !config.upright;
+    float& threshold = o_.sift ? o_.sift_config.contrast_threshold : config.hessian_threshold;
+    if (keys_.faster) threshold = o_.sift ? threshold * 1.25f : std::max(1.0f, threshold * 1.25f);
+    if (keys_.slower) threshold /= 1.25f;
+    if (keys_.upright && !o_.sift) config.upright = !config.upright;
     if (keys_.strongest) config.max_features = next_strongest(config.max_features);
     keys_.faster = keys_.slower = keys_.upright = keys_.strongest = false;
     detector_ = new_detector();
@@ -109,7 +115,9 @@ ViewSession::Step ViewSession::next_stream_frame() {
 // Draws the frame, shows it (or finishes it, headless), and keeps the time.
 void ViewSession::present(const GrayImage& image, const ViewFrame& frame) {
   // GPU milliseconds per stage, from the runners' timer queries.
-  const std::string stages = stage_times(*detector_, matcher_, detect_ms_, context_.info().software());
+  const std::string stages = sift_
+                                 ? sift_stage_times(*sift_, matcher_, detect_ms_)
+                                 : stage_times(*detector_, matcher_, detect_ms_, context_.info().software());
   std::vector<std::string> hud;
   if (o_.hud) {
     HudState state{in_.stream ? "" : fs::path(in_.files[current_]).filename().string(),
@@ -123,7 +131,7 @@ void ViewSession::present(const GrayImage& image, const ViewFrame& frame) {
                    detect_ms_,
                    stages,
                    renderer_name_};
-    hud = hud_text(state, image, o_.detector, frame);
+    hud = hud_text(state, image, o_.detector, frame, o_.sift ? &o_.sift_config : nullptr);
   }
   if (keys_.match) {
     renderer_.render_pair(runner_, reference_texture_, texture_, frame.found, frame.lines, hud);
@@ -217,6 +225,28 @@ int ViewSession::report() const {
 int run_view_session(ViewOptions& options, ViewInputs& inputs) {
   ViewSession session(options, inputs);
   return session.run();
+}
+
+GpuDetector::OnGpu ViewSession::upload_sift(const std::vector<KeyPoint>& keypoints) {
+  constexpr int kWidth = CompactStage::kListWidth;
+  const int n = static_cast<int>(keypoints.size());
+  const int rows = std::max(1, (n + kWidth - 1) / kWidth);
+  if (sift_list_.height() < rows) {
+    sift_list_ = gl::Texture(kWidth, rows, gl::Format::RGBA32F, "view_sift_list");
+    sift_angles_ = gl::Texture(kWidth, rows, gl::Format::R32F, "view_sift_angles");
+  }
+  // The point list's layout (surf/compact.hpp): x, y, size * laplacian, response; angles apart.
+  const size_t texels = static_cast<size_t>(kWidth) * static_cast<size_t>(sift_list_.height());
+  std::vector<float> list(4 * texels, 0.0f), angles(texels, 0.0f);
+  for (size_t i = 0; i < keypoints.size(); ++i) {
+    const KeyPoint& k = keypoints[i];
+    list[4 * i] = k.x, list[4 * i + 1] = k.y;
+    list[4 * i + 2] = k.laplacian < 0 ? -k.size : k.size, list[4 * i + 3] = k.response;
+    angles[i] = k.angle;
+  }
+  sift_list_.upload(list.data());
+  sift_angles_.upload(angles.data());
+  return {&sift_list_, &sift_angles_, n, nullptr};
 }
 
 }  // namespace glsurf::app

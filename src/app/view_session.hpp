@@ -17,6 +17,7 @@
 #include "io/image.hpp"
 #include "match/matcher.hpp"
 #include "match/types.hpp"
+#include "sift/detector.hpp"
 #include "surf/detector.hpp"
 #include "surf/keypoint.hpp"
 #include "window/viewer.hpp"
@@ -32,6 +33,8 @@ struct ViewOptions {
   bool start_matching = false;
   MatchConfig matcher;
   DetectorConfig detector;
+  bool sift = false;  // --features sift: SiftConfig below, SURF's detector unused
+  SiftConfig sift_config;
   float second_orientation = 0;  // kept when u turns upright on: taken again when oriented
   int width = 0, height = 0;     // the view's size (0: from the first image)
   std::string raw, pix;
@@ -79,6 +82,12 @@ class ViewSession {
   gl::Context context_;
   gl::PassRunner runner_;
   ViewRenderer renderer_;
+  // --features sift: the detector (made by new_detector(), so declared
+  // before detector_), and its keypoints uploaded in the point list's
+  // layout for the renderer.
+  std::unique_ptr<sift::GpuSift> sift_;
+  gl::Texture sift_list_, sift_angles_;
+  GpuDetector::OnGpu upload_sift(const std::vector<KeyPoint>& keypoints);
   std::unique_ptr<GpuDetector> detector_;
   Keys keys_;
   // Match mode: the reference frame, its keypoints, and its descriptors on the GPU.
