@@ -2,6 +2,8 @@
 // an exact comparison of integral tables that reports the first difference.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -14,6 +16,20 @@
 #include "surf/keypoint.hpp"
 
 namespace glsurf::test {
+
+// A Gaussian blob of standard deviation sigma centred at (cx, cy) on a flat
+// background; amplitude > 0 is a light blob, < 0 a dark one.
+inline GrayImage blob_image(int w, int h, double cx, double cy, double sigma, double background,
+                            double amplitude) {
+  GrayImage image(w, h);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const double r2 = (x - cx) * (x - cx) + (y - cy) * (y - cy);
+      const double v = background + amplitude * std::exp(-r2 / (2 * sigma * sigma));
+      image.at(x, y) = static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0, 255.0)));
+    }
+  return image;
+}
 
 // One headless EGL context for the whole test process (created on first use;
 // a failure to create it fails the GL tests, it does not skip them).

@@ -9,23 +9,13 @@
 
 #include "cpu/detector.hpp"
 #include "gl/error.hpp"
+#include "support.hpp"
 
 using namespace glsurf;
 
 namespace {
 
-// A Gaussian blob of standard deviation sigma centred at (cx, cy) on a flat
-// background; amplitude > 0 is a light blob, < 0 a dark one.
-GrayImage blob_image(int w, int h, double cx, double cy, double sigma, double background, double amplitude) {
-  GrayImage image(w, h);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      const double r2 = (x - cx) * (x - cx) + (y - cy) * (y - cy);
-      const double v = background + amplitude * std::exp(-r2 / (2 * sigma * sigma));
-      image.at(x, y) = static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0, 255.0)));
-    }
-  return image;
-}
+using test::blob_image;
 
 // Where the box-filter det(H) of a Gaussian blob of standard deviation sigma
 // peaks over the filter side L, from the continuous model: each lobe's mean is

@@ -12,6 +12,7 @@
 
 #include "cpu/sift.hpp"
 #include "glsurf/image.hpp"
+#include "support.hpp"
 #include "surf/keypoint.hpp"
 
 using namespace glsurf;
@@ -19,18 +20,7 @@ namespace sift = glsurf::cpu::sift;
 
 namespace {
 
-// A Gaussian blob of standard deviation sigma centred at (cx, cy) on a flat
-// background; amplitude > 0 is a light blob, < 0 a dark one.
-GrayImage blob_image(int w, int h, double cx, double cy, double sigma, double background, double amplitude) {
-  GrayImage image(w, h);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      const double r2 = (x - cx) * (x - cx) + (y - cy) * (y - cy);
-      const double v = background + amplitude * std::exp(-r2 / (2 * sigma * sigma));
-      image.at(x, y) = static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0, 255.0)));
-    }
-  return image;
-}
+using test::blob_image;
 
 GrayImage crop(const GrayImage& image, int x0, int y0, int w, int h) {
   GrayImage out(w, h);

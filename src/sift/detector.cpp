@@ -103,34 +103,11 @@ int GpuSift::find(const GrayImage& image) {
 
   scale_space_.run(runner_, image);
   extrema_.run(runner_, scale_space_);
-  const CandidateAtlas atlas = extrema_.candidates();
-  using Keep = CompactStage::Keep;
-  const gl::Texture* selection = nullptr;
-  if (config_.max_features > 0)
-    selection = &select_.run(runner_, *atlas.texture, selected(config_.max_features));
-  candidates_ = compact_.count(runner_, atlas, selection ? Keep::AtOrAbove : Keep::All, selection);
-  runner_.after_transfer();  // count() read the total back
-  truncated_ = false;
-  if (candidates_ > compact_.capacity() && !selection) {
-    // More than the list holds: keep the strongest that fit (a second count).
-    selection = &select_.run(runner_, *atlas.texture, compact_.capacity());
-    candidates_ = compact_.count(runner_, atlas, Keep::AtOrAbove, selection);
-    runner_.after_transfer();
-    truncated_ = true;
-  }
-  const int listed = std::min(candidates_, compact_.capacity());
-  if (candidates_ <= compact_.capacity()) {
-    compact_.write_list(runner_, atlas, candidates_);
-  } else {
-    // More exact ties with the N-th strongest than the list has room for:
-    // the strictly stronger ones first, the ties fill the rest.
-    const int stronger = compact_.count(runner_, atlas, Keep::Above, selection);
-    runner_.after_transfer();
-    compact_.write_list(runner_, atlas, stronger);
-    const int ties = compact_.count(runner_, atlas, Keep::At, selection);
-    runner_.after_transfer();
-    compact_.write_list(runner_, atlas, ties, stronger);
-  }
+  const CompactStage::Listed made = compact_.list_strongest(
+      runner_, select_, extrema_.candidates(), config_.max_features > 0 ? selected(config_.max_features) : 0);
+  candidates_ = made.candidates;
+  truncated_ = made.truncated;
+  const int listed = made.listed;
   listed_ = listed;
   return listed;
 }

@@ -152,4 +152,35 @@ void CompactStage::read_list(int n, std::vector<float>& keypoints, std::vector<f
   where.resize(static_cast<size_t>(n) * 4);
 }
 
+CompactStage::Listed CompactStage::list_strongest(gl::PassRunner& runner, SelectStage& select,
+                                                  const CandidateAtlas& atlas, int wanted, int* inside) {
+  Listed r;
+  const gl::Texture* selection = wanted > 0 ? &select.run(runner, *atlas.texture, wanted) : nullptr;
+  r.candidates = count(runner, atlas, selection ? Keep::AtOrAbove : Keep::All, selection, inside);
+  runner.after_transfer();  // count() read the total back
+  if (r.candidates > capacity() && !selection) {
+    // More than the list holds: keep the strongest that fit (a second count).
+    selection = &select.run(runner, *atlas.texture, capacity());
+    r.candidates = count(runner, atlas, Keep::AtOrAbove, selection, inside);
+    runner.after_transfer();
+    r.truncated = true;
+  }
+  r.listed = std::min(r.candidates, capacity());
+  if (r.candidates <= capacity()) {
+    write_list(runner, atlas, r.candidates);
+    return r;
+  }
+  // More exact ties with the N-th strongest than the list has room for. The
+  // list's own order would drop stronger candidates as readily as ties, so
+  // the strictly stronger ones (fewer than N <= capacity) are listed first
+  // and the ties fill the rest, in the list's order.
+  const int stronger = count(runner, atlas, Keep::Above, selection, inside);
+  runner.after_transfer();
+  write_list(runner, atlas, stronger);
+  const int ties = count(runner, atlas, Keep::At, selection);
+  runner.after_transfer();
+  write_list(runner, atlas, ties, stronger);
+  return r;
+}
+
 }  // namespace glsurf

@@ -36,6 +36,7 @@
 #include "gl/pass.hpp"
 #include "gl/shared_constants.hpp"
 #include "surf/extrema.hpp"
+#include "surf/select.hpp"
 
 namespace glsurf {
 
@@ -90,6 +91,20 @@ class CompactStage {
   void write_list(gl::PassRunner& runner, const ExtremaStage& extrema, int total, int first = 0) {
     write_list(runner, candidate_atlas(extrema), total, first);
   }
+  // The point list of `atlas`'s strongest `wanted` candidates (0: all),
+  // chosen on the GPU by `select`, as both detectors fill it: when there are
+  // more than capacity() (with wanted = 0), the strongest capacity(); when
+  // exact ties with the last one chosen are more than the list has room
+  // for, every stronger candidate first and the ties filling the rest, in
+  // the list's order. `inside` as count() (each part lists its own first).
+  struct Listed {
+    int listed = 0;          // entries written
+    int candidates = 0;      // what the last count counted (before the cut to capacity())
+    bool truncated = false;  // wanted = 0 and the atlas held more than capacity()
+  };
+  Listed list_strongest(gl::PassRunner& runner, SelectStage& select, const CandidateAtlas& atlas, int wanted,
+                        int* inside = nullptr);
+
   // Reads back the first n entries (keypoints, origins), n <= capacity.
   void read_list(int n, std::vector<float>& keypoints, std::vector<float>& where) const;
 

@@ -200,38 +200,14 @@ int GpuDetector::find(const GrayImage& image) {
   integral_.run(runner_, image_);
   steps_->hessian(runner_, integral_, hessian_);
   steps_->suppression(runner_, hessian_, extrema_);
-  using Keep = CompactStage::Keep;
-  const gl::Texture* selection = nullptr;
-  if (config_.max_features > 0) selection = &select_.run(runner_, extrema_.atlas(), config_.max_features);
+  // Each part of the list (compact.hpp) lists its keypoints clear of the
+  // border first: with ties, the first part's are the list's first entries.
   int inside = 0;
-  candidates_ =
-      compact_.count(runner_, extrema_, selection ? Keep::AtOrAbove : Keep::All, selection, &inside);
-  runner_.after_transfer();  // count() read the total back
-  truncated_ = false;
-  if (candidates_ > compact_.capacity() && !selection) {
-    // More than the list holds: keep the strongest that fit (a second count).
-    selection = &select_.run(runner_, extrema_.atlas(), compact_.capacity());
-    candidates_ = compact_.count(runner_, extrema_, Keep::AtOrAbove, selection, &inside);
-    runner_.after_transfer();
-    truncated_ = true;
-  }
-  const int listed = std::min(candidates_, compact_.capacity());
-  if (candidates_ <= compact_.capacity()) {
-    compact_.write_list(runner_, extrema_, candidates_);
-  } else {
-    // More exact ties with the N-th strongest response than the list has room
-    // for. The list's own order would drop stronger keypoints as readily as
-    // ties, so the strictly stronger ones (fewer than N <= capacity) are
-    // listed first and the ties fill the rest, in the list's order.
-    // Each part lists its own keypoints clear of the border first: the
-    // first part's are the list's first entries.
-    const int stronger = compact_.count(runner_, extrema_, Keep::Above, selection, &inside);
-    runner_.after_transfer();
-    compact_.write_list(runner_, extrema_, stronger);
-    const int ties = compact_.count(runner_, extrema_, Keep::At, selection);
-    runner_.after_transfer();
-    compact_.write_list(runner_, extrema_, ties, stronger);
-  }
+  const CompactStage::Listed made =
+      compact_.list_strongest(runner_, select_, candidate_atlas(extrema_), config_.max_features, &inside);
+  candidates_ = made.candidates;
+  truncated_ = made.truncated;
+  const int listed = made.listed;
   listed_ = listed;
   inside_listed_ = std::min(inside, listed);
   oriented_ = false;
