@@ -10,14 +10,23 @@ docs/evaluation.md), then brute-force L2 2-NN with
 Lowe's ratio test 0.8 (no mutual check, no Laplacian sign) and a match is
 correct when its reprojection error under the homography is below 3 px.
 
-    PEERS=/tmp/peers python3 tools/compare_peers.py [--budgets 1000,2000] [--impl glsurf,bay,...]
+    PEERS=/tmp/peers python3 tools/compare_peers.py [--budgets 1000,2000,default] [--impl glsurf,bay,...]
+
+A budget "default" (or 0) keeps no budget: each implementation runs with its
+own defaults (glsurf without --max-features, OpenCV's SIFT_create(), Bay's
+and OpenSURF's default thresholds, SiftGPU without -t and -tc).
 
 Implementations (those whose binaries are missing are skipped with a note):
   glsurf          build/glsurf detect --max-features N (the backend by --backend)
-  glsurf:OPTS     the same with extra detect options, e.g. "glsurf:--upright"
+  glsurf:OPTS     the same with extra detect options, e.g. "glsurf:--upright",
+                  "glsurf:--features sift"
   bay             Bay et al.'s original SURF (surf.ln), threshold bisected to N per image
   opensurf        OpenSURF (opensurf_driver), threshold bisected to N per image
   siftgpu         SiftGPU under xvfb-run, -t 0.002 -tc N (counts near N, not exact)
+  cvsift          OpenCV's SIFT in this process: cv2.SIFT_create(nfeatures=N), which keeps
+                  the N strongest entries (ties with the N-th too), then cut to N
+  cvsift:shift=D  the same with D added to x and y (D = -0.25 puts OpenCV's keypoints
+                  where glsurf's convention has them: its doubled image samples x / 2 - 0.25)
   bay-desc        Bay's descriptor on glsurf's keypoints (surf.ln -p1)
   glsurf-desc     glsurf's descriptor (glsurf describe) on Bay's keypoints
 
@@ -73,9 +82,9 @@ def to_pgm(png, pgm):
 
 
 def read_glsurf_txt(path):
-    """glsurf txt: 'N D', then 'x y size angle response laplacian octave d1..dD'."""
+    """glsurf txt: 'N D' (or 'N D sift'), then 'x y size angle response laplacian octave d1..dD'."""
     with open(path) as f:
-        n, d = map(int, f.readline().split())
+        n, d = map(int, f.readline().split()[:2])
         rows = np.loadtxt(f, ndmin=2) if n else np.zeros((0, 7 + d))
     return rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 7:]
 
@@ -131,8 +140,27 @@ class Runner:
 
     def glsurf(self, img, n, opts, tag):
         out = os.path.join(self.work, f"{tag}.txt")
-        run([GLSURF, "detect", img, "-o", out, "--max-features", str(n), "--backend", self.backend] + opts)
+        budget = ["--max-features", str(n)] if n else []
+        run([GLSURF, "detect", img, "-o", out, "--backend", self.backend] + budget + opts)
         return read_glsurf_txt(out)
+
+    def cvsift(self, img, n, shift):
+        """OpenCV's SIFT (defaults but nfeatures); KeyPointsFilter::retainBest keeps the
+        entries tied with the N-th (a keypoint's orientations share its response), so the
+        list is cut to N, strongest first, as glsurf cuts its own."""
+        grey = cv2.imread(img, cv2.IMREAD_GRAYSCALE)
+        if grey is None:
+            raise RuntimeError(f"cannot read {img}")
+        kps, desc = cv2.SIFT_create(nfeatures=n).detectAndCompute(grey, None)
+        if desc is None:
+            desc = np.zeros((0, 128), np.float32)
+        if n and len(kps) > n:
+            keep = sorted(range(len(kps)), key=lambda i: -kps[i].response)[:n]
+            kps, desc = [kps[i] for i in keep], desc[keep]
+        x = np.array([k.pt[0] for k in kps], np.float64) + shift
+        y = np.array([k.pt[1] for k in kps], np.float64) + shift
+        size = np.array([k.size for k in kps], np.float64)
+        return x, y, size, desc.astype(np.float64)
 
     def bay(self, img, n, tag):
         pgm = os.path.join(self.work, f"{tag}.pgm")
@@ -140,11 +168,11 @@ class Runner:
         out = os.path.join(self.work, f"{tag}.surf")
 
         def detect(t):
-            run([BAY, "-i", pgm, "-o", out, "-thres", f"{t:.6g}", "-q"],
-                env=dict(os.environ, LD_LIBRARY_PATH=os.path.dirname(BAY)))
+            thres = ["-thres", f"{t:.6g}"] if t is not None else []
+            run([BAY, "-i", pgm, "-o", out, "-q"] + thres, env=dict(os.environ, LD_LIBRARY_PATH=os.path.dirname(BAY)))
             return read_bay(out)
 
-        return bisect_threshold(detect, n, 1.0, 1e7)
+        return bisect_threshold(detect, n, 1.0, 1e7) if n else detect(None)
 
     def opensurf(self, img, n, tag):
         pgm = os.path.join(self.work, f"{tag}.png")
@@ -153,10 +181,10 @@ class Runner:
         os.makedirs(outdir, exist_ok=True)
 
         def detect(t):
-            run([OPENSURF, outdir, pgm, "--thres", f"{t:.6g}"])
+            run([OPENSURF, outdir, pgm] + (["--thres", f"{t:.6g}"] if t is not None else []))
             return read_glsurf_txt(os.path.join(outdir, f"{tag}.txt"))
 
-        return bisect_threshold(detect, n, 1e-7, 1e-1)
+        return bisect_threshold(detect, n, 1e-7, 1e-1) if n else detect(None)
 
     def siftgpu(self, img, n, tag):
         pgm = os.path.join(self.work, f"{tag}.pgm")
@@ -169,7 +197,8 @@ class Runner:
         out = os.path.join(outdir, f"{tag}.txt")
         if os.path.exists(out):
             os.remove(out)  # the driver's exit status does not tell a failure, only a missing file does
-        subprocess.run(["xvfb-run", "-a", SIFTGPU, "detect", outdir, pgm, "--", "-t", "0.002", "-tc", str(n), "-loweo"],
+        budget = ["-t", "0.002", "-tc", str(n)] if n else []  # no budget: SiftGPU's defaults
+        subprocess.run(["xvfb-run", "-a", SIFTGPU, "detect", outdir, pgm, "--"] + budget + ["-loweo"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if not os.path.exists(out):
             raise RuntimeError("siftgpu_driver wrote nothing")
@@ -245,7 +274,7 @@ def make_pairs(work):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--budgets", default="1000,2000")
+    ap.add_argument("--budgets", default="1000,2000", help="keypoints per image; 'default' or 0: no budget")
     ap.add_argument("--impl", default="glsurf,bay,opensurf,siftgpu")
     ap.add_argument("--backend", default="gl")
     ap.add_argument("--pairs", default="", help="comma-separated pair names to keep (prefix match)")
@@ -260,7 +289,7 @@ def main():
             sys.exit(f"compare_peers: unknown implementation {impl} (known: {', '.join(KNOWN)})")
     if not os.path.exists(PROTOCOL):
         print(f"# {PROTOCOL} is missing (built with the tests where OpenCV is found): protocol_rep is nan")
-    budgets = [int(b) for b in a.budgets.split(",")]
+    budgets = [0 if b in ("default", "0") else int(b) for b in a.budgets.split(",")]
     work = a.keep or tempfile.mkdtemp(prefix="glsurf_peers_")
     os.makedirs(work, exist_ok=True)
     try:
@@ -270,7 +299,7 @@ def main():
             shutil.rmtree(work, ignore_errors=True)
 
 
-KNOWN = ("glsurf", "bay", "opensurf", "siftgpu", "bay-desc", "glsurf-desc")
+KNOWN = ("glsurf", "bay", "opensurf", "siftgpu", "cvsift", "bay-desc", "glsurf-desc")
 
 
 def features(r, impl, i1, i2, n, tag):
@@ -285,6 +314,14 @@ def features(r, impl, i1, i2, n, tag):
         return r.opensurf(i1, n, tag + "_1"), r.opensurf(i2, n, tag + "_2")
     if name == "siftgpu":
         return r.siftgpu(i1, n, tag + "_1"), r.siftgpu(i2, n, tag + "_2")
+    if name == "cvsift":
+        shift = 0.0
+        for opt in extra.split():
+            key, _, value = opt.partition("=")
+            if key != "shift":
+                raise ValueError(f"unknown cvsift option {opt} (known: shift=D)")
+            shift = float(value)
+        return r.cvsift(i1, n, shift), r.cvsift(i2, n, shift)
     if name == "bay-desc":
         g1, g2 = r.glsurf(i1, n, [], tag + "_g1"), r.glsurf(i2, n, [], tag + "_g2")
         return r.bay_desc(i1, g1, tag + "_1"), r.bay_desc(i2, g2, tag + "_2")
@@ -302,7 +339,7 @@ def run_all(a, work, budgets, impls):
     for n in budgets:
         for name, i1, i2, H in pairs:
             for impl in impls:
-                tag = f"{name}_{impl.replace(':', '_').replace(' ', '').replace('-', '_')}_{n}"
+                tag = f"{name}_{impl.replace(':', '_').replace(' ', '').replace('-', '_').replace('=', '_')}_{n}"
                 try:
                     f1, f2 = features(r, impl, i1, i2, n, tag)
                     s = score(work, i1, i2, H, f1, f2, tag)
@@ -310,15 +347,16 @@ def run_all(a, work, budgets, impls):
                     print(f"# {impl} on {name}: skipped: {e}", flush=True)
                     continue
                 prec = s["correct"] / s["matches"] if s["matches"] else 0.0
-                t = totals.setdefault((n, impl), [0, 0, 0])
+                t = totals.setdefault((n, impl), [0, 0, 0, 0.0])
                 t[0] += s["correct"]
                 t[1] += s["matches"]
                 t[2] += 1
-                print(f"{n}\t{name}\t{impl}\t{s['n1']}\t{s['n2']}\t{s['rep']:.3f}\t{s['corr']}\t{s['matches']}\t"
+                t[3] += s["prep"]
+                print(f"{n or 'default'}\t{name}\t{impl}\t{s['n1']}\t{s['n2']}\t{s['rep']:.3f}\t{s['corr']}\t{s['matches']}\t"
                       f"{s['correct']}\t{prec:.3f}\t{s['prep']:.3f}", flush=True)
-    print("# totals: budget impl pairs correct matches precision")
-    for (n, impl), (c, m, p) in totals.items():
-        print(f"# {n}\t{impl}\t{p}\t{c}\t{m}\t{c / m if m else 0:.3f}")
+    print("# totals: budget impl pairs correct matches precision mean_protocol_rep")
+    for (n, impl), (c, m, p, pr) in totals.items():
+        print(f"# {n or 'default'}\t{impl}\t{p}\t{c}\t{m}\t{c / m if m else 0:.3f}\t{pr / p:.3f}")
 
 if __name__ == "__main__":
     main()
