@@ -64,7 +64,8 @@ GrayImage crop(const GrayImage& image, int x0, int y0, int width, int height) {
   return out;
 }
 
-// The pyramid's Gaussian images in the atlas layout, R32F.
+// The pyramid's Gaussian images in the atlas layout, packed as the scale
+// space packs them (sift/layout.hpp: RGBA32F, four pixels to a texel).
 gl::Texture gaussian_atlas(const cpu::sift::Pyramid& pyramid, const sift::AtlasLayout& layout) {
   std::vector<float> texels(static_cast<size_t>(layout.size.x) * layout.size.y, 0.0f);
   for (size_t k = 0; k < pyramid.octaves.size(); ++k) {
@@ -79,7 +80,7 @@ gl::Texture gaussian_atlas(const cpu::sift::Pyramid& pyramid, const sift::AtlasL
       }
     }
   }
-  gl::Texture atlas(layout.size.x, layout.size.y, gl::Format::R32F, "test_sift_gaussian");
+  gl::Texture atlas(layout.size.x / sift::kPack, layout.size.y, gl::Format::RGBA32F, "test_sift_gaussian");
   atlas.upload(texels.data());
   return atlas;
 }
@@ -167,7 +168,7 @@ void compare_orientations(const Case& c, const SiftConfig& config, Totals& total
     points.insert(points.end(), {e.x, e.y, e.sigma, e.value});
     scales.insert(scales.end(), {static_cast<float>(e.k), static_cast<float>(e.layer), e.scale_offset, 0.0f});
   }
-  const sift::AtlasLayout layout = sift::atlas_layout(pyramid.octaves, pyramid.levels);
+  const sift::AtlasLayout layout = sift::atlas_layout(pyramid.octaves, pyramid.levels, sift::kPack);
   const gl::Texture atlas = gaussian_atlas(pyramid, layout);
   const gl::Texture point_list = list_texture(points, n, "test_sift_points");
   const gl::Texture scale_list = list_texture(scales, n, "test_sift_scales");
@@ -228,7 +229,7 @@ void compare_descriptors(const Case& c, const SiftConfig& config, Totals& totals
   }
   const int n = static_cast<int>(of.size());
   REQUIRE(n > 0);
-  const sift::AtlasLayout layout = sift::atlas_layout(pyramid.octaves, pyramid.levels);
+  const sift::AtlasLayout layout = sift::atlas_layout(pyramid.octaves, pyramid.levels, sift::kPack);
   const gl::Texture atlas = gaussian_atlas(pyramid, layout);
   const gl::Texture point_list = list_texture(points, n, "test_sift_oriented");
   const gl::Texture scale_list = list_texture(scales, n, "test_sift_scales");
@@ -336,7 +337,7 @@ GpuResults run_both(const cpu::sift::Pyramid& pyramid, const SiftConfig& config,
     oriented.insert(oriented.end(), {e.x, e.y, e.sigma, angles[i]});
     scales.insert(scales.end(), {static_cast<float>(e.k), static_cast<float>(e.layer), e.scale_offset, 0.0f});
   }
-  const sift::AtlasLayout layout = sift::atlas_layout(pyramid.octaves, pyramid.levels);
+  const sift::AtlasLayout layout = sift::atlas_layout(pyramid.octaves, pyramid.levels, sift::kPack);
   const gl::Texture atlas = gaussian_atlas(pyramid, layout);
   const gl::Texture point_list = list_texture(points, n, "test_sift_points");
   const gl::Texture oriented_list = list_texture(oriented, n, "test_sift_oriented");
@@ -477,7 +478,7 @@ TEST_SUITE("gl") {
     SiftConfig config;
     const cpu::sift::Pyramid pyramid = cpu::sift::build_pyramid(blob_noise(96, 80, 2), config);
     const std::vector<cpu::sift::Extremum> extrema = made_up_extrema(pyramid, config, 40, 4);
-    const sift::AtlasLayout layout = sift::atlas_layout(pyramid.octaves, pyramid.levels);
+    const sift::AtlasLayout layout = sift::atlas_layout(pyramid.octaves, pyramid.levels, sift::kPack);
     const gl::Texture atlas = gaussian_atlas(pyramid, layout);
     std::vector<float> points, scales;
     for (const cpu::sift::Extremum& e : extrema) {

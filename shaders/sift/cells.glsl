@@ -7,11 +7,14 @@
 // a minimum. Each pair has a map of maxima and one of minima, side by side;
 // a draw covers both, a fragment tests its map's kind.
 //
-// Needs: uniforms u_dog (sampler2D, the DoG atlas), u_rects[4] (the DoG
-// images of layers l - 1 .. l + 2 of the octave, x, y, w, h; l + 2 clamped
+// Needs: uniforms u_dog (sampler2D, the packed DoG atlas: sift/packed.glsl),
+// u_rects[4] (the DoG images of layers l - 1 .. l + 2 of the octave, x, y,
+// w, h in pixels; l + 2 clamped
 // to s + 1), u_second (1 when layer l + 1 is searched), u_origin (the pair's
 // row of maps in the candidate atlas: maxima, then minima), u_cells (a map's
 // size), u_threshold (0.5 T / s, as cpu::sift::find_extrema has it).
+
+#include "sift/packed.glsl"
 
 const int kBorder = 5;  // cpu::sift::kBorder
 
@@ -39,7 +42,7 @@ Cell this_cell() {
 // sign * D of sample q (clamped into the image) of layer l - 1 + i, i = 0..3.
 float value(Cell c, int i, ivec2 q) {
   ivec4 r = u_rects[i];
-  return c.sign * texelFetch(u_dog, r.xy + clamp(q, ivec2(0), r.zw - 1), 0).r;
+  return c.sign * packed_pixel(u_dog, r.xy, clamp(q, ivec2(0), r.zw - 1));
 }
 
 bool inside(ivec2 p) {

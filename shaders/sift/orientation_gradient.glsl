@@ -1,16 +1,19 @@
 // sift/orientation_gradient.glsl — what SIFT's orientation and descriptor
-// passes read: the Gaussian images in their R32F atlas (src/sift/layout.hpp),
+// passes read: the Gaussian images in their packed atlas (src/sift/layout.hpp),
 // a list entry's octave and level, the gradient of docs/notes/sift.md
 // (Orientation, also the descriptor's), and std::round's rounding.
 //
 // Defines:  MAX_OCTAVES (size of u_octaves)
-// Inputs:   u_gaussian  the Gaussian atlas (R32F)
+// Inputs:   u_gaussian  the Gaussian atlas (packed: sift/packed.glsl)
 //           u_octaves   per octave position k: (x, y) of its image 0 in the
-//                       atlas, its width and height; image i of the octave
-//                       lies (i % 2) widths right of and (i / 2) heights
-//                       below image 0 (sift::atlas_layout)
+//                       atlas (pixels), its width and height; image i of the
+//                       octave lies (i % 2) widths (rounded up to 4 pixels)
+//                       right of and (i / 2) heights below image 0
+//                       (sift::atlas_layout)
 //           u_points    list entries (x, y, sigma, D^ or angle), octave pixels
 //           u_scales    list entries (k, layer, offset_s, 0)
+
+#include "sift/packed.glsl"
 
 uniform sampler2D u_gaussian;
 uniform ivec4 u_octaves[MAX_OCTAVES];
@@ -29,12 +32,13 @@ GaussianImage entry_image(vec4 scales) {
   ivec4 octave = u_octaves[k];
   GaussianImage image;
   image.size = octave.zw;
-  image.origin = octave.xy + ivec2(level % 2, level / 2) * octave.zw;
+  // Columns of images start at texels: the width rounded up to 4 pixels.
+  image.origin = octave.xy + ivec2(level % 2 * ((octave.z + 3) & ~3), level / 2 * octave.w);
   return image;
 }
 
 float gaussian_at(GaussianImage image, int px, int py) {
-  return texelFetch(u_gaussian, image.origin + ivec2(px, py), 0).r;
+  return packed_pixel(u_gaussian, image.origin, ivec2(px, py));
 }
 
 // (dx, dy) at pixel (px, py), 1 <= px <= W - 2, 1 <= py <= H - 2: central

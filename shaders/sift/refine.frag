@@ -17,7 +17,7 @@
 // the list back).
 //
 // Inputs, uniforms: sift/cells.glsl, and
-//           u_layer_rects[]  the octave's DoG images 0 .. s + 1 (x, y, w, h)
+//           u_layer_rects[]  the octave's DoG images 0 .. s + 1 (x, y, w, h; pixels)
 //           u_layer          l, the pair's first layer
 //           u_contrast       T (contrast_threshold)
 //           u_edge           r (edge_threshold)
@@ -40,7 +40,7 @@ uniform float u_edge;
 
 layout(location = 0) out vec4 o_candidate;
 
-float dog(int layer, ivec2 q) { return texelFetch(u_dog, u_layer_rects[layer].xy + q, 0).r; }
+float dog(int layer, ivec2 q) { return packed_pixel(u_dog, u_layer_rects[layer].xy, q); }
 
 // The 3 x 3 determinant, expanded along the first row as cpu::sift's
 // solve_offset expands it; m[c] is column c.

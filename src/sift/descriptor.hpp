@@ -25,7 +25,7 @@
 // Input: the oriented list, the point list's two textures with the angle
 // (degrees in [0, 360), counter-clockwise on screen) in place of D^: (x, y,
 // sigma, angle) in octave pixels and (k, layer, offset_s, 0), 1024 entries
-// to a row; and the Gaussian atlas (sift::atlas_layout(octaves, s + 3)).
+// to a row; and the packed Gaussian atlas (sift::atlas_layout(octaves, s + 3, kPack)).
 #pragma once
 
 #include <vector>

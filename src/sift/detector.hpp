@@ -55,7 +55,7 @@ class GpuSift {
 
   // Why the detector refuses a width x height image ("" when it takes it):
   // no octave (too small), or an atlas larger than the driver's textures
-  // (the Gaussian atlas is 4 W wide when doubled). Allocates nothing.
+  // (the Gaussian atlas is W texels of 16 bytes wide when doubled). Allocates nothing.
   std::string size_problem(int width, int height) const;
 
   // Keypoints in image coordinates, strongest first, max_features applied.

@@ -7,7 +7,7 @@
 //                    peak first, -1 where none)
 //
 // Inputs (docs/notes/sift.md, GPU data between stages): the Gaussian images
-// of every octave in one R32F atlas (sift::atlas_layout(octaves, s + 3)),
+// of every octave in one packed atlas (sift::atlas_layout(octaves, s + 3, kPack)),
 // and the point list, 1024 entries to a row, as two RGBA32F textures:
 // (x, y, sigma, D^) in octave pixels and (k, layer, offset_s, 0).
 #pragma once

@@ -30,13 +30,22 @@ std::vector<std::vector<float>> kernels(const SiftConfig& config) {
   return k;
 }
 
+// A packed image's rectangle (pixels, x a multiple of kPack) as the
+// shaders take a source: x in texels, y, and the size in pixels.
+glm::ivec4 texels(glm::ivec4 rect) { return {rect.x / kPack, rect.y, rect.z, rect.w}; }
+
+// The texels a packed image's rectangle covers.
+glm::ivec4 texel_region(glm::ivec4 rect) {
+  return {rect.x / kPack, rect.y, (rect.z + kPack - 1) / kPack, rect.w};
+}
+
 }  // namespace
 
 ScaleSpaceStage::BlurPass::BlurPass(const gl::ShaderSource& shaders, bool rows,
                                     const std::vector<float>& weights, bool linear)
     : Pass(shaders, rows ? "sift_blur_rows" : "sift_blur_columns", "sift/blur.frag",
            blur_defines(rows, weights, linear)) {
-  set_work(static_cast<std::int64_t>(rows ? 4 * weights.size() : weights.size()));
+  set_work(static_cast<std::int64_t>(4 * weights.size()));
   packed_.assign((weights.size() + 3) / 4, glm::ivec4(0));
   for (size_t i = 0; i < weights.size(); ++i)
     std::memcpy(&packed_[i / 4][static_cast<int>(i % 4)], &weights[i], 4);
@@ -70,16 +79,16 @@ std::string ScaleSpaceStage::size_problem(int width, int height, const SiftConfi
            " is too small for SIFT's octaves";
   }
   const int s = config.n_octave_layers;
-  const AtlasLayout gaussian = atlas_layout(octaves, s + 3);
-  if (std::string why =
-          gl::texture_size_problem(width, height, "Gaussian atlas", gaussian.size.x, gaussian.size.y);
+  const AtlasLayout gaussian = atlas_layout(octaves, s + 3, kPack);
+  const int texels = gaussian.size.x / kPack;
+  if (std::string why = gl::texture_size_problem(width, height, "Gaussian atlas", texels, gaussian.size.y);
       !why.empty()) {
     return why;
   }
-  if (!gl::texture_fits(gaussian.size.x, gaussian.size.y, gl::Format::R32F)) {
+  if (!gl::texture_fits(texels, gaussian.size.y, gl::Format::RGBA32F)) {
     return "image of " + std::to_string(width) + "x" + std::to_string(height) +
-           " is too large: the driver cannot make its Gaussian atlas of " + std::to_string(gaussian.size.x) +
-           "x" + std::to_string(gaussian.size.y) + " texels of 4 bytes";
+           " is too large: the driver cannot make its Gaussian atlas of " + std::to_string(texels) + "x" +
+           std::to_string(gaussian.size.y) + " texels of 16 bytes";
   }
   return "";
 }
@@ -89,8 +98,8 @@ void ScaleSpaceStage::configure(int width, int height) {
   width_ = height_ = 0;
   std::vector<cpu::sift::OctaveSize> octaves = cpu::sift::octave_sizes(width, height, config_);
   const int s = config_.n_octave_layers;
-  AtlasLayout gaussian_layout = atlas_layout(octaves, s + 3);
-  AtlasLayout dog_layout = atlas_layout(octaves, s + 2);
+  AtlasLayout gaussian_layout = atlas_layout(octaves, s + 3, kPack);
+  AtlasLayout dog_layout = atlas_layout(octaves, s + 2, kPack);
   const glm::ivec2 scratch_size((octaves.front().width + 3) / 4, octaves.front().height);
   const long long scratch_texels = static_cast<long long>(scratch_size.x) * scratch_size.y;
   const bool linear = scratch_texels <= gl::max_buffer_texels(buffer_limit_);
@@ -101,8 +110,9 @@ void ScaleSpaceStage::configure(int width, int height) {
     scratch_linear =
         gl::Texture::buffer(static_cast<int>(scratch_texels), gl::Format::RGBA32F, "sift_scratch_linear");
   }
-  gl::Texture gaussian(gaussian_layout.size.x, gaussian_layout.size.y, gl::Format::R32F, "sift_gaussian");
-  gl::Texture dog(dog_layout.size.x, dog_layout.size.y, gl::Format::R32F, "sift_dog");
+  gl::Texture gaussian(gaussian_layout.size.x / kPack, gaussian_layout.size.y, gl::Format::RGBA32F,
+                       "sift_gaussian");
+  gl::Texture dog(dog_layout.size.x / kPack, dog_layout.size.y, gl::Format::RGBA32F, "sift_dog");
   gl::Framebuffer scratch_target({&scratch}, "sift_scratch");
   gl::Framebuffer gaussian_target({&gaussian}, "sift_gaussian");
   gl::Framebuffer dog_target({&dog}, "sift_dog");
@@ -131,8 +141,8 @@ void ScaleSpaceStage::configure(int width, int height) {
 void ScaleSpaceStage::blur(gl::PassRunner& runner, int kernel, const gl::Texture& source,
                            glm::ivec4 source_rect, glm::ivec4 target) {
   BlurPass& rows = rows_[static_cast<size_t>(kernel)];
-  rows.weights().source(source, source_rect).origin(glm::ivec2(0));
-  rows.draw(runner, scratch_target_, {0, 0, (target.z + 3) / 4, target.w});
+  rows.weights().source(source, texels(source_rect)).origin(glm::ivec2(0));
+  rows.draw(runner, scratch_target_, {0, 0, (target.z + kPack - 1) / kPack, target.w});
   columns(runner, kernel, target);
 }
 
@@ -144,10 +154,11 @@ void ScaleSpaceStage::columns(gl::PassRunner& runner, int kernel, glm::ivec4 tar
     scratch = &scratch_linear_;
   }
   BlurPass& pass = columns_[static_cast<size_t>(kernel)];
+  const glm::ivec4 region = texel_region(target);
   pass.weights()
       .source(*scratch, glm::ivec4(scratch_.width(), 0, target.z, target.w))
-      .origin(glm::ivec2(target.x, target.y));
-  pass.draw(runner, gaussian_target_, {target.x, target.y, target.z, target.w});
+      .origin(glm::ivec2(region.x, region.y));
+  pass.draw(runner, gaussian_target_, {region.x, region.y, region.z, region.w});
 }
 
 void ScaleSpaceStage::run(gl::PassRunner& runner, const GrayImage& image) {
@@ -162,16 +173,17 @@ void ScaleSpaceStage::run(gl::PassRunner& runner, const GrayImage& image) {
     const int o = static_cast<int>(k);
     if (k == 0) {
       // The base (doubled) into cell 1, blurred into cell 0.
-      const glm::ivec4 cell = gaussian_layout_.rect(0, 1);
+      const glm::ivec4 cell = gaussian_layout_.rect(0, 1), region = texel_region(cell);
       base_.image(image_)
-          .origin(glm::ivec2(cell.x, cell.y))
-          .draw(runner, gaussian_target_, {cell.x, cell.y, cell.z, cell.w});
+          .size(glm::ivec2(cell.z, cell.w))
+          .origin(glm::ivec2(region.x, region.y))
+          .draw(runner, gaussian_target_, {region.x, region.y, region.z, region.w});
       blur(runner, 0, gaussian_, cell, gaussian_layout_.rect(0, 0));
     } else {
       // Level s of the octave before, every second pixel, copied into cell 0.
       const glm::ivec4 cell = gaussian_layout_.rect(o, 0);
-      downsample_.source(gaussian_, gaussian_layout_.rect(o - 1, s))
-          .draw(runner, scratch_target_, {0, 0, (cell.z + 3) / 4, cell.w});
+      downsample_.source(gaussian_, texels(gaussian_layout_.rect(o - 1, s)))
+          .draw(runner, scratch_target_, {0, 0, (cell.z + kPack - 1) / kPack, cell.w});
       columns(runner, copy, cell);
     }
     for (int i = 1; i <= s + 2; ++i)
@@ -180,8 +192,9 @@ void ScaleSpaceStage::run(gl::PassRunner& runner, const GrayImage& image) {
   for (size_t k = 0; k < octaves_.size(); ++k) {
     const int o = static_cast<int>(k);
     for (int i = 0; i < s + 2; ++i) {
-      const glm::ivec4 lower = gaussian_layout_.rect(o, i), upper = gaussian_layout_.rect(o, i + 1);
-      const glm::ivec4 cell = dog_layout_.rect(o, i);
+      const glm::ivec4 lower = texel_region(gaussian_layout_.rect(o, i));
+      const glm::ivec4 upper = texel_region(gaussian_layout_.rect(o, i + 1));
+      const glm::ivec4 cell = texel_region(dog_layout_.rect(o, i));
       dog_pass_.gaussian(gaussian_, glm::ivec2(lower.x, lower.y), glm::ivec2(upper.x, upper.y))
           .origin(glm::ivec2(cell.x, cell.y))
           .draw(runner, dog_target_, {cell.x, cell.y, cell.z, cell.w});

@@ -1,13 +1,15 @@
 // GPU SIFT scale space (Lowe 2004, docs/notes/sift.md "Scale space"): the
-// Gaussian images of every octave in one R32F atlas and their differences
-// in another (layout.hpp), drawn by fragment passes:
+// Gaussian images of every octave in one atlas and their differences in
+// another (layout.hpp), both packed four pixels of a row to an RGBA32F
+// texel (shaders/sift/packed.glsl), drawn by fragment passes, four pixels a
+// fragment:
 //
 //   sift_base           the R8 image as 0..1 floats into the Gaussian atlas's
 //                       cell (0, 1), doubled (bilinear, the last column and
 //                       row replicated) when first_octave is -1
 //   sift_blur_rows      one axis of a separable Gaussian (edges replicated),
-//   sift_blur_columns   rows from an atlas cell into the scratch (RGBA32F, four
-//                       pixels of a row to a texel: sift/blur.frag), columns
+//   sift_blur_columns   rows from an atlas cell into the scratch (RGBA32F, packed
+//                       as the atlas: sift/blur.frag), columns
 //                       from the scratch (or its buffer-texture copy, where
 //                       the driver's buffer textures hold it) into the next
 //                       atlas cell: the base blur into cell (0, 0), then
@@ -65,6 +67,7 @@ class ScaleSpaceStage {
   const std::vector<cpu::sift::OctaveSize>& octaves() const { return octaves_; }
   const AtlasLayout& gaussian_layout() const { return gaussian_layout_; }
   const AtlasLayout& dog_layout() const { return dog_layout_; }
+  // The atlases, packed (layout.hpp): RGBA32F, size.x / kPack texels wide.
   const gl::Texture& gaussian() const { return gaussian_; }
   const gl::Texture& dog() const { return dog_; }
   const gl::Framebuffer& gaussian_target() const { return gaussian_target_; }
@@ -81,7 +84,8 @@ class ScaleSpaceStage {
         : Pass(shaders, "sift_base", "sift/base.frag",
                doubled ? std::vector<std::string>{"DOUBLE"} : std::vector<std::string>{}) {}
     BasePass& image(const gl::Texture& r8) { return input("u_image", r8), *this; }
-    BasePass& origin(glm::ivec2 cell) { return uniform("u_origin", cell), *this; }
+    BasePass& size(glm::ivec2 pixels) { return uniform("u_size", pixels), *this; }
+    BasePass& origin(glm::ivec2 texel) { return uniform("u_origin", texel), *this; }
   };
   // sift_blur_rows / sift_blur_columns: one axis of one kernel (its weights
   // compiled in) from a rectangle of the source into the region drawn.
