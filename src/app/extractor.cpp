@@ -141,7 +141,8 @@ void Extractor::check_image(const std::string& name, const GrayImage& image) con
   why = sift_gpu_->size_problem(image.width, image.height);
   if (!why.empty()) {
     throw Error(name + ": " + why + "; SIFT is not tiled: try " +
-                (choice_.sift.first_octave < 0 ? "--first-octave 0 (not doubled) or " : "") + "--backend cpu");
+                (choice_.sift.first_octave < 0 ? "--first-octave 0 (not doubled) or " : "") +
+                "--backend cpu");
   }
 }
 
