@@ -41,6 +41,14 @@ float gaussian_at(GaussianImage image, int px, int py) {
   return packed_pixel(u_gaussian, image.origin, ivec2(px, py));
 }
 
+// Pixels 4 t .. 4 t + 3 of row py (texel t of the row; for t = -1, or past
+// the row's end, another image's texel or the atlas's edge: values for
+// pixels outside the image, which callers do not use).
+vec4 gaussian_texel(GaussianImage image, int t, int py) {
+  int x = clamp((image.origin.x >> 2) + t, 0, textureSize(u_gaussian, 0).x - 1);
+  return texelFetch(u_gaussian, ivec2(x, image.origin.y + py), 0);
+}
+
 // (dx, dy) at pixel (px, py), 1 <= px <= W - 2, 1 <= py <= H - 2: central
 // differences without the 1/2, dy upwards so that angles turn
 // counter-clockwise as seen on screen.

@@ -37,4 +37,14 @@ float packed_pixel(sampler2D atlas, ivec2 origin, ivec2 q) {
   ivec2 a = origin + q;
   return texelFetch(atlas, ivec2(a.x >> 2, a.y), 0)[a.x & 3];
 }
+
+// Pixels q.x - 1 .. q.x + 1 of row q.y of an image at `origin` (as for
+// packed_pixel; all three inside the image): two look-ups rather than three.
+vec3 packed_row3(sampler2D atlas, ivec2 origin, ivec2 q) {
+  ivec2 a = origin + q;
+  int k = a.x & 3;
+  int t = (a.x >> 2) - (k == 0 ? 1 : 0);
+  vec4 lo = texelFetch(atlas, ivec2(t, a.y), 0), hi = texelFetch(atlas, ivec2(t + 1, a.y), 0);
+  return k == 0 ? vec3(lo.w, hi.xy) : (k == 1 ? lo.xyz : (k == 2 ? lo.yzw : vec3(lo.zw, hi.x)));
+}
 #endif

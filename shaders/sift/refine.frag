@@ -40,7 +40,8 @@ uniform float u_edge;
 
 layout(location = 0) out vec4 o_candidate;
 
-float dog(int layer, ivec2 q) { return packed_pixel(u_dog, u_layer_rects[layer].xy, q); }
+// D of pixels q.x - 1 .. q.x + 1 of row q.y of a layer (inside the image).
+vec3 dog_row(int layer, ivec2 q) { return packed_row3(u_dog, u_layer_rects[layer].xy, q); }
 
 // The 3 x 3 determinant, expanded along the first row as cpu::sift's
 // solve_offset expands it; m[c] is column c.
@@ -66,7 +67,12 @@ void main() {
   float dxx, dyy, dxy;
   bool converged = false;
   for (int step = 0; step < kMaxRefineSteps; ++step) {
-    for (int t = 0; t < 27; ++t) n[t] = dog(layer - 1 + t / 9, p + ivec2(t % 3 - 1, (t / 3) % 3 - 1));
+    for (int t = 0; t < 9; ++t) {
+      vec3 row = dog_row(layer - 1 + t / 3, p + ivec2(0, t % 3 - 1));
+      n[3 * t] = row.x;
+      n[3 * t + 1] = row.y;
+      n[3 * t + 2] = row.z;
+    }
     float v = n[13];
     // Derivatives as cpu::sift's, in float.
     g = vec3((n[14] - n[12]) * 0.5, (n[16] - n[10]) * 0.5, (n[22] - n[4]) * 0.5);

@@ -20,7 +20,15 @@ AtlasLayout candidate_layout(const std::vector<cpu::sift::OctaveSize>& octaves, 
 }
 
 ExtremaStage::ExtremaStage(const gl::ShaderSource& shaders, const SiftConfig& config)
-    : config_(config), mark_(shaders), refine_(shaders, config.n_octave_layers) {}
+    : config_(config),
+      mark_{MarkPass(shaders, false)},
+      refine_{RefinePass(shaders, config.n_octave_layers, false)} {
+  // The last pair of an odd s searches one layer.
+  if (config.n_octave_layers % 2 == 1) {
+    mark_[1] = MarkPass(shaders, true);
+    refine_[1] = RefinePass(shaders, config.n_octave_layers, true);
+  }
+}
 
 std::string ExtremaStage::size_problem(int width, int height, const SiftConfig& config) {
   const std::vector<cpu::sift::OctaveSize> octaves = cpu::sift::octave_sizes(width, height, config);
@@ -87,11 +95,13 @@ void ExtremaStage::run(gl::PassRunner& runner, const ScaleSpaceStage& scale_spac
       const glm::ivec2 origin(maxima.x, maxima.y), map_size(maxima.z, maxima.w);
       const gl::PassRunner::Region row{maxima.x, maxima.y, 2 * maxima.z, maxima.w};
       const bool second = l + 1 <= s;
-      mark_.pair(scale_space.dog(), rects, second, origin, map_size, threshold);
-      mark_.draw_depth(runner, gl::PassRunner::DepthMode::Mark, target_, row);
-      refine_.pair(scale_space.dog(), rects, second, origin, map_size, threshold);
-      refine_.octave(layer_rects, l).tests(config_.contrast_threshold, config_.edge_threshold);
-      refine_.draw_depth(runner, gl::PassRunner::DepthMode::Cull, target_, row);
+      MarkPass& mark = mark_[second ? 0 : 1];
+      RefinePass& refine = refine_[second ? 0 : 1];
+      mark.pair(scale_space.dog(), rects, second, origin, map_size, threshold);
+      mark.draw_depth(runner, gl::PassRunner::DepthMode::Mark, target_, row);
+      refine.pair(scale_space.dog(), rects, second, origin, map_size, threshold);
+      refine.octave(layer_rects, l).tests(config_.contrast_threshold, config_.edge_threshold);
+      refine.draw_depth(runner, gl::PassRunner::DepthMode::Cull, target_, row);
     }
   }
   gl::check_gl_errors("sift extrema");

@@ -80,6 +80,14 @@ class ExtremaStage {
   class CellsPass : public gl::Pass {
    public:
     using Pass::Pass;
+    static std::vector<std::string> one_layer_define(bool one_layer) {
+      return one_layer ? std::vector<std::string>{"ONE_LAYER"} : std::vector<std::string>{};
+    }
+    static std::vector<std::string> with_layers(bool one_layer, int layers) {
+      std::vector<std::string> defines = one_layer_define(one_layer);
+      defines.push_back("LAYERS " + std::to_string(layers));
+      return defines;
+    }
     CellsPass& pair(const gl::Texture& dog, const std::vector<glm::ivec4>& rects, bool second,
                     glm::ivec2 origin, glm::ivec2 map_size, float threshold) {
       input("u_dog", dog);
@@ -94,7 +102,9 @@ class ExtremaStage {
   class MarkPass : public CellsPass {
    public:
     MarkPass() = default;
-    explicit MarkPass(const gl::ShaderSource& shaders) : CellsPass(shaders, "sift_mark", "sift/mark.frag") {
+    // `one_layer`: for the last pair of an odd s, l alone (sift/cells.glsl).
+    MarkPass(const gl::ShaderSource& shaders, bool one_layer)
+        : CellsPass(shaders, "sift_mark", "sift/mark.frag", one_layer_define(one_layer)) {
       set_work(64);
     }
   };
@@ -102,8 +112,8 @@ class ExtremaStage {
   class RefinePass : public CellsPass {
    public:
     RefinePass() = default;
-    RefinePass(const gl::ShaderSource& shaders, int layers)
-        : CellsPass(shaders, "sift_refine", "sift/refine.frag", {"LAYERS " + std::to_string(layers)}) {
+    RefinePass(const gl::ShaderSource& shaders, int layers, bool one_layer)
+        : CellsPass(shaders, "sift_refine", "sift/refine.frag", with_layers(one_layer, layers)) {
       set_work(64 + 5 * 27);
     }
     // The octave's DoG images 0 .. s + 1 and the pair's first layer l.
@@ -118,8 +128,9 @@ class ExtremaStage {
   };
 
   SiftConfig config_;
-  MarkPass mark_;
-  RefinePass refine_;
+  // [0] pairs of two layers, [1] the last pair of an odd s (l alone).
+  MarkPass mark_[2];
+  RefinePass refine_[2];
   AtlasLayout layout_;
   gl::Texture atlas_, depth_;
   gl::Framebuffer target_;
