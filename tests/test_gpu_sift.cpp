@@ -192,6 +192,7 @@ TEST_SUITE("gl") {
     cases.push_back({"noise", test::random_image(400, 300, 11), SiftConfig{}});
     cases.push_back({"smooth noise", smooth_noise(400, 300, 6, 12), SiftConfig{}});
     cases.push_back({"graf1", graf, SiftConfig{}});
+    cases.push_back({"graf3", load_gray(GLSURF_TEST_ASSET_DIR "/graf3.png"), SiftConfig{}});
     SiftConfig undoubled;
     undoubled.first_octave = 0;
     undoubled.n_octave_layers = 4;
@@ -342,5 +343,39 @@ TEST_SUITE("gl") {
       CHECK(marked > 50);
       CHECK(differ == 0);
     }
+  }
+}  // TEST_SUITE
+
+TEST_SUITE("gl") {
+  TEST_CASE("sift detector: sizes it refuses, and stages reused across images and sizes") {
+    test::headless_context();
+    SiftConfig bad;
+    bad.n_octave_layers = 0;
+    CHECK_THROWS_AS(sift::GpuSift(test::headless_context(), bad), Error);
+    SiftConfig many;
+    many.max_features = (1 << 20) + 1;
+    CHECK_THROWS_AS(sift::GpuSift(test::headless_context(), many), Error);
+    sift::GpuSift gpu(test::headless_context(), SiftConfig{});
+    gpu.runner().set_check_every_pass(true);
+    CHECK(gpu.size_problem(1, 1) != "");  // no octave
+    CHECK(gpu.size_problem(0, 5) != "");
+    CHECK(gpu.size_problem(1 << 20, 64) != "");  // wider than any texture
+    CHECK(gpu.size_problem(324, 223) == "");
+    CHECK_THROWS_AS(gpu.detect(GrayImage(1, 1)), Error);
+    const GrayImage box = load_gray(GLSURF_TEST_ASSET_DIR "/box.png");
+    const GrayImage other = crop(load_gray(GLSURF_TEST_ASSET_DIR "/graf1.png"), 10, 20, 200, 150);
+    const std::vector<KeyPoint> first = gpu.detect(box);
+    const std::vector<KeyPoint> noise =
+        gpu.detect(test::random_image(box.width, box.height, 4));  // same size
+    const std::vector<KeyPoint> smaller = gpu.detect(other);       // another size
+    const std::vector<KeyPoint> again = gpu.detect(box);
+    CHECK(first.size() > 100);
+    CHECK(test::same_keypoints(first, again));
+    CHECK(partnered(smaller, cpu::sift::detect(other, SiftConfig{})) >= 0.99);
+    CHECK(partnered(noise, cpu::sift::detect(test::random_image(box.width, box.height, 4), SiftConfig{})) >=
+          0.99);
+    // A blank image has no extrema.
+    CHECK(gpu.detect(GrayImage(box.width, box.height, 128)).empty());
+    CHECK(gpu.point_list().count == 0);
   }
 }  // TEST_SUITE
