@@ -97,7 +97,9 @@ class Detector {
   // `config` is out of range (n_octaves 0..16, n_octave_layers 1..8,
   // first_octave -1 or 0, thresholds and sigma positive and finite). Not
   // tiled: set_tiling's tile_size is ignored, its memory_budget is checked
-  // against the whole image.
+  // against the whole image. compute() of given SIFT keypoints runs the CPU
+  // reference on either backend (one entry per orientation; a keypoint with
+  // an angle >= 0 keeps it).
   static Detector sift_gpu(const Context& context, const SiftConfig& config = {});
   static Detector sift_cpu(const SiftConfig& config = {});
 
