@@ -30,7 +30,7 @@ assert set(np.unique(rows[:, 5])) <= {-1, 1}, 'Laplacian signs'
 
 # The GPU against the CPU reference: keypoints within 0.1 px, size within
 # 0.1 %, the same sign, angles within 0.5 degrees and descriptors at cosine
-# >= 0.99, for 99 % of either's entries (docs/notes/sift.md, Tests).
+# >= 0.99, for 99 % of either's entries (docs/reference.md, SIFT).
 "$python" "$(dirname "$0")/compare_features.py" "$work/box_cpu.txt" "$work/box_gl.txt" 0.99 0.5 0.99 ||
   fail "GPU and CPU SIFT differ"
 
