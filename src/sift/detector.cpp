@@ -38,6 +38,28 @@ bool same(const KeyPoint& a, const KeyPoint& b) {
   return a.x == b.x && a.y == b.y && a.size == b.size && a.response == b.response && a.octave == b.octave &&
          a.laplacian == b.laplacian;
 }
+
+// The indices of one entry per extremum (the list may hold one twice, and
+// copies are equal in every field: detector.hpp), strongest first in
+// sort_by_strength's order (response, then y, x, size).
+std::vector<int> distinct_strongest_first(const std::vector<KeyPoint>& keypoints) {
+  std::vector<int> order(keypoints.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  const auto at = [&](int i) -> const KeyPoint& { return keypoints[static_cast<size_t>(i)]; };
+  const auto key = [&](int i) {
+    const KeyPoint& k = at(i);
+    return std::tie(k.octave, k.y, k.x, k.size, k.response, k.laplacian);
+  };
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return key(a) < key(b) || (key(a) == key(b) && a < b); });
+  order.erase(std::unique(order.begin(), order.end(), [&](int a, int b) { return same(at(a), at(b)); }),
+              order.end());
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    const KeyPoint &p = at(a), &q = at(b);
+    return std::tie(q.response, p.y, p.x, p.size) < std::tie(p.response, q.y, q.x, q.size);
+  });
+  return order;
+}
 }  // namespace
 
 std::vector<KeyPoint> list_keypoints(const std::vector<float>& points, const std::vector<float>& where,
@@ -116,17 +138,12 @@ std::vector<KeyPoint> GpuSift::detect(const GrayImage& image) {
   const int listed = find(image);
   std::vector<float> points, where;
   compact_.read_list(listed, points, where);
-  std::vector<KeyPoint> keypoints = list_keypoints(points, where, scale_space_.octaves());
-  // One of each extremum (the list may hold one twice: detector.hpp), then
-  // strongest first.
-  std::sort(keypoints.begin(), keypoints.end(), [](const KeyPoint& a, const KeyPoint& b) {
-    return std::tie(a.octave, a.y, a.x, a.size, a.response, a.laplacian) <
-           std::tie(b.octave, b.y, b.x, b.size, b.response, b.laplacian);
-  });
-  const size_t before = keypoints.size();
-  keypoints.erase(std::unique(keypoints.begin(), keypoints.end(), same), keypoints.end());
-  duplicates_ = static_cast<int>(before - keypoints.size());
-  sort_by_strength(keypoints);
+  const std::vector<KeyPoint> listed_keypoints = list_keypoints(points, where, scale_space_.octaves());
+  const std::vector<int> order = distinct_strongest_first(listed_keypoints);
+  duplicates_ = listed - static_cast<int>(order.size());
+  std::vector<KeyPoint> keypoints;
+  keypoints.reserve(order.size());
+  for (int i : order) keypoints.push_back(listed_keypoints[static_cast<size_t>(i)]);
   if (config_.max_features > 0 && static_cast<int>(keypoints.size()) > config_.max_features) {
     keypoints.resize(static_cast<size_t>(config_.max_features));
   }
@@ -163,38 +180,15 @@ Features GpuSift::detect_and_compute(const GrayImage& image) {
   const std::vector<float> angles = listed > 0 ? orientation_.read(listed) : std::vector<float>();
   const std::vector<KeyPoint> keypoints = list_keypoints(points, where, scale_space_.octaves());
 
-  // One of each extremum (the list may hold copies: their entries, and so
-  // their angles, are equal), strongest first.
-  std::vector<int> order(keypoints.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  const auto key = [&](int i) {
-    const KeyPoint& k = keypoints[static_cast<size_t>(i)];
-    return std::tie(k.octave, k.y, k.x, k.size, k.response, k.laplacian);
-  };
-  std::sort(order.begin(), order.end(),
-            [&](int a, int b) { return key(a) < key(b) || (key(a) == key(b) && a < b); });
-  order.erase(std::unique(order.begin(), order.end(),
-                          [&](int a, int b) {
-                            return same(keypoints[static_cast<size_t>(a)], keypoints[static_cast<size_t>(b)]);
-                          }),
-              order.end());
-  duplicates_ = listed - static_cast<int>(order.size());
-  std::vector<KeyPoint> extrema;
-  extrema.reserve(order.size());
-  for (int i : order) {
-    KeyPoint k = keypoints[static_cast<size_t>(i)];
-    k.angle = static_cast<float>(i);  // carries the list index through the sort
-    extrema.push_back(k);
-  }
-  std::stable_sort(extrema.begin(), extrema.end(), [](const KeyPoint& a, const KeyPoint& b) {
-    return std::tie(b.response, a.y, a.x, a.size) < std::tie(a.response, b.y, b.x, b.size);
-  });
+  // One of each extremum (copies' angles are equal too), strongest first.
+  std::vector<int> extrema = distinct_strongest_first(keypoints);
+  duplicates_ = listed - static_cast<int>(extrema.size());
   // max_features: the N strongest extrema and their ties (cpu::sift::detect_and_compute).
   const size_t n = static_cast<size_t>(config_.max_features);
   if (n > 0 && extrema.size() > n) {
-    const float last = extrema[n - 1].response;
+    const float last = keypoints[static_cast<size_t>(extrema[n - 1])].response;
     size_t keep = n;
-    while (keep < extrema.size() && extrema[keep].response >= last) ++keep;
+    while (keep < extrema.size() && keypoints[static_cast<size_t>(extrema[keep])].response >= last) ++keep;
     extrema.resize(keep);
   }
   // One entry per orientation, strongest first, cut to N.
@@ -203,12 +197,11 @@ Features GpuSift::detect_and_compute(const GrayImage& image) {
     int index;  // into the list
   };
   std::vector<Entry> entries;
-  for (const KeyPoint& e : extrema) {
-    const int i = static_cast<int>(e.angle);
+  for (const int i : extrema) {
     for (int a = 0; a < 4; ++a) {
       const float angle = angles[4 * static_cast<size_t>(i) + static_cast<size_t>(a)];
       if (angle < 0) break;
-      Entry entry{e, i};
+      Entry entry{keypoints[static_cast<size_t>(i)], i};
       entry.keypoint.angle = angle;
       entries.push_back(entry);
     }
